@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Builds the test-bed binaries from their Go modules and caches them outside the repository:
+#   etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok
+# into ${GITFN_TESTENV_DIR:-~/.cache/gitfn-testenv}/<versions>/bin. A binary already there is not rebuilt.
+# GOMODCACHE and GOCACHE are Go's own defaults, so they survive between runs too.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=testbed.versions
+source "$here/testbed.versions"
+
+key="k8s-${KUBERNETES_VERSION}_etcd-${ETCD_VERSION}_kwok-${KWOK_VERSION}"
+root="${GITFN_TESTENV_DIR:-$HOME/.cache/gitfn-testenv}/$key"
+bin="$root/bin"
+work="$root/work"
+mkdir -p "$bin" "$work"
+
+command -v go >/dev/null || { echo "build-testbed: the Go toolchain is missing (go not on PATH)" >&2; exit 1; }
+export GOFLAGS="${GOFLAGS:--buildvcs=false} -trimpath"
+export CGO_ENABLED=0
+
+log() { printf '%s build-testbed: %s\n' "$(date +%H:%M:%S)" "$*"; }
+
+# timed NAME COMMAND... runs the build of NAME unless $bin/NAME exists, and says how long it took.
+timed() {
+  local name=$1; shift
+  if [[ -x "$bin/$name" ]]; then
+    log "$name: cached"
+    return
+  fi
+  log "$name: building"
+  local start=$SECONDS
+  "$@"
+  [[ -x "$bin/$name" ]] || { echo "build-testbed: $name was not produced" >&2; exit 1; }
+  log "$name: built in $((SECONDS - start)) s"
+}
+
+build_etcd() {
+  # The etcd repository's root module points at its siblings through local replace directives, so the
+  # server is built from a three-line main in a module of our own.
+  local dir="$work/etcd"
+  mkdir -p "$dir"
+  cat >"$dir/main.go" <<'GO'
+package main
+
+import (
+	"os"
+
+	"go.etcd.io/etcd/server/v3/etcdmain"
+)
+
+func main() { etcdmain.Main(os.Args) }
+GO
+  (cd "$dir" && rm -f go.mod go.sum && go mod init gitfn.io/testbed/etcd >/dev/null 2>&1 &&
+    go get "go.etcd.io/etcd/server/v3@${ETCD_VERSION}" &&
+    go mod tidy &&
+    go build -o "$bin/etcd" .)
+}
+
+# k8s.io/kubernetes requires its staging modules at v0.0.0 and replaces them with local paths. A consuming
+# module must replace each with its published version: Kubernetes v1.N.P matches staging v0.N.P.
+prepare_kubernetes_module() {
+  local dir="$work/kubernetes"
+  [[ -f "$dir/go.sum" && -f "$dir/.ready" ]] && return
+  mkdir -p "$dir"
+  local gomod staging
+  gomod=$(go mod download -json "k8s.io/kubernetes@${KUBERNETES_VERSION}" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
+  staging="v0.${KUBERNETES_VERSION#v1.}"
+  {
+    echo "module gitfn.io/testbed/kubernetes"
+    echo
+    grep -m1 '^go ' "$gomod"
+    echo
+    echo "replace ("
+    grep -E '^\s+k8s\.io/[a-z0-9-]+ v0\.0\.0( |$)' "$gomod" | awk -v v="$staging" '{ printf "\t%s => %s %s\n", $1, $1, v }' | sort -u
+    echo ")"
+  } >"$dir/go.mod"
+  (cd "$dir" && go get \
+    "k8s.io/kubernetes/cmd/kube-apiserver@${KUBERNETES_VERSION}" \
+    "k8s.io/kubernetes/cmd/kube-controller-manager@${KUBERNETES_VERSION}" \
+    "k8s.io/kubernetes/cmd/kube-scheduler@${KUBERNETES_VERSION}")
+  touch "$dir/.ready"
+}
+
+build_kubernetes() {
+  local name=$1
+  prepare_kubernetes_module
+  local minor=${KUBERNETES_VERSION#v1.}; minor=${minor%%.*}
+  local pkg=k8s.io/component-base/version
+  # Without these the binaries report v0.0.0-master, which clients and kwok read as an unknown server.
+  local ldflags="-s -w -X $pkg.gitVersion=${KUBERNETES_VERSION} -X $pkg.gitMajor=1 -X $pkg.gitMinor=${minor} -X $pkg.gitTreeState=clean"
+  (cd "$work/kubernetes" && go build -ldflags "$ldflags" -o "$bin/$name" "k8s.io/kubernetes/cmd/$name")
+}
+
+build_kwok() {
+  GOBIN="$bin" go install "sigs.k8s.io/kwok/cmd/kwok@${KWOK_VERSION}"
+}
+
+total=$SECONDS
+timed etcd build_etcd
+timed kube-apiserver build_kubernetes kube-apiserver
+timed kube-controller-manager build_kubernetes kube-controller-manager
+timed kube-scheduler build_kubernetes kube-scheduler
+timed kwok build_kwok
+log "all binaries ready in $((SECONDS - total)) s: $bin"

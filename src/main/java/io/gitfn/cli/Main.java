@@ -1,0 +1,25 @@
+package io.gitfn.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code gitfn} command line. */
+@Command(
+    name = "gitfn",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionCommand.Provider.class,
+    description = "A GitOps reconciler for serverless Functions on Kubernetes.",
+    subcommands = {VersionCommand.class})
+public final class Main implements Runnable {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new Main()).execute(args));
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(System.out);
+  }
+}
