@@ -96,10 +96,28 @@ build_kwok() {
   GOBIN="$bin" go install "sigs.k8s.io/kwok/cmd/kwok@${KWOK_VERSION}"
 }
 
+# kwok on its own (not through kwokctl) starts with no Stages: nothing would ever become Ready. Its own stage
+# set from the module makes fake nodes Ready and keeps their leases, makes Pods Ready, completes Job Pods
+# and finishes deletions.
+write_kwok_stages() {
+  local src out="$root/kwok-stages.yaml"
+  [[ -s "$out" ]] && return
+  src=$(go mod download -json "sigs.k8s.io/kwok@${KWOK_VERSION}" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')/kustomize/stage
+  local tmp="$out.tmp"
+  : >"$tmp"
+  for f in node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
+    pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
+    { echo "---"; cat "$src/$f"; } >>"$tmp"
+  done
+  mv "$tmp" "$out"
+  log "kwok stages: $out"
+}
+
 total=$SECONDS
 timed etcd build_etcd
 timed kube-apiserver build_kubernetes kube-apiserver
 timed kube-controller-manager build_kubernetes kube-controller-manager
 timed kube-scheduler build_kubernetes kube-scheduler
 timed kwok build_kwok
+write_kwok_stages
 log "all binaries ready in $((SECONDS - total)) s: $bin"

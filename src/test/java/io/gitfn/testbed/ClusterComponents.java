@@ -1,0 +1,152 @@
+package io.gitfn.testbed;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What turns an API server into a cluster that runs workloads: kube-controller-manager (Deployments,
+ * ReplicaSets, Jobs, namespaces, service accounts), kube-scheduler, and kwok with one fake node, whose
+ * Pods become Ready and whose Job Pods complete.
+ */
+final class ClusterComponents implements AutoCloseable {
+
+  static final String NODE_NAME = "kwok-node-0";
+  /** kwok manages only nodes with this annotation, never a real one. */
+  static final String KWOK_NODE_ANNOTATION = "kwok.x-k8s.io/node";
+
+  private final List<ComponentProcess> processes = new ArrayList<>();
+
+  static ClusterComponents start(
+      TestBedBinaries binaries, ControlPlane plane, Path dir, Duration timeout) {
+    ClusterComponents cluster = new ClusterComponents();
+    try {
+      cluster.startControllerManager(binaries, plane, dir, timeout);
+      cluster.startScheduler(binaries, plane, dir, timeout);
+      cluster.startKwok(binaries, plane, dir);
+      cluster.addFakeNode(plane, timeout);
+      return cluster;
+    } catch (RuntimeException e) {
+      cluster.close();
+      throw e;
+    }
+  }
+
+  private void startControllerManager(
+      TestBedBinaries binaries, ControlPlane plane, Path dir, Duration timeout) {
+    int port = FreePorts.next();
+    String kubeconfig = plane.kubeconfig().toString();
+    // No --authentication-kubeconfig: delegated authn needs the apiserver's client-CA ConfigMap, which a
+    // token-only apiserver never writes, and then /healthz is refused. Health stays on the always-allow paths.
+    ComponentProcess kcm =
+        ComponentProcess.start(
+            "kube-controller-manager",
+            dir.resolve("logs/kube-controller-manager.log"),
+            List.of(
+                binaries.binary("kube-controller-manager").toString(),
+                "--kubeconfig=" + kubeconfig,
+                "--bind-address=127.0.0.1",
+                "--secure-port=" + port,
+                "--cert-dir=" + dir.resolve("pki/kube-controller-manager"),
+                "--leader-elect=false",
+                "--service-account-private-key-file=" + plane.serviceAccountKey(),
+                "--root-ca-file=" + plane.caCertificate(),
+                "--use-service-account-credentials=false",
+                "--cluster-cidr=10.244.0.0/16",
+                "--v=1"));
+    processes.add(kcm);
+    ControlPlane.waitFor(kcm, timeout, () -> healthy(port));
+  }
+
+  private void startScheduler(TestBedBinaries binaries, ControlPlane plane, Path dir, Duration timeout) {
+    int port = FreePorts.next();
+    String kubeconfig = plane.kubeconfig().toString();
+    ComponentProcess scheduler =
+        ComponentProcess.start(
+            "kube-scheduler",
+            dir.resolve("logs/kube-scheduler.log"),
+            List.of(
+                binaries.binary("kube-scheduler").toString(),
+                "--kubeconfig=" + kubeconfig,
+                "--bind-address=127.0.0.1",
+                "--secure-port=" + port,
+                "--cert-dir=" + dir.resolve("pki/kube-scheduler"),
+                "--leader-elect=false",
+                "--v=1"));
+    processes.add(scheduler);
+    ControlPlane.waitFor(scheduler, timeout, () -> healthy(port));
+  }
+
+  private void startKwok(TestBedBinaries binaries, ControlPlane plane, Path dir) {
+    processes.add(
+        ComponentProcess.start(
+            "kwok",
+            dir.resolve("logs/kwok.log"),
+            List.of(
+                binaries.binary("kwok").toString(),
+                "--kubeconfig=" + plane.kubeconfig(),
+                "--config=" + binaries.kwokStages(),
+                "--manage-all-nodes=false",
+                "--manage-nodes-with-annotation-selector=" + KWOK_NODE_ANNOTATION + "=fake",
+                "--node-ip=127.0.0.1",
+                "--cidr=10.244.0.0/24")));
+  }
+
+  private void addFakeNode(ControlPlane plane, Duration timeout) {
+    Map<String, Quantity> capacity =
+        Map.of("cpu", new Quantity("32"), "memory", new Quantity("256Gi"), "pods", new Quantity("250"));
+    Node node =
+        new NodeBuilder()
+            .withNewMetadata()
+            .withName(NODE_NAME)
+            .withAnnotations(Map.of(KWOK_NODE_ANNOTATION, "fake", "node.alpha.kubernetes.io/ttl", "0"))
+            .withLabels(
+                Map.of(
+                    "type", "kwok",
+                    "kubernetes.io/hostname", NODE_NAME,
+                    "kubernetes.io/os", "linux",
+                    "kubernetes.io/arch", "amd64"))
+            .endMetadata()
+            .withNewStatus()
+            .withCapacity(capacity)
+            .withAllocatable(capacity)
+            .endStatus()
+            .build();
+    ComponentProcess kwok = processes.get(processes.size() - 1);
+    try (KubernetesClient client = plane.newClient()) {
+      client.nodes().resource(node).create();
+      ControlPlane.waitFor(kwok, timeout, () -> nodeReady(client));
+    }
+  }
+
+  private static boolean nodeReady(KubernetesClient client) {
+    Node node = client.nodes().withName(NODE_NAME).get();
+    return node != null
+        && node.getStatus() != null
+        && node.getStatus().getConditions() != null
+        && node.getStatus().getConditions().stream()
+            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  // /healthz of these components allows anonymous access by default; any TLS is self-signed.
+  private static boolean healthy(int port) {
+    return ControlPlane.httpOk("https://127.0.0.1:" + port + "/healthz", null);
+  }
+
+  List<ComponentProcess> processes() {
+    return processes;
+  }
+
+  @Override
+  public void close() {
+    for (int i = processes.size() - 1; i >= 0; i--) {
+      processes.get(i).close();
+    }
+  }
+}

@@ -1,0 +1,109 @@
+package io.gitfn.testbed;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One test-bed server process (etcd, kube-apiserver, ...) that cannot outlive the JVM.
+ *
+ * <p>The server runs under a small bash guard in a process group of its own ({@code setsid}). The guard
+ * reads its stdin, which is a pipe from this JVM. When the JVM closes it, exits, or is killed with -9, the
+ * pipe closes, and the guard sends the server TERM and, 10 s later, KILL. So no server survives its test
+ * JVM, whatever way the JVM ends.
+ */
+final class ComponentProcess implements AutoCloseable {
+
+  // The server gets /dev/null as stdin; the watcher subshell keeps the pipe from the JVM (<&0).
+  private static final String GUARD =
+      """
+      "$@" </dev/null &
+      server=$!
+      trap '' TERM INT
+      { while read -r _; do :; done
+        kill -TERM "$server" 2>/dev/null
+        for _ in $(seq 50); do kill -0 "$server" 2>/dev/null || exit 0; sleep 0.2; done
+        kill -KILL -- -$$ 2>/dev/null
+      } <&0 &
+      watcher=$!
+      wait "$server"
+      code=$?
+      kill -KILL "$watcher" 2>/dev/null
+      exit "$code"
+      """;
+
+  private final String name;
+  private final Path log;
+  private final Process process;
+
+  private ComponentProcess(String name, Path log, Process process) {
+    this.name = name;
+    this.log = log;
+    this.process = process;
+  }
+
+  static ComponentProcess start(String name, Path log, List<String> command) {
+    List<String> guarded = new ArrayList<>(List.of("setsid", "bash", "-c", GUARD, "gitfn-" + name));
+    guarded.addAll(command);
+    try {
+      Files.createDirectories(log.getParent());
+      Process process =
+          new ProcessBuilder(guarded)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .start();
+      return new ComponentProcess(name, log, process);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start " + name + " (" + command.get(0) + ")", e);
+    }
+  }
+
+  String name() {
+    return name;
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** An error that says which server failed, how, and the end of its log. */
+  IllegalStateException failure(String what) {
+    String state = process.isAlive() ? "still running" : "exited with code " + process.exitValue();
+    return new IllegalStateException(
+        name + " " + what + " (" + state + "); log " + log + ":\n" + tail(40));
+  }
+
+  String tail(int lines) {
+    try {
+      List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "(log unreadable: " + e.getMessage() + ")";
+    }
+  }
+
+  /** Closes the guard's stdin, which stops the server, and waits for it to end. */
+  @Override
+  public void close() {
+    try (OutputStream stdin = process.getOutputStream()) {
+      stdin.flush();
+    } catch (IOException ignored) {
+      // the guard is already gone; its pipe closing is what we wanted
+    }
+    try {
+      if (!process.waitFor(Duration.ofSeconds(15).toMillis(), TimeUnit.MILLISECONDS)) {
+        process.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,133 @@
+package io.gitfn.testbed;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Kubernetes test bed of one test JVM: etcd and kube-apiserver, started on first use, and on demand
+ * the components that make it a cluster (controller-manager, scheduler, kwok and a fake node).
+ *
+ * <p>Everything stops when the JVM ends: through {@link #close()} from the JUnit root store or a shutdown
+ * hook, and failing both, through each process's guard (see {@link ComponentProcess}).
+ */
+public final class KubeTestBed implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(KubeTestBed.class);
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+  private static KubeTestBed shared;
+
+  private final Path dir;
+  private final TestBedBinaries binaries;
+  private final ControlPlane plane;
+  private ClusterComponents cluster;
+  private boolean closed;
+
+  private KubeTestBed(Path dir, TestBedBinaries binaries, ControlPlane plane) {
+    this.dir = dir;
+    this.binaries = binaries;
+    this.plane = plane;
+  }
+
+  /** The JVM's test bed with at least the API server running. */
+  public static synchronized KubeTestBed shared() {
+    if (shared == null) {
+      shared = start(runDirectory());
+      Runtime.getRuntime().addShutdownHook(new Thread(shared::close, "kube-testbed-stop"));
+    }
+    return shared;
+  }
+
+  /** A test bed of its own in {@code dir}, for benchmarks; the caller closes it. */
+  public static KubeTestBed start(Path dir) {
+    TestBedBinaries binaries = TestBedBinaries.locate();
+    long started = System.nanoTime();
+    ControlPlane plane = ControlPlane.start(binaries, dir, START_TIMEOUT);
+    log.info(
+        "kube-apiserver {} ready at {} in {} ms (logs in {})",
+        binaries.kubernetesVersion(),
+        plane.url(),
+        (System.nanoTime() - started) / 1_000_000,
+        dir.resolve("logs"));
+    return new KubeTestBed(dir, binaries, plane);
+  }
+
+  /** Starts controller-manager, scheduler and kwok once; later calls return at once. */
+  public synchronized KubeTestBed withCluster() {
+    if (cluster == null) {
+      long started = System.nanoTime();
+      cluster = ClusterComponents.start(binaries, plane, dir, START_TIMEOUT);
+      log.info("cluster mode ready in {} ms", (System.nanoTime() - started) / 1_000_000);
+    }
+    return this;
+  }
+
+  public Config config() {
+    return plane.config();
+  }
+
+  /** A new client for the admin user; the caller closes it. */
+  public KubernetesClient newClient() {
+    return plane.newClient();
+  }
+
+  /** A kubeconfig file for the admin user, for tools and child processes. */
+  public Path kubeconfig() {
+    return plane.kubeconfig();
+  }
+
+  public String kubernetesVersion() {
+    return binaries.kubernetesVersion();
+  }
+
+  /** The names and liveness of the test bed's server processes, for tests of the test bed itself. */
+  public synchronized List<String> runningComponents() {
+    List<ComponentProcess> all = new ArrayList<>(plane.processes());
+    if (cluster != null) {
+      all.addAll(cluster.processes());
+    }
+    return all.stream().filter(ComponentProcess::isAlive).map(ComponentProcess::name).toList();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (cluster != null) {
+      cluster.close();
+    }
+    plane.close();
+    deleteQuietly(dir.resolve("etcd"));
+  }
+
+  private static Path runDirectory() {
+    Path target = TestBedBinaries.projectDir().resolve("target/testbed");
+    try {
+      Files.createDirectories(target);
+      return Files.createTempDirectory(target, "run-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void deleteQuietly(Path path) {
+    if (!Files.exists(path)) {
+      return;
+    }
+    try (var walk = Files.walk(path)) {
+      walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException ignored) {
+      // leftovers under target/ go with `mvn clean`
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package io.gitfn.testbed;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * Where {@code scripts/build-testbed.sh} put the binaries of the versions in {@code scripts/testbed.versions}.
+ * Both compute the same directory, so a version bump in that one file is all it takes.
+ */
+public record TestBedBinaries(Path dir, String kubernetesVersion, String etcdVersion, String kwokVersion) {
+
+  static final List<String> NAMES =
+      List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok");
+
+  /** Finds the binaries, or fails with the command that builds them. */
+  public static TestBedBinaries locate() {
+    Path project = projectDir();
+    Properties versions = new Properties();
+    try (InputStream in = Files.newInputStream(project.resolve("scripts/testbed.versions"))) {
+      versions.load(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read scripts/testbed.versions under " + project, e);
+    }
+    String k8s = versions.getProperty("KUBERNETES_VERSION");
+    String etcd = versions.getProperty("ETCD_VERSION");
+    String kwok = versions.getProperty("KWOK_VERSION");
+    String override = System.getenv("GITFN_TESTENV_DIR");
+    Path cache =
+        override != null && !override.isBlank()
+            ? Path.of(override)
+            : Path.of(System.getProperty("user.home"), ".cache", "gitfn-testenv");
+    Path root = cache.resolve("k8s-" + k8s + "_etcd-" + etcd + "_kwok-" + kwok);
+    TestBedBinaries binaries = new TestBedBinaries(root, k8s, etcd, kwok);
+    binaries.verify();
+    return binaries;
+  }
+
+  public static Path projectDir() {
+    return Path.of(System.getProperty("gitfn.project.dir", System.getProperty("user.dir")));
+  }
+
+  public Path binary(String name) {
+    return dir.resolve("bin").resolve(name);
+  }
+
+  /** The kwok Stage set the build script took from kwok's module. */
+  public Path kwokStages() {
+    return dir.resolve("kwok-stages.yaml");
+  }
+
+  private void verify() {
+    List<String> missing =
+        NAMES.stream().filter(name -> !Files.isExecutable(binary(name))).toList();
+    if (!missing.isEmpty() || !Files.isRegularFile(kwokStages())) {
+      throw new IllegalStateException(
+          "The test bed is not built: missing "
+              + (missing.isEmpty() ? List.of(kwokStages().getFileName().toString()) : missing)
+              + " in "
+              + dir
+              + ". Run `bash scripts/build-testbed.sh` (it builds them from their Go modules) and try again.");
+    }
+  }
+}
