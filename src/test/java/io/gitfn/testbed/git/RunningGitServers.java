@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * the credentials and the SSH key a client needs to reach them. Closing stops both servers and
  * deletes every file they and their clients wrote.
  */
-record RunningGitServers(
+public record RunningGitServers(
     Path root,
     BareRepositories repositories,
     GitHttpServer http,
@@ -23,7 +23,7 @@ record RunningGitServers(
 
   private static final Logger LOG = LoggerFactory.getLogger(RunningGitServers.class);
 
-  static RunningGitServers start() throws Exception {
+  public static RunningGitServers start() throws Exception {
     long started = System.nanoTime();
     Path root = Files.createTempDirectory("gitfn-git-");
     BareRepositories repositories =
@@ -52,7 +52,7 @@ record RunningGitServers(
   }
 
   /** A {@code git} client with its own home under the servers' directory. */
-  GitClient newClient(String name) throws IOException {
+  public GitClient newClient(String name) throws IOException {
     Path clients = Files.createDirectories(root.resolve("clients"));
     Path home = Files.createTempDirectory(clients, name + "-");
     return GitClient.create(home, http.credentials(), sshAccess);
