@@ -1,0 +1,36 @@
+package io.gitfn.api.function;
+
+/** The reasons of a Function's conditions, as Kyma writes them. */
+public final class ConditionReason {
+
+  // ConfigurationReady
+  public static final String INVALID_FUNCTION_SPEC = "InvalidFunctionSpec";
+  public static final String CONFIG_MAP_CREATED = "ConfigMapCreated";
+  public static final String CONFIG_MAP_UPDATED = "ConfigMapUpdated";
+  public static final String SOURCE_UPDATED = "SourceUpdated";
+  public static final String SOURCE_UPDATE_FAILED = "SourceUpdateFailed";
+
+  // BuildReady
+  public static final String JOB_CREATED = "JobCreated";
+  public static final String JOB_UPDATED = "JobUpdated";
+  public static final String JOBS_DELETED = "JobsDeleted";
+  public static final String JOB_RUNNING = "JobRunning";
+  public static final String JOB_FINISHED = "JobFinished";
+  public static final String JOB_FAILED = "JobFailed";
+
+  // Running
+  public static final String DEPLOYMENT_CREATED = "DeploymentCreated";
+  public static final String DEPLOYMENT_UPDATED = "DeploymentUpdated";
+  public static final String DEPLOYMENT_WAITING = "DeploymentWaiting";
+  // Kyma's docs say MinimumReplicasUnavailable; its code writes this, and so does gitfn.
+  public static final String MIN_REPLICAS_NOT_AVAILABLE = "MinReplicasNotAvailable";
+  public static final String DEPLOYMENT_READY = "DeploymentReady";
+  public static final String DEPLOYMENT_FAILED = "DeploymentFailed";
+  public static final String SERVICE_CREATED = "ServiceCreated";
+  public static final String SERVICE_UPDATED = "ServiceUpdated";
+  public static final String SERVICE_FAILED = "ServiceFailed";
+  public static final String HORIZONTAL_POD_AUTOSCALER_CREATED = "HorizontalPodAutoscalerCreated";
+  public static final String HORIZONTAL_POD_AUTOSCALER_UPDATED = "HorizontalPodAutoscalerUpdated";
+
+  private ConditionReason() {}
+}

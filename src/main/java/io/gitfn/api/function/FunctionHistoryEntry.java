@@ -1,0 +1,67 @@
+package io.gitfn.api.function;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
+/**
+ * One source revision a Function was built or rolled out from. The content key lets a revert find the image
+ * it already built.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class FunctionHistoryEntry {
+
+  @JsonPropertyDescription("The source revision, like main@sha1:<40 hex>, or inline for inline sources.")
+  private String revision;
+
+  @JsonPropertyDescription("The hash of everything that goes into the image; the image tag.")
+  private String contentKey;
+
+  @JsonPropertyDescription("The image built for this revision.")
+  private String image;
+
+  @JsonPropertyDescription("When this happened, in RFC 3339.")
+  private String time;
+
+  @JsonPropertyDescription("What happened, such as Built, Reused, RolledOut or Failed.")
+  private String outcome;
+
+  public String getRevision() {
+    return revision;
+  }
+
+  public void setRevision(String revision) {
+    this.revision = revision;
+  }
+
+  public String getContentKey() {
+    return contentKey;
+  }
+
+  public void setContentKey(String contentKey) {
+    this.contentKey = contentKey;
+  }
+
+  public String getImage() {
+    return image;
+  }
+
+  public void setImage(String image) {
+    this.image = image;
+  }
+
+  public String getTime() {
+    return time;
+  }
+
+  public void setTime(String time) {
+    this.time = time;
+  }
+
+  public String getOutcome() {
+    return outcome;
+  }
+
+  public void setOutcome(String outcome) {
+    this.outcome = outcome;
+  }
+}

@@ -1,0 +1,177 @@
+package io.gitfn.api.function;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.model.annotation.LabelSelector;
+import io.fabric8.kubernetes.model.annotation.StatusReplicas;
+import java.util.List;
+
+/**
+ * What gitfn last observed of a Function: Kyma's status fields, standard conditions, and the GitOps additions
+ * ({@code observedGeneration}, {@code image}, {@code sourceRevision}, {@code history}).
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class FunctionStatus {
+
+  /** The most entries {@link #getHistory()} keeps; the CRD enforces it too. */
+  public static final int HISTORY_LIMIT = 10;
+
+  @JsonPropertyDescription("The runtime of the last processed spec.")
+  private Runtime runtime;
+
+  @JsonPropertyDescription("The base image of the last build, or the runtimeImageOverride.")
+  private String runtimeImage;
+
+  @JsonPropertyDescription("The resource profile of the Function's Pods, or custom for explicit resources.")
+  private String functionResourceProfile;
+
+  @JsonPropertyDescription("Deprecated. The resource profile of the build Job.")
+  private String buildResourceProfile;
+
+  @JsonPropertyDescription("The conditions ConfigurationReady, BuildReady and Running.")
+  private List<Condition> conditions;
+
+  @JsonPropertyDescription("The baseDir of the last source check.")
+  private String baseDir;
+
+  @JsonPropertyDescription("The reference of the last source check.")
+  private String reference;
+
+  @JsonPropertyDescription("The commit SHA the running image was built from.")
+  private String commit;
+
+  @StatusReplicas
+  @JsonPropertyDescription("The number of non-terminated Pods of the Function's Deployment.")
+  private Integer replicas;
+
+  @LabelSelector
+  @JsonPropertyDescription("The selector of the Function's Pods, as a string.")
+  private String podSelector;
+
+  @JsonPropertyDescription("The metadata.generation this status describes.")
+  private Long observedGeneration;
+
+  @JsonPropertyDescription("The image the Function runs.")
+  private String image;
+
+  @JsonPropertyDescription("The source revision the image was built from, like main@sha1:<40 hex>.")
+  private String sourceRevision;
+
+  @Size(max = HISTORY_LIMIT)
+  @JsonPropertyDescription("The latest builds and rollouts, newest first.")
+  private List<FunctionHistoryEntry> history;
+
+  public Runtime getRuntime() {
+    return runtime;
+  }
+
+  public void setRuntime(Runtime runtime) {
+    this.runtime = runtime;
+  }
+
+  public String getRuntimeImage() {
+    return runtimeImage;
+  }
+
+  public void setRuntimeImage(String runtimeImage) {
+    this.runtimeImage = runtimeImage;
+  }
+
+  public String getFunctionResourceProfile() {
+    return functionResourceProfile;
+  }
+
+  public void setFunctionResourceProfile(String functionResourceProfile) {
+    this.functionResourceProfile = functionResourceProfile;
+  }
+
+  public String getBuildResourceProfile() {
+    return buildResourceProfile;
+  }
+
+  public void setBuildResourceProfile(String buildResourceProfile) {
+    this.buildResourceProfile = buildResourceProfile;
+  }
+
+  public List<Condition> getConditions() {
+    return conditions;
+  }
+
+  public void setConditions(List<Condition> conditions) {
+    this.conditions = conditions;
+  }
+
+  public String getBaseDir() {
+    return baseDir;
+  }
+
+  public void setBaseDir(String baseDir) {
+    this.baseDir = baseDir;
+  }
+
+  public String getReference() {
+    return reference;
+  }
+
+  public void setReference(String reference) {
+    this.reference = reference;
+  }
+
+  public String getCommit() {
+    return commit;
+  }
+
+  public void setCommit(String commit) {
+    this.commit = commit;
+  }
+
+  public Integer getReplicas() {
+    return replicas;
+  }
+
+  public void setReplicas(Integer replicas) {
+    this.replicas = replicas;
+  }
+
+  public String getPodSelector() {
+    return podSelector;
+  }
+
+  public void setPodSelector(String podSelector) {
+    this.podSelector = podSelector;
+  }
+
+  public Long getObservedGeneration() {
+    return observedGeneration;
+  }
+
+  public void setObservedGeneration(Long observedGeneration) {
+    this.observedGeneration = observedGeneration;
+  }
+
+  public String getImage() {
+    return image;
+  }
+
+  public void setImage(String image) {
+    this.image = image;
+  }
+
+  public String getSourceRevision() {
+    return sourceRevision;
+  }
+
+  public void setSourceRevision(String sourceRevision) {
+    this.sourceRevision = sourceRevision;
+  }
+
+  public List<FunctionHistoryEntry> getHistory() {
+    return history;
+  }
+
+  public void setHistory(List<FunctionHistoryEntry> history) {
+    this.history = history;
+  }
+}

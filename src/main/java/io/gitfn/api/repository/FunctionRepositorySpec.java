@@ -1,0 +1,154 @@
+package io.gitfn.api.repository;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+
+/** Which repository, ref and folder to read Functions from, how often, and what to do with what left Git. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class FunctionRepositorySpec {
+
+  /** A Go-style duration made of whole or decimal numbers with ms, s, m or h units, such as 1m30s. */
+  public static final String DURATION_PATTERN = "^([0-9]+([.][0-9]+)?(ms|s|m|h))+$";
+
+  @Required
+  @Size(max = 2048)
+  @ValidationRule(value = "self.matches('^(https?|ssh|git)://.+') || self.matches('^[^@/:]+@[^/:]+:.+')",
+      message = "url must start with https://, http://, ssh:// or git://, or be scp-like (git@host:path)")
+  @JsonPropertyDescription("URL of the Git repository: http(s)://, ssh://, git:// or git@host:path.")
+  private String url;
+
+  @Required
+  @JsonPropertyDescription("The branch, tag, semver range or commit to follow.")
+  private GitRef ref;
+
+  @Default(".")
+  @Size(max = 1024)
+  @ValidationRule(value = "!self.startsWith('/')", message = "path must be relative to the repository root")
+  @ValidationRule(value = "!self.matches('(^|/)[.][.](/|$)')", message = "path must not contain a '..' segment")
+  @JsonPropertyDescription("The folder of the repository to read Functions from.")
+  private String path;
+
+  @Default("1m")
+  @Pattern(DURATION_PATTERN)
+  @JsonPropertyDescription("How often to check the repository for a new revision, like 30s, 1m or 1h.")
+  private String interval;
+
+  @Default("60s")
+  @Pattern(DURATION_PATTERN)
+  @JsonPropertyDescription("How long a fetch may take.")
+  private String timeout;
+
+  @JsonPropertyDescription("A Secret with the Git credentials, in Kyma's format (username/password or key).")
+  private SecretRef secretRef;
+
+  @JsonPropertyDescription("The webhook that triggers this repository at once.")
+  private Webhook webhook;
+
+  @JsonPropertyDescription("Paths to leave out, one gitignore pattern a line.")
+  private String ignore;
+
+  @Default("true")
+  @JsonPropertyDescription("Delete the Functions that left Git.")
+  private Boolean prune;
+
+  @Default("false")
+  @JsonPropertyDescription("Allow a revision with no Function to delete every Function this repository made.")
+  private Boolean allowEmpty;
+
+  @Default("false")
+  @JsonPropertyDescription("Stop checking and applying this repository.")
+  private Boolean suspend;
+
+  public String getUrl() {
+    return url;
+  }
+
+  public void setUrl(String url) {
+    this.url = url;
+  }
+
+  public GitRef getRef() {
+    return ref;
+  }
+
+  public void setRef(GitRef ref) {
+    this.ref = ref;
+  }
+
+  public String getPath() {
+    return path;
+  }
+
+  public void setPath(String path) {
+    this.path = path;
+  }
+
+  public String getInterval() {
+    return interval;
+  }
+
+  public void setInterval(String interval) {
+    this.interval = interval;
+  }
+
+  public String getTimeout() {
+    return timeout;
+  }
+
+  public void setTimeout(String timeout) {
+    this.timeout = timeout;
+  }
+
+  public SecretRef getSecretRef() {
+    return secretRef;
+  }
+
+  public void setSecretRef(SecretRef secretRef) {
+    this.secretRef = secretRef;
+  }
+
+  public Webhook getWebhook() {
+    return webhook;
+  }
+
+  public void setWebhook(Webhook webhook) {
+    this.webhook = webhook;
+  }
+
+  public String getIgnore() {
+    return ignore;
+  }
+
+  public void setIgnore(String ignore) {
+    this.ignore = ignore;
+  }
+
+  public Boolean getPrune() {
+    return prune;
+  }
+
+  public void setPrune(Boolean prune) {
+    this.prune = prune;
+  }
+
+  public Boolean getAllowEmpty() {
+    return allowEmpty;
+  }
+
+  public void setAllowEmpty(Boolean allowEmpty) {
+    this.allowEmpty = allowEmpty;
+  }
+
+  public Boolean getSuspend() {
+    return suspend;
+  }
+
+  public void setSuspend(Boolean suspend) {
+    this.suspend = suspend;
+  }
+}

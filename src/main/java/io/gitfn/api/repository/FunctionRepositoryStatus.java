@@ -1,0 +1,104 @@
+package io.gitfn.api.repository;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.List;
+
+/** What gitfn last did with a FunctionRepository: kstatus conditions, revisions, inventory and history. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class FunctionRepositoryStatus {
+
+  /** The most entries {@link #getHistory()} keeps; the CRD enforces it too. */
+  public static final int HISTORY_LIMIT = 10;
+
+  @JsonPropertyDescription("The metadata.generation this status describes.")
+  private Long observedGeneration;
+
+  @JsonPropertyDescription("The conditions Ready, Reconciling and Stalled.")
+  private List<Condition> conditions;
+
+  @JsonPropertyDescription("The revision last fetched, like main@sha1:<40 hex>.")
+  private String lastFetchedRevision;
+
+  @JsonPropertyDescription("The revision whose Functions were last applied.")
+  private String lastAppliedRevision;
+
+  @JsonPropertyDescription("The revision last tried, whether or not it applied.")
+  private String lastAttemptedRevision;
+
+  @JsonPropertyDescription("The Functions this repository applied and owns.")
+  private List<InventoryEntry> inventory;
+
+  @Size(max = HISTORY_LIMIT)
+  @JsonPropertyDescription("The latest syncs, newest first.")
+  private List<SyncRecord> history;
+
+  @JsonPropertyDescription("The last webhook delivery that triggered this repository.")
+  private WebhookReceipt lastWebhook;
+
+  public Long getObservedGeneration() {
+    return observedGeneration;
+  }
+
+  public void setObservedGeneration(Long observedGeneration) {
+    this.observedGeneration = observedGeneration;
+  }
+
+  public List<Condition> getConditions() {
+    return conditions;
+  }
+
+  public void setConditions(List<Condition> conditions) {
+    this.conditions = conditions;
+  }
+
+  public String getLastFetchedRevision() {
+    return lastFetchedRevision;
+  }
+
+  public void setLastFetchedRevision(String lastFetchedRevision) {
+    this.lastFetchedRevision = lastFetchedRevision;
+  }
+
+  public String getLastAppliedRevision() {
+    return lastAppliedRevision;
+  }
+
+  public void setLastAppliedRevision(String lastAppliedRevision) {
+    this.lastAppliedRevision = lastAppliedRevision;
+  }
+
+  public String getLastAttemptedRevision() {
+    return lastAttemptedRevision;
+  }
+
+  public void setLastAttemptedRevision(String lastAttemptedRevision) {
+    this.lastAttemptedRevision = lastAttemptedRevision;
+  }
+
+  public List<InventoryEntry> getInventory() {
+    return inventory;
+  }
+
+  public void setInventory(List<InventoryEntry> inventory) {
+    this.inventory = inventory;
+  }
+
+  public List<SyncRecord> getHistory() {
+    return history;
+  }
+
+  public void setHistory(List<SyncRecord> history) {
+    this.history = history;
+  }
+
+  public WebhookReceipt getLastWebhook() {
+    return lastWebhook;
+  }
+
+  public void setLastWebhook(WebhookReceipt lastWebhook) {
+    this.lastWebhook = lastWebhook;
+  }
+}
