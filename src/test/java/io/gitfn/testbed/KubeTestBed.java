@@ -1,5 +1,6 @@
 package io.gitfn.testbed;
 
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,6 +70,40 @@ public final class KubeTestBed implements AutoCloseable {
       log.info("cluster mode ready in {} ms", (System.nanoTime() - started) / 1_000_000);
     }
     return this;
+  }
+
+  /**
+   * Applies every CRD in {@code config/crd/} (server-side, so it is idempotent) and waits until each is
+   * Established. Returns their names.
+   */
+  public List<String> installCrds() {
+    Path crds = TestBedBinaries.projectDir().resolve("config/crd");
+    try (KubernetesClient client = newClient(); var files = Files.list(crds)) {
+      List<String> names = new ArrayList<>();
+      for (Path file : files.filter(f -> f.toString().endsWith(".yml")).sorted().toList()) {
+        CustomResourceDefinition crd;
+        try (var in = Files.newInputStream(file)) {
+          crd = client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
+        }
+        client.resource(crd).fieldManager("gitfn-testbed").forceConflicts().serverSideApply();
+        client
+            .apiextensions().v1().customResourceDefinitions()
+            .withName(crd.getMetadata().getName())
+            .waitUntilCondition(KubeTestBed::established, 30, TimeUnit.SECONDS);
+        names.add(crd.getMetadata().getName());
+      }
+      return names;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the CRDs in " + crds, e);
+    }
+  }
+
+  private static boolean established(CustomResourceDefinition crd) {
+    return crd != null
+        && crd.getStatus() != null
+        && crd.getStatus().getConditions() != null
+        && crd.getStatus().getConditions().stream()
+            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
   public Config config() {

@@ -41,11 +41,10 @@ class FunctionCrdTest {
   }
 
   @Test
-  void printsConditionsRuntimeCommitAndAge() {
-    // The generator orders columns by JSON path and offers no way to choose the order.
+  void printsConfiguredBuiltRunningRuntimeCommitAndAgeInThatOrder() {
     assertThat(version.getAdditionalPrinterColumns())
         .extracting("name", "jsonPath", "type")
-        .containsExactlyInAnyOrder(
+        .containsExactly(
             tuple("Configured", ".status.conditions[?(@.type=='ConfigurationReady')].status", "string"),
             tuple("Built", ".status.conditions[?(@.type=='BuildReady')].status", "string"),
             tuple("Running", ".status.conditions[?(@.type=='Running')].status", "string"),

@@ -32,7 +32,7 @@ class FunctionRepositoryCrdTest {
   void printsUrlRevisionReadyAndAge() {
     assertThat(version.getAdditionalPrinterColumns())
         .extracting("name", "jsonPath", "type")
-        .containsExactlyInAnyOrder(
+        .containsExactly(
             tuple("URL", ".spec.url", "string"),
             tuple("Revision", ".status.lastAppliedRevision", "string"),
             tuple("Ready", ".status.conditions[?(@.type=='Ready')].status", "string"),
