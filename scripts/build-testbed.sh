@@ -16,6 +16,8 @@ work="$root/work"
 mkdir -p "$bin" "$work"
 
 command -v go >/dev/null || { echo "build-testbed: the Go toolchain is missing (go not on PATH)" >&2; exit 1; }
+# Kubernetes' go.mod asks for a recent Go; Go >= 1.21 fetches that toolchain through the module proxy.
+export GOTOOLCHAIN="${GOTOOLCHAIN:-auto}"
 export GOFLAGS="${GOFLAGS:--buildvcs=false} -trimpath"
 export CGO_ENABLED=0
 
