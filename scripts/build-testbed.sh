@@ -15,15 +15,47 @@ bin="$root/bin"
 work="$root/work"
 mkdir -p "$bin" "$work"
 
-command -v go >/dev/null || { echo "build-testbed: the Go toolchain is missing (go not on PATH)" >&2; exit 1; }
-# Kubernetes' go.mod asks for a recent Go; Go >= 1.21 fetches that toolchain through the module proxy.
-export GOTOOLCHAIN="${GOTOOLCHAIN:-auto}"
-export GOFLAGS="${GOFLAGS:--buildvcs=false} -trimpath"
-export CGO_ENABLED=0
+# One build at a time per cache directory: two checkouts running tests at once share it.
+exec 9>"$root/.lock"
+flock 9
 
 log() { printf '%s build-testbed: %s\n' "$(date +%H:%M:%S)" "$*"; }
 
-# timed NAME COMMAND... runs the build of NAME unless $bin/NAME exists, and says how long it took.
+# Kubernetes' go.mod asks for a recent Go. Go >= 1.21 fetches that toolchain through the module proxy
+# itself (GOTOOLCHAIN=auto); an older Go, or none, gets ${GO_TOOLCHAIN} from the proxy, as Go would.
+ensure_go() {
+  export GOTOOLCHAIN="${GOTOOLCHAIN:-auto}"
+  local have=""
+  command -v go >/dev/null && have=$(go env GOVERSION 2>/dev/null || true)
+  if [[ "$have" =~ ^go1\.([0-9]+) ]] && ((BASH_REMATCH[1] >= 21)); then
+    return
+  fi
+  local goroot="${GITFN_TESTENV_DIR:-$HOME/.cache/gitfn-testenv}/toolchain/${GO_TOOLCHAIN}"
+  if [[ ! -x "$goroot/bin/go" ]]; then
+    log "go: found ${have:-no go} on PATH, need go1.21 or newer; fetching ${GO_TOOLCHAIN} from the Go module proxy"
+    local proxy="${GOPROXY:-https://proxy.golang.org}"
+    proxy="${proxy%%,*}"
+    local zip
+    zip=$(mktemp)
+    curl -fsSL -o "$zip" "$proxy/golang.org/toolchain/@v/v0.0.1-${GO_TOOLCHAIN}.linux-amd64.zip"
+    local unpack
+    unpack=$(mktemp -d)
+    unzip -q "$zip" -d "$unpack"
+    mkdir -p "$(dirname "$goroot")"
+    rm -rf "$goroot"
+    mv "$unpack/golang.org/toolchain@v0.0.1-${GO_TOOLCHAIN}.linux-amd64" "$goroot"
+    chmod +x "$goroot"/bin/* "$goroot"/pkg/tool/*/*
+    rm -rf "$zip" "$unpack"
+  fi
+  export PATH="$goroot/bin:$PATH" GOTOOLCHAIN=local
+  log "go: using $(go env GOVERSION) from $goroot"
+}
+ensure_go
+export GOFLAGS="${GOFLAGS:--buildvcs=false} -trimpath"
+export CGO_ENABLED=0
+
+# timed NAME COMMAND... runs the build of NAME unless $bin/NAME exists, and says how long it took. The
+# command writes $out; only a finished build is moved into $bin, so an interrupted one is never "cached".
 timed() {
   local name=$1; shift
   if [[ -x "$bin/$name" ]]; then
@@ -32,8 +64,11 @@ timed() {
   fi
   log "$name: building"
   local start=$SECONDS
+  out="$work/$name.partial"
+  rm -f "$out"
   "$@"
-  [[ -x "$bin/$name" ]] || { echo "build-testbed: $name was not produced" >&2; exit 1; }
+  [[ -x "$out" ]] || { echo "build-testbed: $name was not produced" >&2; exit 1; }
+  mv "$out" "$bin/$name"
   log "$name: built in $((SECONDS - start)) s"
 }
 
@@ -56,7 +91,7 @@ GO
   (cd "$dir" && rm -f go.mod go.sum && go mod init gitfn.io/testbed/etcd >/dev/null 2>&1 &&
     go get "go.etcd.io/etcd/server/v3@${ETCD_VERSION}" &&
     go mod tidy &&
-    go build -o "$bin/etcd" .)
+    go build -o "$out" .)
 }
 
 # k8s.io/kubernetes requires its staging modules at v0.0.0 and replaces them with local paths. A consuming
@@ -91,11 +126,13 @@ build_kubernetes() {
   local pkg=k8s.io/component-base/version
   # Without these the binaries report v0.0.0-master, which clients and kwok read as an unknown server.
   local ldflags="-s -w -X $pkg.gitVersion=${KUBERNETES_VERSION} -X $pkg.gitMajor=1 -X $pkg.gitMinor=${minor} -X $pkg.gitTreeState=clean"
-  (cd "$work/kubernetes" && go build -ldflags "$ldflags" -o "$bin/$name" "k8s.io/kubernetes/cmd/$name")
+  (cd "$work/kubernetes" && go build -ldflags "$ldflags" -o "$out" "k8s.io/kubernetes/cmd/$name")
 }
 
 build_kwok() {
-  GOBIN="$bin" go install "sigs.k8s.io/kwok/cmd/kwok@${KWOK_VERSION}"
+  local gobin="$work/kwok-bin"
+  GOBIN="$gobin" go install "sigs.k8s.io/kwok/cmd/kwok@${KWOK_VERSION}"
+  mv "$gobin/kwok" "$out"
 }
 
 # kwok on its own (not through kwokctl) starts with no Stages: nothing would ever become Ready. Its own stage

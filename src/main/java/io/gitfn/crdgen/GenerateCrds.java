@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
 import java.io.File;
@@ -18,8 +19,15 @@ import java.util.List;
  * Build tooling, run by Maven at {@code process-classes} and left out of {@code gitfn.jar}: writes the CRDs
  * of gitfn's custom resources from their Java types.
  *
- * <p>It is fabric8's CRD generator with one change. fabric8 sorts printer columns by JSON path, which
- * would make {@code kubectl get fn} print AGE first; here they keep the order the class declares them in.
+ * <p>It is fabric8's CRD generator with two changes its annotations cannot express:
+ *
+ * <ul>
+ *   <li>fabric8 sorts printer columns by JSON path, which would make {@code kubectl get fn} print AGE first;
+ *       here they keep the order the class declares them in;
+ *   <li>{@code status.conditions} becomes a list map keyed by {@code type}, as {@code metav1.Condition} lists
+ *       are in Kubernetes' own types, so that server-side apply merges conditions instead of replacing the
+ *       whole list.
+ * </ul>
  */
 public final class GenerateCrds {
 
@@ -37,7 +45,7 @@ public final class GenerateCrds {
         new CRDGenerator()
             .customResourceClasses(RESOURCES)
             .forCRDVersions("v1")
-            .withPostProcessor(new DeclaredColumnOrder())
+            .withPostProcessor(new Polish())
             .inOutputDir(out)
             .generate();
     if (written != RESOURCES.size()) {
@@ -45,11 +53,20 @@ public final class GenerateCrds {
     }
   }
 
-  /** Puts printer columns back in the order of the class's {@link AdditionalPrinterColumn} annotations. */
-  static final class DeclaredColumnOrder implements CRDPostProcessor {
+  /** The changes above, applied to each generated CRD before it is written. */
+  static final class Polish implements CRDPostProcessor {
     @Override
     public HasMetadata process(HasMetadata crd, String crdSpecVersion) {
       CustomResourceDefinition definition = (CustomResourceDefinition) crd;
+      DeclaredColumnOrder.apply(definition);
+      ConditionsListMap.apply(definition);
+      return definition;
+    }
+  }
+
+  /** Puts printer columns back in the order of the class's {@link AdditionalPrinterColumn} annotations. */
+  static final class DeclaredColumnOrder {
+    static void apply(CustomResourceDefinition definition) {
       List<String> declared =
           RESOURCES.stream()
               .filter(type -> HasMetadata.getFullResourceName(type).equals(definition.getMetadata().getName()))
@@ -62,12 +79,27 @@ public final class GenerateCrds {
               (CustomResourceColumnDefinition column) -> rank(declared, column.getName())));
         }
       }
-      return crd;
     }
 
     private static int rank(List<String> declared, String name) {
       int index = declared.indexOf(name);
       return index < 0 ? declared.size() : index;
+    }
+  }
+
+  /** Makes {@code status.conditions} a list map keyed by {@code type}, with type and status required. */
+  static final class ConditionsListMap {
+    static void apply(CustomResourceDefinition definition) {
+      for (CustomResourceDefinitionVersion version : definition.getSpec().getVersions()) {
+        JSONSchemaProps status = version.getSchema().getOpenAPIV3Schema().getProperties().get("status");
+        JSONSchemaProps conditions = status == null ? null : status.getProperties().get("conditions");
+        if (conditions == null) {
+          continue;
+        }
+        conditions.setXKubernetesListType("map");
+        conditions.setXKubernetesListMapKeys(List.of("type"));
+        conditions.getItems().getSchema().setRequired(List.of("status", "type"));
+      }
     }
   }
 

@@ -3,11 +3,13 @@ package io.gitfn.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.gitfn.api.function.Function;
-import io.gitfn.api.function.FunctionStatus;
-import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.TestNamespace;
@@ -15,16 +17,22 @@ import io.gitfn.testbed.WithKubeApi;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The committed CRDs on a real kube-apiserver: they install, accept Kyma's Functions, and enforce the CEL rules. */
+/**
+ * The committed CRDs on a real kube-apiserver: they install, accept Kyma's Functions as written, and
+ * enforce the CEL rules. Documents go to the server as raw YAML, not through gitfn's Java types, so a field
+ * the types would drop cannot hide a problem.
+ */
 @WithKubeApi
 class CustomResourcesIT {
 
@@ -42,77 +50,64 @@ class CustomResourcesIT {
   }
 
   @Test
-  void acceptsTheKymaStyleFunctionFromGitopsExamples(KubernetesClient client, TestNamespace ns) throws IOException {
-    Function hello = read(client, TestBedBinaries.projectDir().resolve("gitops-examples/functions/hello.yaml"));
-    hello.getMetadata().setNamespace(ns.name());
+  void acceptsTheKymaStyleFunctionFromGitopsExamplesAsWritten(KubernetesClient client, TestNamespace ns)
+      throws IOException {
+    GenericKubernetesResource hello;
+    try (InputStream in = Files.newInputStream(TestBedBinaries.projectDir().resolve("gitops-examples/functions/hello.yaml"))) {
+      hello = client.getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
+    }
 
-    client.resource(hello).create();
+    functions(client).inNamespace(ns.name()).resource(hello).create();
 
-    Function stored = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
-    assertThat(stored.getSpec().getSource().getInline().getSource()).contains("Hello from gitfn");
-    assertThat(stored.getSpec().getReplicas()).as("schema default").isEqualTo(1);
+    GenericKubernetesResource stored = functions(client).inNamespace(ns.name()).withName("hello").get();
+    Map<String, Object> expected = new LinkedHashMap<>(spec(hello));
+    expected.put("replicas", 1); // the schema default, and nothing else added or pruned
+    assertThat(spec(stored)).isEqualTo(expected);
+    Function typed = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
+    assertThat(typed.getSpec().getSource().getInline().getSource()).contains("Hello from gitfn");
   }
 
   @Test
-  void theScaleSubresourceDrivesSpecReplicas(KubernetesClient client, TestNamespace ns) throws IOException {
-    Function hello = read(client, TestBedBinaries.projectDir().resolve("gitops-examples/functions/hello.yaml"));
-    hello.getMetadata().setNamespace(ns.name());
-    client.resource(hello).create();
-    FunctionStatus status = new FunctionStatus();
-    status.setReplicas(1);
-    status.setPodSelector("serverless.kyma-project.io/function-name=hello");
-    Function withStatus = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
-    withStatus.setStatus(status);
-    client.resource(withStatus).updateStatus();
+  void theScaleSubresourceDrivesSpecReplicas(KubernetesClient client, TestNamespace ns) {
+    GenericKubernetesResource fn = function(client, "scaled", "source: {inline: {source: 'module.exports = {}'}}");
+    functions(client).inNamespace(ns.name()).resource(fn).create();
+    GenericKubernetesResource withStatus = functions(client).inNamespace(ns.name()).withName("scaled").get();
+    withStatus.setAdditionalProperty(
+        "status", Map.of("replicas", 1, "podSelector", "serverless.kyma-project.io/function-name=scaled"));
+    functions(client).inNamespace(ns.name()).resource(withStatus).updateStatus();
 
-    client.resources(Function.class).inNamespace(ns.name()).withName("hello").scale(3);
+    functions(client).inNamespace(ns.name()).withName("scaled").scale(3);
 
-    Function scaled = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
-    assertThat(scaled.getSpec().getReplicas()).isEqualTo(3);
+    assertThat(spec(functions(client).inNamespace(ns.name()).withName("scaled").get())).containsEntry("replicas", 3);
   }
 
   @Test
-  void acceptsAFunctionRepository(KubernetesClient client, TestNamespace ns) {
-    FunctionRepository repository =
-        client.getKubernetesSerialization().unmarshal(
-            """
-            apiVersion: gitfn.io/v1alpha1
-            kind: FunctionRepository
-            metadata:
-              name: infra
-            spec:
-              url: https://git.example.com/platform/functions.git
-              ref:
-                branch: release/2026-11
-              path: functions
-            """,
-            FunctionRepository.class);
-    repository.getMetadata().setNamespace(ns.name());
+  void acceptsAFunctionRepositoryAndDefaultsItsSpec(KubernetesClient client, TestNamespace ns) {
+    GenericKubernetesResource repository = repository(client, "infra", "ref: {branch: release/2026-11}");
 
-    client.resource(repository).create();
+    repositories(client).inNamespace(ns.name()).resource(repository).create();
 
-    FunctionRepository stored =
-        client.resources(FunctionRepository.class).inNamespace(ns.name()).withName("infra").get();
-    assertThat(stored.getSpec().getRef().getBranch()).isEqualTo("release/2026-11");
-    assertThat(stored.getSpec().getInterval()).as("schema default").isEqualTo("1m");
-    assertThat(stored.getSpec().getPrune()).as("schema default").isTrue();
+    assertThat(spec(repositories(client).inNamespace(ns.name()).withName("infra").get()))
+        .containsEntry("ref", Map.of("branch", "release/2026-11"))
+        .containsEntry("path", ".")
+        .containsEntry("interval", "1m")
+        .containsEntry("timeout", "60s")
+        .containsEntry("prune", true)
+        .containsEntry("allowEmpty", false)
+        .containsEntry("suspend", false);
   }
 
   @ParameterizedTest(name = "{0} is rejected with \"{1}\"")
   @MethodSource("invalidFunctions")
   void rejectsAnInvalidFunctionWithTheCelMessage(
       String file, String message, KubernetesClient client, TestNamespace ns) throws IOException {
-    Function invalid;
+    GenericKubernetesResource invalid;
     try (InputStream in = CustomResourcesIT.class.getResourceAsStream(INVALID + file)) {
-      invalid = client.getKubernetesSerialization().unmarshal(in, Function.class);
+      invalid = client.getKubernetesSerialization().unmarshal(in, GenericKubernetesResource.class);
     }
-    invalid.getMetadata().setNamespace(ns.name());
 
-    assertThatThrownBy(() -> client.resource(invalid).create())
-        .isInstanceOf(KubernetesClientException.class)
-        .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(422))
-        .hasMessageContaining(message);
-    assertThat(client.resources(Function.class).inNamespace(ns.name()).list().getItems()).isEmpty();
+    assertRejected(() -> functions(client).inNamespace(ns.name()).resource(invalid).create(), message);
+    assertThat(functions(client).inNamespace(ns.name()).list().getItems()).isEmpty();
   }
 
   static Stream<Arguments> invalidFunctions() throws IOException {
@@ -123,9 +118,62 @@ class CustomResourcesIT {
     return expected.stringPropertyNames().stream().sorted().map(f -> Arguments.of(f, expected.getProperty(f)));
   }
 
-  private static Function read(KubernetesClient client, Path file) throws IOException {
-    try (InputStream in = Files.newInputStream(file)) {
-      return client.getKubernetesSerialization().unmarshal(in, Function.class);
-    }
+  @ParameterizedTest(name = "{0} is rejected with \"{1}\"")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        "ref: {branch: main, tag: v1.0.0}                       | Set exactly one of branch, tag, semver or commit",
+        "ref: {commit: abc123}                                  | commit must be a full 40-character lowercase hex SHA",
+        "ref: {tag: v1, tagPrefix: orders/}                     | tagPrefix applies only to semver",
+        "{ref: {branch: main}, path: ../secrets}                | path must not contain a '..' segment",
+        "{ref: {branch: main}, interval: 1s}                    | interval must be at least 10s",
+        "{ref: {branch: main}, url: 'https://me:token@git.example.com/x.git'} | url must not carry credentials",
+      })
+  void rejectsAnInvalidFunctionRepositoryWithTheCelMessage(
+      String spec, String message, KubernetesClient client, TestNamespace ns) {
+    GenericKubernetesResource invalid = repository(client, "invalid", spec);
+
+    assertRejected(() -> repositories(client).inNamespace(ns.name()).resource(invalid).create(), message);
+  }
+
+  private static void assertRejected(Runnable create, String message) {
+    assertThatThrownBy(create::run)
+        .isInstanceOf(KubernetesClientException.class)
+        .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(422))
+        .hasMessageContaining(message);
+  }
+
+  private static GenericKubernetesResource function(KubernetesClient client, String name, String spec) {
+    return client.getKubernetesSerialization().unmarshal(
+        // "---" first: fabric8 reads text that starts with "{" as JSON, and this is YAML.
+        "---\n{apiVersion: serverless.kyma-project.io/v1alpha2, kind: Function, metadata: {name: %s}, spec: {runtime: nodejs22, %s}}"
+            .formatted(name, spec),
+        GenericKubernetesResource.class);
+  }
+
+  // A one-line spec is either a bare `ref: {...}` or a whole `{...}` mapping that may override url.
+  private static GenericKubernetesResource repository(KubernetesClient client, String name, String spec) {
+    String body = spec.startsWith("{") ? spec.substring(1, spec.length() - 1) : spec;
+    String url = body.contains("url:") ? "" : "url: 'https://git.example.com/platform/functions.git', ";
+    return client.getKubernetesSerialization().unmarshal(
+        "---\n{apiVersion: gitfn.io/v1alpha1, kind: FunctionRepository, metadata: {name: %s}, spec: {%s%s}}"
+            .formatted(name, url, body),
+        GenericKubernetesResource.class);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> spec(GenericKubernetesResource resource) {
+    return (Map<String, Object>) resource.getAdditionalProperties().get("spec");
+  }
+
+  private static MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
+      functions(KubernetesClient client) {
+    return client.genericKubernetesResources("serverless.kyma-project.io/v1alpha2", "Function");
+  }
+
+  private static MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
+      repositories(KubernetesClient client) {
+    return client.genericKubernetesResources("gitfn.io/v1alpha1", "FunctionRepository");
   }
 }

@@ -120,7 +120,8 @@ final class ClusterComponents implements AutoCloseable {
             .build();
     ComponentProcess kwok = processes.get(processes.size() - 1);
     try (KubernetesClient client = plane.newClient()) {
-      client.nodes().resource(node).create();
+      // Applied, not created: a node left in etcd by an earlier failed start must not fail this one.
+      client.nodes().resource(node).fieldManager("gitfn-testbed").forceConflicts().serverSideApply();
       ControlPlane.waitFor(kwok, timeout, () -> nodeReady(client));
     }
   }
@@ -145,8 +146,6 @@ final class ClusterComponents implements AutoCloseable {
 
   @Override
   public void close() {
-    for (int i = processes.size() - 1; i >= 0; i--) {
-      processes.get(i).close();
-    }
+    ComponentProcess.closeAll(processes);
   }
 }

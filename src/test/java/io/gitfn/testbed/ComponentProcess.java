@@ -33,6 +33,7 @@ final class ComponentProcess implements AutoCloseable {
         kill -KILL -- -$$ 2>/dev/null
       } <&0 &
       watcher=$!
+      disown "$watcher"
       wait "$server"
       code=$?
       kill -KILL "$watcher" 2>/dev/null
@@ -61,7 +62,8 @@ final class ComponentProcess implements AutoCloseable {
               .start();
       return new ComponentProcess(name, log, process);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot start " + name + " (" + command.get(0) + ")", e);
+      throw new UncheckedIOException(
+          "cannot start " + name + ": setsid (util-linux) and bash must be on PATH to run " + command.get(0), e);
     }
   }
 
@@ -86,6 +88,13 @@ final class ComponentProcess implements AutoCloseable {
       return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
     } catch (IOException e) {
       return "(log unreadable: " + e.getMessage() + ")";
+    }
+  }
+
+  /** Closes each process, last started first. */
+  static void closeAll(java.util.List<ComponentProcess> processes) {
+    for (int i = processes.size() - 1; i >= 0; i--) {
+      processes.get(i).close();
     }
   }
 

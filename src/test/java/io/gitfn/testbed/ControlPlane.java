@@ -266,8 +266,6 @@ final class ControlPlane implements AutoCloseable {
 
   @Override
   public void close() {
-    for (int i = processes.size() - 1; i >= 0; i--) {
-      processes.get(i).close();
-    }
+    ComponentProcess.closeAll(processes);
   }
 }

@@ -26,6 +26,7 @@ public final class KubeTestBed implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(KubeTestBed.class);
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
   private static KubeTestBed shared;
+  private static RuntimeException sharedStartFailure;
 
   private final Path dir;
   private final TestBedBinaries binaries;
@@ -41,8 +42,17 @@ public final class KubeTestBed implements AutoCloseable {
 
   /** The JVM's test bed with at least the API server running. */
   public static synchronized KubeTestBed shared() {
+    // A failed start fails every later test class at once with the same cause, instead of retrying.
+    if (sharedStartFailure != null) {
+      throw new IllegalStateException("the test bed failed to start earlier in this JVM", sharedStartFailure);
+    }
     if (shared == null) {
-      shared = start(runDirectory());
+      try {
+        shared = start(runDirectory());
+      } catch (RuntimeException e) {
+        sharedStartFailure = e;
+        throw e;
+      }
       Runtime.getRuntime().addShutdownHook(new Thread(shared::close, "kube-testbed-stop"));
     }
     return shared;
@@ -143,7 +153,11 @@ public final class KubeTestBed implements AutoCloseable {
       cluster.close();
     }
     plane.close();
-    deleteQuietly(dir.resolve("etcd"));
+    try {
+      Directories.deleteRecursively(dir.resolve("etcd"));
+    } catch (IOException ignored) {
+      // leftovers under target/ go with `mvn clean`
+    }
   }
 
   private static Path runDirectory() {
@@ -153,17 +167,6 @@ public final class KubeTestBed implements AutoCloseable {
       return Files.createTempDirectory(target, "run-");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void deleteQuietly(Path path) {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (var walk = Files.walk(path)) {
-      walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException ignored) {
-      // leftovers under target/ go with `mvn clean`
     }
   }
 }

@@ -21,7 +21,7 @@ public class FunctionSpec {
 
   @Required
   @JsonPropertyDescription("The runtime of the Function: nodejs20, nodejs22 or python312.")
-  private Runtime runtime;
+  private FunctionRuntime runtime;
 
   @JsonPropertyDescription("A full image reference used instead of the runtime's default base image.")
   private String runtimeImageOverride;
@@ -75,11 +75,11 @@ public class FunctionSpec {
   @JsonPropertyDescription("Annotations of the Function's Pods.")
   private Map<String, String> annotations;
 
-  public Runtime getRuntime() {
+  public FunctionRuntime getRuntime() {
     return runtime;
   }
 
-  public void setRuntime(Runtime runtime) {
+  public void setRuntime(FunctionRuntime runtime) {
     this.runtime = runtime;
   }
 

@@ -19,7 +19,7 @@ public class FunctionStatus {
   public static final int HISTORY_LIMIT = 10;
 
   @JsonPropertyDescription("The runtime of the last processed spec.")
-  private Runtime runtime;
+  private FunctionRuntime runtime;
 
   @JsonPropertyDescription("The base image of the last build, or the runtimeImageOverride.")
   private String runtimeImage;
@@ -63,11 +63,11 @@ public class FunctionStatus {
   @JsonPropertyDescription("The latest builds and rollouts, newest first.")
   private List<FunctionHistoryEntry> history;
 
-  public Runtime getRuntime() {
+  public FunctionRuntime getRuntime() {
     return runtime;
   }
 
-  public void setRuntime(Runtime runtime) {
+  public void setRuntime(FunctionRuntime runtime) {
     this.runtime = runtime;
   }
 

@@ -19,6 +19,9 @@ public class FunctionRepositorySpec {
   @Size(max = 2048)
   @ValidationRule(value = "self.matches('^(https?|ssh|git)://.+') || self.matches('^[^@/:]+@[^/:]+:.+')",
       message = "url must start with https://, http://, ssh:// or git://, or be scp-like (git@host:path)")
+  // A token in the URL would show in every status, event and log line that names the repository.
+  @ValidationRule(value = "!self.matches('^https?://[^/]*@')",
+      message = "url must not carry credentials: put them in the Secret that secretRef names")
   @JsonPropertyDescription("URL of the Git repository: http(s)://, ssh://, git:// or git@host:path.")
   private String url;
 
@@ -34,11 +37,15 @@ public class FunctionRepositorySpec {
   private String path;
 
   @Default("1m")
+  @Size(max = 32)
   @Pattern(DURATION_PATTERN)
+  // A shorter interval would poll the forge in a loop; webhooks are the way to react faster.
+  @ValidationRule(value = "duration(self) >= duration('10s')", message = "interval must be at least 10s")
   @JsonPropertyDescription("How often to check the repository for a new revision, like 30s, 1m or 1h.")
   private String interval;
 
   @Default("60s")
+  @Size(max = 32)
   @Pattern(DURATION_PATTERN)
   @JsonPropertyDescription("How long a fetch may take.")
   private String timeout;

@@ -139,4 +139,12 @@ class FunctionCrdTest {
     assertThat(schemaAt(crd, "status.history.[]").getProperties())
         .containsKeys("revision", "contentKey", "image", "time", "outcome");
   }
+
+  @Test
+  void statusConditionsMergeByTypeUnderServerSideApply() {
+    var conditions = schemaAt(crd, "status.conditions");
+    assertThat(conditions.getXKubernetesListType()).isEqualTo("map");
+    assertThat(conditions.getXKubernetesListMapKeys()).containsExactly("type");
+    assertThat(conditions.getItems().getSchema().getRequired()).contains("type", "status");
+  }
 }

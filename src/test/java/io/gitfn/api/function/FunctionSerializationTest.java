@@ -25,7 +25,7 @@ class FunctionSerializationTest {
     assertThat(fn.getMetadata().getName()).isEqualTo("orders");
     assertThat(fn.getMetadata().getNamespace()).isEqualTo("shop");
     FunctionSpec spec = fn.getSpec();
-    assertThat(spec.getRuntime()).isEqualTo(Runtime.NODEJS22);
+    assertThat(spec.getRuntime()).isEqualTo(FunctionRuntime.NODEJS22);
     assertThat(spec.getSource().getGitRepository()).isNull();
     assertThat(spec.getSource().getInline().getSource()).contains("main: async function");
     assertThat(spec.getSource().getInline().getDependencies()).contains("\"axios\"");
@@ -48,7 +48,7 @@ class FunctionSerializationTest {
     Function fn = Serialization.unmarshal(read("git-with-auth.yaml"), Function.class);
 
     GitRepositorySource git = fn.getSpec().getSource().getGitRepository();
-    assertThat(fn.getSpec().getRuntime()).isEqualTo(Runtime.PYTHON312);
+    assertThat(fn.getSpec().getRuntime()).isEqualTo(FunctionRuntime.PYTHON312);
     assertThat(git.getUrl()).isEqualTo("https://github.com/example/functions.git");
     assertThat(git.getBaseDir()).isEqualTo("payments");
     assertThat(git.getReference()).isEqualTo("main");
@@ -77,10 +77,10 @@ class FunctionSerializationTest {
 
   @Test
   void writesRuntimesAndAuthTypesByTheirKymaNames() {
-    assertThat(Serialization.asJson(Runtime.NODEJS20)).isEqualTo("\"nodejs20\"");
-    assertThat(Serialization.asJson(Runtime.PYTHON312)).isEqualTo("\"python312\"");
+    assertThat(Serialization.asJson(FunctionRuntime.NODEJS20)).isEqualTo("\"nodejs20\"");
+    assertThat(Serialization.asJson(FunctionRuntime.PYTHON312)).isEqualTo("\"python312\"");
     assertThat(Serialization.asJson(AuthType.KEY)).isEqualTo("\"key\"");
-    assertThat(Runtime.NODEJS22.value()).isEqualTo("nodejs22");
+    assertThat(FunctionRuntime.NODEJS22.value()).isEqualTo("nodejs22");
   }
 
   private static void assertRoundTrips(String file) throws IOException {

@@ -42,7 +42,14 @@ class FunctionRepositoryCrdTest {
   @Test
   void requiresAUrlAndARef() {
     assertThat(schemaAt(crd, "spec").getRequired()).containsExactlyInAnyOrder("url", "ref");
-    assertThat(messagesAt(crd, "spec.url")).singleElement().asString().startsWith("url must start with");
+    assertThat(messagesAt(crd, "spec.url")).containsExactly(
+        "url must start with https://, http://, ssh:// or git://, or be scp-like (git@host:path)",
+        "url must not carry credentials: put them in the Secret that secretRef names");
+  }
+
+  @Test
+  void pollsNoMoreOftenThanEveryTenSeconds() {
+    assertThat(messagesAt(crd, "spec.interval")).containsExactly("interval must be at least 10s");
   }
 
   @Test
@@ -87,5 +94,13 @@ class FunctionRepositoryCrdTest {
     assertThat(schemaAt(crd, "status").getProperties()).containsKeys(
         "observedGeneration", "conditions", "lastFetchedRevision", "lastAppliedRevision",
         "lastAttemptedRevision", "inventory");
+  }
+
+  @Test
+  void statusConditionsMergeByTypeUnderServerSideApply() {
+    var conditions = schemaAt(crd, "status.conditions");
+    assertThat(conditions.getXKubernetesListType()).isEqualTo("map");
+    assertThat(conditions.getXKubernetesListMapKeys()).containsExactly("type");
+    assertThat(conditions.getItems().getSchema().getRequired()).contains("type", "status");
   }
 }

@@ -13,7 +13,6 @@ import org.eclipse.jgit.api.LsRemoteCommand;
 import org.eclipse.jgit.api.errors.TransportException;
 import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.transport.SshTransport;
-import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
 import org.eclipse.jgit.transport.sshd.SshdSessionFactory;
 import org.eclipse.jgit.transport.sshd.SshdSessionFactoryBuilder;
 import org.junit.jupiter.api.Test;
@@ -36,7 +35,7 @@ class GitServersIT {
     Map<String, Ref> refs =
         Git.lsRemoteRepository()
             .setRemote(http.url(repository.name()))
-            .setCredentialsProvider(login(http.credentials()))
+            .setCredentialsProvider(http.credentials().forJGit())
             .callAsMap();
 
     assertThat(refs.get("refs/heads/main").getObjectId().name()).isEqualTo(commit);
@@ -54,7 +53,7 @@ class GitServersIT {
     Map<String, Ref> refs =
         Git.lsRemoteRepository()
             .setRemote(http.url(repository.name()))
-            .setCredentialsProvider(login(http.credentials()))
+            .setCredentialsProvider(http.credentials().forJGit())
             .setTags(true)
             .callAsMap();
 
@@ -87,7 +86,7 @@ class GitServersIT {
         Git.lsRemoteRepository()
             .setRemote(http.url(repository.name()))
             .setCredentialsProvider(
-                login(new HttpCredentials(http.credentials().username(), "not-the-password")));
+                new HttpCredentials(http.credentials().username(), "not-the-password").forJGit());
 
     assertThatThrownBy(lsRemote::call)
         .isInstanceOf(TransportException.class)
@@ -104,10 +103,6 @@ class GitServersIT {
           .isInstanceOf(TransportException.class)
           .hasMessageContaining("Server key did not validate");
     }
-  }
-
-  private static UsernamePasswordCredentialsProvider login(HttpCredentials credentials) {
-    return new UsernamePasswordCredentialsProvider(credentials.username(), credentials.password());
   }
 
   private static LsRemoteCommand lsRemoteOverSsh(String url, SshdSessionFactory jgitSsh) {

@@ -2,6 +2,7 @@ package io.gitfn.testbed.git;
 
 import java.util.Objects;
 import java.util.UUID;
+import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
 
 /** The one user the test HTTP Git server accepts. */
 public record HttpCredentials(String username, String password) {
@@ -14,6 +15,11 @@ public record HttpCredentials(String username, String password) {
   /** A user with a password nobody can guess, new for each test JVM. */
   public static HttpCredentials random(String username) {
     return new HttpCredentials(username, UUID.randomUUID().toString());
+  }
+
+  /** These credentials for a JGit command. */
+  public UsernamePasswordCredentialsProvider forJGit() {
+    return new UsernamePasswordCredentialsProvider(username, password);
   }
 
   @Override

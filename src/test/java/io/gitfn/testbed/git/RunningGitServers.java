@@ -1,10 +1,9 @@
 package io.gitfn.testbed.git;
 
+import io.gitfn.testbed.Directories;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,15 +64,7 @@ public record RunningGitServers(
         ssh) {
       // try-with-resources stops both, and keeps the second failure as a suppressed one.
     } finally {
-      deleteRecursively(root);
-    }
-  }
-
-  private static void deleteRecursively(Path directory) throws IOException {
-    try (Stream<Path> files = Files.walk(directory)) {
-      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(file);
-      }
+      Directories.deleteRecursively(root);
     }
   }
 }

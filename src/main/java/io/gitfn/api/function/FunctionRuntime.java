@@ -3,7 +3,7 @@ package io.gitfn.api.function;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /** The language runtimes a Function can run on, by their Kyma names. */
-public enum Runtime {
+public enum FunctionRuntime {
   @JsonProperty("nodejs20")
   NODEJS20("nodejs20"),
   @JsonProperty("nodejs22")
@@ -13,7 +13,7 @@ public enum Runtime {
 
   private final String value;
 
-  Runtime(String value) {
+  FunctionRuntime(String value) {
     this.value = value;
   }
 
