@@ -105,6 +105,18 @@ class GitServersIT {
     }
   }
 
+  @Test
+  void aKeyTheServerNeverAuthorizedIsRefusedOverSsh(
+      GitSshServer ssh, SshAccess access, BareRepository repository) throws Exception {
+    SshKey stranger = SshKey.generate(jgitHome.resolve("stranger"));
+
+    try (SshdSessionFactory jgitSsh = strictSsh(stranger, access.knownHostsFile())) {
+      assertThatThrownBy(() -> lsRemoteOverSsh(ssh.url(repository.name()), jgitSsh).call())
+          .isInstanceOf(TransportException.class)
+          .hasMessageContaining("publickey");
+    }
+  }
+
   private static LsRemoteCommand lsRemoteOverSsh(String url, SshdSessionFactory jgitSsh) {
     return Git.lsRemoteRepository()
         .setRemote(url)
