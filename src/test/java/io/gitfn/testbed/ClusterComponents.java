@@ -40,47 +40,39 @@ final class ClusterComponents implements AutoCloseable {
 
   private void startControllerManager(
       TestBedBinaries binaries, ControlPlane plane, Path dir, Duration timeout) {
-    int port = FreePorts.next();
-    String kubeconfig = plane.kubeconfig().toString();
-    // No --authentication-kubeconfig: delegated authn needs the apiserver's client-CA ConfigMap, which a
-    // token-only apiserver never writes, and then /healthz is refused. Health stays on the always-allow paths.
-    ComponentProcess kcm =
-        ComponentProcess.start(
-            "kube-controller-manager",
-            dir.resolve("logs/kube-controller-manager.log"),
-            List.of(
-                binaries.binary("kube-controller-manager").toString(),
-                "--kubeconfig=" + kubeconfig,
-                "--bind-address=127.0.0.1",
-                "--secure-port=" + port,
-                "--cert-dir=" + dir.resolve("pki/kube-controller-manager"),
-                "--leader-elect=false",
-                "--service-account-private-key-file=" + plane.serviceAccountKey(),
-                "--root-ca-file=" + plane.caCertificate(),
-                "--use-service-account-credentials=false",
-                "--cluster-cidr=10.244.0.0/16",
-                "--v=1"));
-    processes.add(kcm);
-    ControlPlane.waitFor(kcm, timeout, () -> healthy(port));
+    startControlLoop(
+        "kube-controller-manager",
+        binaries, plane, dir, timeout,
+        "--service-account-private-key-file=" + plane.serviceAccountKey(),
+        "--root-ca-file=" + plane.caCertificate(),
+        "--use-service-account-credentials=false",
+        "--cluster-cidr=10.244.0.0/16");
   }
 
   private void startScheduler(TestBedBinaries binaries, ControlPlane plane, Path dir, Duration timeout) {
+    startControlLoop("kube-scheduler", binaries, plane, dir, timeout);
+  }
+
+  /**
+   * Starts controller-manager or scheduler with what both need, and waits for its /healthz. No
+   * --authentication-kubeconfig: delegated authn needs the apiserver's client-CA ConfigMap, which a
+   * token-only apiserver never writes, and then /healthz is refused; it stays on the always-allow paths.
+   */
+  private void startControlLoop(
+      String name, TestBedBinaries binaries, ControlPlane plane, Path dir, Duration timeout, String... flags) {
     int port = FreePorts.next();
-    String kubeconfig = plane.kubeconfig().toString();
-    ComponentProcess scheduler =
-        ComponentProcess.start(
-            "kube-scheduler",
-            dir.resolve("logs/kube-scheduler.log"),
-            List.of(
-                binaries.binary("kube-scheduler").toString(),
-                "--kubeconfig=" + kubeconfig,
-                "--bind-address=127.0.0.1",
-                "--secure-port=" + port,
-                "--cert-dir=" + dir.resolve("pki/kube-scheduler"),
-                "--leader-elect=false",
-                "--v=1"));
-    processes.add(scheduler);
-    ControlPlane.waitFor(scheduler, timeout, () -> healthy(port));
+    List<String> command = new ArrayList<>(List.of(
+        binaries.binary(name).toString(),
+        "--kubeconfig=" + plane.kubeconfig(),
+        "--bind-address=127.0.0.1",
+        "--secure-port=" + port,
+        "--cert-dir=" + dir.resolve("pki/" + name),
+        "--leader-elect=false",
+        "--v=1"));
+    command.addAll(List.of(flags));
+    ComponentProcess process = ComponentProcess.start(name, dir.resolve("logs/" + name + ".log"), command);
+    processes.add(process);
+    ControlPlane.waitFor(process, timeout, () -> healthy(port));
   }
 
   private void startKwok(TestBedBinaries binaries, ControlPlane plane, Path dir) {
