@@ -152,6 +152,42 @@ write_kwok_stages() {
   log "kwok stages: $out"
 }
 
+# Gitea's module has replace directives of its own, which a consuming module must repeat. SQLite needs cgo
+# and these tags. Without the bindata tag Gitea reads templates and options from its source tree, so the
+# module's directory is recorded beside the binary for the test to point STATIC_ROOT_PATH at.
+gitea_root="${GITFN_TESTENV_DIR:-$HOME/.cache/gitfn-testenv}/gitea-${GITEA_VERSION}"
+build_gitea() {
+  local dir="$work/gitea" gomod src
+  mkdir -p "$dir" "$gitea_root"
+  gomod=$(go mod download -json "code.gitea.io/gitea@${GITEA_VERSION}" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
+  src=$(go mod download -json "code.gitea.io/gitea@${GITEA_VERSION}" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+  {
+    echo "module gitfn.io/testbed/gitea"
+    echo
+    grep -m1 '^go ' "$gomod"
+    echo
+    grep -E '^replace ' "$gomod" | sed 's| //.*||'
+  } >"$dir/go.mod"
+  (cd "$dir" && go get "code.gitea.io/gitea@${GITEA_VERSION}" &&
+    CGO_ENABLED=1 go build -tags 'sqlite sqlite_unlock_notify' -o "$out" code.gitea.io/gitea)
+  echo "$src" >"$gitea_root/source-dir"
+}
+# Gitea lives in a cache folder of its own, so that bumping it does not rebuild Kubernetes and back.
+timed_gitea() {
+  if [[ -x "$gitea_root/gitea" && -s "$gitea_root/source-dir" ]]; then
+    log "gitea: cached"
+    return
+  fi
+  log "gitea: building"
+  local start=$SECONDS
+  out="$work/gitea.partial"
+  rm -f "$out"
+  build_gitea
+  [[ -x "$out" ]] || { echo "build-testbed: gitea was not produced" >&2; exit 1; }
+  mv "$out" "$gitea_root/gitea"
+  log "gitea: built in $((SECONDS - start)) s"
+}
+
 total=$SECONDS
 timed etcd build_etcd
 timed kube-apiserver build_kubernetes kube-apiserver
@@ -159,4 +195,5 @@ timed kube-controller-manager build_kubernetes kube-controller-manager
 timed kube-scheduler build_kubernetes kube-scheduler
 timed kwok build_kwok
 write_kwok_stages
-log "all binaries ready in $((SECONDS - total)) s: $bin"
+timed_gitea
+log "all binaries ready in $((SECONDS - total)) s: $bin and $gitea_root"
