@@ -51,12 +51,18 @@ final class ComponentProcess implements AutoCloseable {
   }
 
   static ComponentProcess start(String name, Path log, List<String> command) {
+    return start(name, log, command, java.util.Map.of());
+  }
+
+  static ComponentProcess start(String name, Path log, List<String> command, java.util.Map<String, String> environment) {
     List<String> guarded = new ArrayList<>(List.of("setsid", "bash", "-c", GUARD, "gitfn-" + name));
     guarded.addAll(command);
     try {
       Files.createDirectories(log.getParent());
+      ProcessBuilder builder = new ProcessBuilder(guarded);
+      builder.environment().putAll(environment);
       Process process =
-          new ProcessBuilder(guarded)
+          builder
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
               .start();
@@ -73,6 +79,21 @@ final class ComponentProcess implements AutoCloseable {
 
   boolean isAlive() {
     return process.isAlive();
+  }
+
+  /** Waits for a one-off command to end; returns its exit code, or -1 when it ran over {@code timeout}. */
+  int waitForExit(Duration timeout) {
+    try {
+      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        close();
+        return -1;
+      }
+      return process.exitValue();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      close();
+      return -1;
+    }
   }
 
   /** An error that says which server failed, how, and the end of its log. */

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 
@@ -12,7 +13,8 @@ import java.util.Properties;
  * Where {@code scripts/build-testbed.sh} put the binaries of the versions in {@code scripts/testbed.versions}.
  * Both compute the same directory, so a version bump in that one file is all it takes.
  */
-public record TestBedBinaries(Path dir, String kubernetesVersion, String etcdVersion, String kwokVersion) {
+public record TestBedBinaries(
+    Path dir, String kubernetesVersion, String etcdVersion, String kwokVersion, Path giteaDir) {
 
   static final List<String> NAMES =
       List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok");
@@ -35,7 +37,8 @@ public record TestBedBinaries(Path dir, String kubernetesVersion, String etcdVer
             ? Path.of(override)
             : Path.of(System.getProperty("user.home"), ".cache", "gitfn-testenv");
     Path root = cache.resolve("k8s-" + k8s + "_etcd-" + etcd + "_kwok-" + kwok);
-    TestBedBinaries binaries = new TestBedBinaries(root, k8s, etcd, kwok);
+    Path gitea = cache.resolve("gitea-" + versions.getProperty("GITEA_VERSION"));
+    TestBedBinaries binaries = new TestBedBinaries(root, k8s, etcd, kwok, gitea);
     binaries.verify();
     return binaries;
   }
@@ -53,15 +56,34 @@ public record TestBedBinaries(Path dir, String kubernetesVersion, String etcdVer
     return dir.resolve("kwok-stages.yaml");
   }
 
+  /** The Gitea binary, built from its Go module like the rest. */
+  public Path gitea() {
+    return giteaDir.resolve("gitea");
+  }
+
+  /** Gitea's module source tree, where a Gitea built without bindata finds its templates and options. */
+  public Path giteaSources() {
+    try {
+      return Path.of(Files.readString(giteaDir.resolve("source-dir")).trim());
+    } catch (IOException e) {
+      throw new UncheckedIOException("Gitea is not built: " + giteaDir + "/source-dir is missing. Run `bash scripts/build-testbed.sh`.", e);
+    }
+  }
+
   private void verify() {
     List<String> missing =
-        NAMES.stream().filter(name -> !Files.isExecutable(binary(name))).toList();
+        new ArrayList<>(NAMES.stream().filter(name -> !Files.isExecutable(binary(name))).toList());
+    if (!Files.isExecutable(gitea())) {
+      missing.add("gitea");
+    }
     if (!missing.isEmpty() || !Files.isRegularFile(kwokStages())) {
       throw new IllegalStateException(
           "The test bed is not built: missing "
               + (missing.isEmpty() ? List.of(kwokStages().getFileName().toString()) : missing)
               + " in "
               + dir
+              + " or "
+              + giteaDir
               + ". Run `bash scripts/build-testbed.sh` (it builds them from their Go modules) and try again.");
     }
   }

@@ -27,7 +27,10 @@ public final class GitClient {
     this.environment = Map.copyOf(environment);
   }
 
-  /** A client whose {@code HOME}, scripts and working copies live in {@code home}. */
+  /**
+   * A client whose {@code HOME}, scripts and working copies live in {@code home}, logging in with {@code http}
+   * over HTTP and with {@code ssh} over SSH (null: no SSH).
+   */
   public static GitClient create(Path home, HttpCredentials http, SshAccess ssh)
       throws IOException {
     Files.createDirectories(home);
@@ -45,7 +48,9 @@ public final class GitClient {
     environment.put("GIT_ASKPASS", writeAskPass(home).toString());
     environment.put("GITFN_TEST_GIT_USERNAME", http.username());
     environment.put("GITFN_TEST_GIT_PASSWORD", http.password());
-    environment.put("GIT_SSH_COMMAND", sshCommand(ssh));
+    if (ssh != null) {
+      environment.put("GIT_SSH_COMMAND", sshCommand(ssh));
+    }
     return new GitClient(home, environment);
   }
 
