@@ -102,9 +102,11 @@ final class PushFanout {
   }
 
   private static Reply unverified(Delivery delivery) {
-    String why = delivery.proof() instanceof Proof.Absent absent
+    Proof proof = delivery.proof();
+    String why = proof instanceof Proof.Absent absent
         ? absent.why()
-        : "the signature does not verify with the webhook secret of any source for this repository";
+        : (proof instanceof Proof.Token ? "the token does not match" : "the signature does not verify with")
+            + " the webhook secret of any source for this repository and ref";
     return Reply.about(delivery, 401, 0, why);
   }
 }
