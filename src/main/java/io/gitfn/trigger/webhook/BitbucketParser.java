@@ -52,7 +52,7 @@ final class BitbucketParser implements ForgeParser {
       };
       if (prefix != null) {
         String after = now.isPresent() ? now.get().text("target.hash") : null;
-        changes.add(RefChange.of(prefix + named.text("name"), after));
+        changes.add(RefChange.of(named.checkedRef("name", prefix + named.text("name")), after));
       }
     }
     if (changes.isEmpty()) {
@@ -76,10 +76,7 @@ final class BitbucketParser implements ForgeParser {
     for (Payload change : payload.array("changes")) {
       String ref = change.optionalText("ref.id").or(() -> change.optionalText("refId"))
           .orElseThrow(() -> change.missing("ref.id"));
-      if (!ref.startsWith("refs/")) {
-        throw new MalformedDeliveryException(
-            "payload field " + change.name("ref.id") + " must be a full ref such as refs/heads/main, not " + ref);
-      }
+      change.checkedRef("ref.id", ref);
       String after = change.optionalText("type").orElse("").equals("DELETE") ? null : change.text("toHash");
       changes.add(RefChange.of(ref, after));
     }

@@ -39,6 +39,10 @@ final class Payload {
 
   /** A non-blank string field. */
   String text(String path) throws MalformedDeliveryException {
+    JsonNode n = at(path);
+    if (!n.isMissingNode() && !n.isNull() && !n.isTextual()) {
+      throw new MalformedDeliveryException("payload field " + name(path) + " must be a string");
+    }
     return optionalText(path).orElseThrow(() -> missing(path));
   }
 
@@ -86,6 +90,9 @@ final class Payload {
   }
 
   RepositoryUrl repositoryUrl(String path, String url) throws MalformedDeliveryException {
+    if (url.chars().anyMatch(c -> c < ' ' || c == 0x7f)) {
+      throw new MalformedDeliveryException("payload field " + name(path) + " is not a Git URL");
+    }
     try {
       return RepositoryUrl.parse(url);
     } catch (IllegalArgumentException e) {
@@ -95,7 +102,15 @@ final class Payload {
 
   /** A field that should be a full ref ({@code refs/heads/main}). */
   String ref(String path) throws MalformedDeliveryException {
-    String ref = text(path);
+    return checkedRef(path, text(path));
+  }
+
+  /** A full ref taken from the field at {@code path}, checked as Git would before it reaches a log line. */
+  String checkedRef(String path, String ref) throws MalformedDeliveryException {
+    // Git refuses control characters and spaces in ref names; refusing them here also keeps log lines whole.
+    if (ref.chars().anyMatch(c -> c <= ' ' || c == 0x7f)) {
+      throw new MalformedDeliveryException("payload field " + name(path) + " is not a valid ref name");
+    }
     if (!ref.startsWith("refs/")) {
       throw new MalformedDeliveryException(
           "payload field " + name(path) + " must be a full ref such as refs/heads/main, not " + ref);

@@ -90,7 +90,15 @@ public final class WebhookReceiver extends Handler.Abstract {
     } catch (MalformedDeliveryException e) {
       return logged(path, Reply.error(f, 400, e.getMessage()));
     }
-    Reply reply = fanout.deliver(delivery, body);
+    Reply reply;
+    try {
+      reply = fanout.deliver(delivery, body);
+    } catch (RuntimeException e) {
+      // The forge retries a 5xx later; polling covers the push meanwhile.
+      LOG.error("webhook {} delivery {}: finding or triggering sources failed", f.pathSegment(),
+          delivery.deliveryId(), e);
+      reply = Reply.about(delivery, 500, 0, "gitfn could not look up the sources for this push; see its log");
+    }
     LOG.info("webhook {} delivery={} event={} repository={} ref={}: {}", f.pathSegment(),
         delivery.deliveryId() == null ? "-" : delivery.deliveryId(), delivery.event(),
         delivery.repositories().isEmpty() ? "-" : delivery.repositories().get(0).matchKey(),

@@ -41,6 +41,12 @@ class GenericParserTest {
     assertThatThrownBy(() -> parser.parse(Headers.of(),
         Samples.bytes("{\"repository\":\"ftp://git.example.com/a/b\",\"ref\":\"refs/heads/main\"}")))
         .hasMessageStartingWith("payload field repository: repository URL");
+    assertThatThrownBy(() -> parser.parse(Headers.of(),
+        Samples.bytes("{\"repository\":\"https://git.example.com/a/b\",\"ref\":7}")))
+        .hasMessage("payload field ref must be a string");
+    assertThatThrownBy(() -> parser.parse(Headers.of(),
+        Samples.bytes("{\"repository\":\"https://git.example.com/a/b\",\"ref\":\"refs/heads/a\\nINFO forged\"}")))
+        .hasMessage("payload field ref is not a valid ref name");
     assertThatThrownBy(() -> parser.parse(Headers.of(), Samples.bytes("[1,2]")))
         .hasMessageStartingWith("the body is not a JSON object");
     assertThatThrownBy(() -> parser.parse(Headers.of(), Samples.bytes("{\"repository\":")))

@@ -305,6 +305,21 @@ class WebhookReceiverIT {
   }
 
   @Test
+  void aFailingSourceLookupIs500SoTheForgeRetries() throws Exception {
+    server.close();
+    WebhookTargets broken = (repository, ref) -> {
+      throw new IllegalStateException("informer not synced");
+    };
+    server = WebhookServer.start("127.0.0.1", 0, new WebhookReceiver(broken, WebhookSettings.defaults(), clock));
+    byte[] body = Samples.read("generic-push.json");
+
+    Answer answer = post("generic", body, "X-Signature", Samples.sha256Header("gen", body));
+
+    assertThat(answer.status()).isEqualTo(500);
+    assertThat((String) answer.body().get("error")).doesNotContain("informer");
+  }
+
+  @Test
   void theBaseUriEndsInHooks() {
     URI base = server.baseUri();
     assertThat(base.getScheme()).isEqualTo("http");
