@@ -14,7 +14,9 @@ import org.slf4j.LoggerFactory;
  * secret verifies the delivery, and triggers each of them once. Pure apart from the targets it calls.
  *
  * <p>A source with a secret of its own is verified by that secret only. A source without one is verified by the
- * controller-wide secret, when there is one.
+ * controller-wide secret, when there is one. An unsigned push is always refused; a signed push that no source
+ * tracks is answered 200 with nothing triggered, so that a forge's repository-wide webhook does not show a
+ * failure for every push to an untracked branch.
  */
 final class PushFanout {
 
@@ -45,6 +47,10 @@ final class PushFanout {
   }
 
   private Reply push(Delivery delivery, byte[] body) {
+    // An unsigned push is refused whatever it names, so that it cannot probe which repositories are tracked.
+    if (delivery.proof() instanceof Proof.Absent) {
+      return unverified(delivery);
+    }
     Map<WebhookTarget, PushEvent> candidates = candidates(delivery);
     boolean global = globalSecret.isPresent() && verifier.verifies(delivery.proof(), body, globalSecret.get());
     if (candidates.isEmpty()) {

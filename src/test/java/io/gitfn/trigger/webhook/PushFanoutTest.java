@@ -83,7 +83,14 @@ class PushFanoutTest {
   }
 
   @Test
-  void aPushNobodyTracksIsAnsweredWithZero() throws Exception {
+  void anUnsignedPushIs401EvenWhenNobodyTracksIt() throws Exception {
+    Reply reply = fanout(null).deliver(githubPush("d1", null), body);
+    assertThat(reply.status()).isEqualTo(401);
+    assertThat(targets.triggered()).isEmpty();
+  }
+
+  @Test
+  void aSignedPushNobodyTracksIsAnsweredWithZero() throws Exception {
     Reply reply = fanout(null).deliver(githubPush("d1", "whatever"), body);
     assertThat(reply.status()).isEqualTo(200);
     assertThat(reply.body()).containsEntry("triggered", 0);
