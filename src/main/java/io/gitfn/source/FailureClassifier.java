@@ -33,6 +33,7 @@ final class FailureClassifier {
           failure);
     }
     if (text.contains("not authorized")
+        || text.contains("cannot log in")
         || text.contains("authentication is required")
         || text.contains("authentication not supported")
         || text.contains("no more authentication methods")

@@ -270,6 +270,7 @@ class MirrorIT {
 
     assertThatThrownBy(mirror::remoteRefs)
         .isInstanceOfSatisfying(SourceException.class, e -> {
+          ObservedFailures.log(e);
           assertThat(e.kind()).isEqualTo(Kind.REPOSITORY_NOT_FOUND);
           assertThat(e.recoverable()).isFalse();
         })
