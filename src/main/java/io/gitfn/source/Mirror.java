@@ -158,10 +158,7 @@ public final class Mirror {
           return;
         }
         if (fetchedMyself) {
-          throw new SourceException(
-              Kind.REF_NOT_FOUND,
-              "after a fetch from " + url.fetchUrl() + ", " + describe(missing)
-                  + " still cannot be found: the ref moved on or the commit is not on any branch or tag");
+          throw stillMissing(missing);
         }
         InFlightFetch mine = new InFlightFetch(Set.copyOf(missing), new CompletableFuture<>());
         InFlightFetch running = fetchInFlight.compareAndExchange(null, mine);
@@ -194,6 +191,20 @@ public final class Mirror {
         discardTooLarge();
       }
     }
+  }
+
+  // A pinned commit that no branch or tag reaches will not appear by waiting; a branch that moved between
+  // ls-remote and fetch will be resolved anew on the next check.
+  private SourceException stillMissing(List<Revision> missing) {
+    boolean pinsOnly = missing.stream().allMatch(r -> r.ref().equals(r.sha()));
+    return pinsOnly
+        ? new SourceException(
+            Kind.REF_NOT_FOUND,
+            "commit " + describe(missing) + " is not on any branch or tag of " + url.fetchUrl()
+                + "; pin a commit that was pushed")
+        : new SourceException(
+            Kind.TRANSPORT,
+            describe(missing) + " moved in " + url.fetchUrl() + " while it was fetched; it will be resolved again");
   }
 
   private List<Revision> missing(Repository repo, Collection<Revision> revisions) throws SourceException {

@@ -190,6 +190,26 @@ class MirrorIT {
 
   @ParameterizedTest
   @EnumSource(GitRemote.class)
+  void aPinnedCommitThatWasNeverPushedIsNotFound(GitRemote remote, BareRepository repository, GitClient git)
+      throws Exception {
+    GitRemote.Access access = access(remote, repository);
+    WorkingCopy clone = git.clone(access.cloneUrl());
+    clone.write("a.txt", "1\n").commit("1");
+    clone.push();
+    String neverPushed = clone.write("a.txt", "local\n").commit("local only");
+    Mirror mirror = mirror(access);
+
+    assertThatThrownBy(() -> mirror.ensure(List.of(mirror.resolve(new RefSelector.Commit(neverPushed)))))
+        .isInstanceOfSatisfying(SourceException.class, e -> {
+          assertThat(e.kind()).isEqualTo(Kind.REF_NOT_FOUND);
+          assertThat(e.recoverable()).isFalse();
+        })
+        .hasMessageContaining(neverPushed)
+        .hasMessageContaining("not on any branch or tag");
+  }
+
+  @ParameterizedTest
+  @EnumSource(GitRemote.class)
   void aFetchHappensOnlyWhenTheRefMoved(GitRemote remote, BareRepository repository, GitClient git)
       throws Exception {
     GitRemote.Access access = access(remote, repository);
