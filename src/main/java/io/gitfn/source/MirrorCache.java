@@ -1,0 +1,144 @@
+package io.gitfn.source;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * All mirrors, one per (fetch URL, credentials), each in a directory of {@code cacheDir} named by a hash of
+ * the two, so no credential appears in a file name. When the directory grows past its budget, the mirrors
+ * used least recently are deleted first; one that is mid-operation never is.
+ */
+public final class MirrorCache implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(MirrorCache.class);
+
+  private final SourceSettings settings;
+  private final Map<String, Mirror> mirrors = new ConcurrentHashMap<>();
+  private final ReentrantLock evicting = new ReentrantLock();
+
+  public MirrorCache(SourceSettings settings) {
+    this.settings = settings;
+    try {
+      Files.createDirectories(settings.cacheDir());
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot create the Git cache directory " + settings.cacheDir(), e);
+    }
+  }
+
+  /** The one mirror of {@code url} reached with {@code credentials}. */
+  public Mirror mirror(RepositoryUrl url, GitCredentials credentials) {
+    String key = key(url, credentials);
+    return mirrors.computeIfAbsent(
+        key, k -> new Mirror(url, credentials, settings.cacheDir().resolve(k), settings, this::evictToBudget));
+  }
+
+  /** The bytes of every mirror on disk, including ones left by an earlier run. */
+  public long diskUsage() {
+    return Directories.sizeOf(settings.cacheDir());
+  }
+
+  /**
+   * Deletes mirrors, oldest used first, until the cache fits its budget. Directories of an earlier run that no
+   * source asked for yet go first. {@code keep} (the mirror that just fetched) and mirrors in use stay.
+   */
+  void evictToBudget(Mirror keep) {
+    if (!evicting.tryLock()) {
+      return;
+    }
+    try {
+      long usage = diskUsage();
+      if (usage <= settings.diskBudgetBytes()) {
+        return;
+      }
+      for (Path orphan : orphans()) {
+        long size = Directories.sizeOf(orphan);
+        mirrors.compute(
+            orphan.getFileName().toString(),
+            (key, mirror) -> {
+              if (mirror == null) {
+                deleteOrphan(orphan);
+              }
+              return mirror;
+            });
+        usage -= size;
+        if (usage <= settings.diskBudgetBytes()) {
+          return;
+        }
+      }
+      List<Mirror> byAge = new ArrayList<>(mirrors.values());
+      byAge.sort(Comparator.comparingLong(Mirror::lastUsed));
+      for (Mirror mirror : byAge) {
+        if (usage <= settings.diskBudgetBytes()) {
+          return;
+        }
+        if (mirror == keep) {
+          continue;
+        }
+        long size = mirror.diskUsage();
+        if (size > 0 && mirror.evictIfIdle()) {
+          usage -= size - mirror.diskUsage();
+        }
+      }
+      if (usage > settings.diskBudgetBytes()) {
+        LOG.warn(
+            "Git cache {} holds {} bytes, over its budget of {}, and every mirror left is in use",
+            settings.cacheDir(), usage, settings.diskBudgetBytes());
+      }
+    } finally {
+      evicting.unlock();
+    }
+  }
+
+  private List<Path> orphans() {
+    try (Stream<Path> entries = Files.list(settings.cacheDir())) {
+      return entries
+          .filter(Files::isDirectory)
+          .filter(dir -> !mirrors.containsKey(dir.getFileName().toString()))
+          .toList();
+    } catch (IOException e) {
+      return List.of();
+    }
+  }
+
+  private static void deleteOrphan(Path directory) {
+    try {
+      Directories.deleteRecursively(directory);
+      LOG.info("Deleted {}, a mirror no source uses since the controller started", directory);
+    } catch (IOException e) {
+      LOG.warn("Could not delete {}", directory, e);
+    }
+  }
+
+  private static String key(RepositoryUrl url, GitCredentials credentials) {
+    try {
+      MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+      sha256.update(url.fetchUrl().getBytes(StandardCharsets.UTF_8));
+      sha256.update((byte) 0);
+      sha256.update(credentials.fingerprint().getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(sha256.digest()).substring(0, 32);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
+  }
+
+  /** Closes every mirror's repository and SSH client; the files stay for the next run. */
+  @Override
+  public void close() {
+    mirrors.values().forEach(Mirror::close);
+    mirrors.clear();
+  }
+}

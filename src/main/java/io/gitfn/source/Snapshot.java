@@ -1,0 +1,136 @@
+package io.gitfn.source;
+
+import io.gitfn.source.SourceException.Kind;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectLoader;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.treewalk.TreeWalk;
+
+/** The files of one commit, read straight from the mirror's object database; there is no working tree. */
+public final class Snapshot {
+
+  private final Mirror mirror;
+  private final Revision revision;
+  private final ObjectId rootTree;
+  private final long maxFileBytes;
+
+  Snapshot(Mirror mirror, Revision revision, ObjectId rootTree, long maxFileBytes) {
+    this.mirror = mirror;
+    this.revision = revision;
+    this.rootTree = rootTree;
+    this.maxFileBytes = maxFileBytes;
+  }
+
+  public Revision revision() {
+    return revision;
+  }
+
+  public String commit() {
+    return revision.sha();
+  }
+
+  /** The files under folder {@code path} ("" or "." for the top), recursively, relative to it, sorted. */
+  public List<String> list(String path) throws SourceException {
+    String folder = normalize(path);
+    return mirror.read(
+        repo -> {
+          ObjectId tree = tree(repo, folder)
+              .orElseThrow(() -> notFound("folder", folder));
+          List<String> files = new ArrayList<>();
+          try (TreeWalk walk = new TreeWalk(repo)) {
+            walk.addTree(tree);
+            walk.setRecursive(true);
+            while (walk.next()) {
+              // Files and symbolic links; a submodule is another repository's content.
+              if (walk.getFileMode(0).getObjectType() == Constants.OBJ_BLOB) {
+                files.add(walk.getPathString());
+              }
+            }
+          }
+          files.sort(null);
+          return files;
+        });
+  }
+
+  /** The content of the file at {@code path}, at most the configured file size. */
+  public byte[] read(String path) throws SourceException {
+    String file = normalize(path);
+    return mirror.read(
+        repo -> {
+          TreeWalk walk = file.isEmpty() ? null : TreeWalk.forPath(repo, file, rootTree);
+          if (walk == null) {
+            throw notFound("file", file);
+          }
+          try (walk) {
+            if (walk.getFileMode(0).getObjectType() != Constants.OBJ_BLOB) {
+              throw new SourceException(
+                  Kind.PATH_NOT_FOUND, "'" + file + "' at " + revision + " is a folder, not a file");
+            }
+            ObjectLoader loader = repo.open(walk.getObjectId(0));
+            if (loader.getSize() > maxFileBytes) {
+              throw new SourceException(
+                  Kind.TOO_LARGE,
+                  "file '" + file + "' at " + revision + " is " + loader.getSize()
+                      + " bytes, more than the limit of " + maxFileBytes + " bytes; make it smaller or raise"
+                      + " the file size limit");
+            }
+            return loader.getBytes((int) Math.min(maxFileBytes, Integer.MAX_VALUE - 8));
+          }
+        });
+  }
+
+  /**
+   * The Git tree id of folder {@code path}, or empty when there is no such folder. It changes exactly when
+   * something under the folder changes, so it identifies the folder's content.
+   */
+  public Optional<String> treeId(String path) throws SourceException {
+    String folder = normalize(path);
+    return mirror.read(repo -> tree(repo, folder).map(ObjectId::name));
+  }
+
+  private Optional<ObjectId> tree(Repository repo, String folder) throws IOException {
+    if (folder.isEmpty()) {
+      return Optional.of(rootTree);
+    }
+    try (TreeWalk walk = TreeWalk.forPath(repo, folder, rootTree)) {
+      if (walk == null || walk.getFileMode(0) != FileMode.TREE) {
+        return Optional.empty();
+      }
+      return Optional.of(walk.getObjectId(0));
+    }
+  }
+
+  // Paths as users write them in specs: "./functions/", "/functions", "functions".
+  private String normalize(String path) throws SourceException {
+    String p = path == null ? "" : path.trim().replace('\\', '/');
+    List<String> parts = new ArrayList<>();
+    for (String part : p.split("/")) {
+      if (part.isEmpty() || part.equals(".")) {
+        continue;
+      }
+      if (part.equals("..")) {
+        throw new SourceException(Kind.PATH_NOT_FOUND, "path '" + path + "' leaves the repository");
+      }
+      parts.add(part);
+    }
+    return String.join("/", parts);
+  }
+
+  private SourceException notFound(String what, String path) {
+    return new SourceException(
+        Kind.PATH_NOT_FOUND,
+        "there is no " + what + " '" + (path.isEmpty() ? "." : path) + "' at " + revision + " of "
+            + mirror.url().fetchUrl());
+  }
+
+  @Override
+  public String toString() {
+    return "Snapshot[" + revision + "]";
+  }
+}
