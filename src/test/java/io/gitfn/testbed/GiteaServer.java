@@ -158,6 +158,10 @@ public final class GiteaServer implements AutoCloseable {
         ALLOWED_HOST_LIST = loopback
         DELIVER_TIMEOUT = 5
 
+        [queue]
+        ; In memory: Gitea's default on-disk queue hands webhook deliveries to its workers a second or two late.
+        TYPE = channel
+
         [indexer]
         REPO_INDEXER_ENABLED = false
 

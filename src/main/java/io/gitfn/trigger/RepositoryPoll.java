@@ -1,0 +1,203 @@
+package io.gitfn.trigger;
+
+import io.gitfn.source.Backoff;
+import io.gitfn.source.Mirror;
+import io.gitfn.source.RemoteRefs;
+import io.gitfn.source.Revision;
+import io.gitfn.source.SourceException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The checks of one mirror, shared by every source that tracks a ref of it.
+ *
+ * <p>One check is one {@code ls-remote} for all of them, and at most one fetch, of the refs that moved.
+ * Requests that arrive while a check runs (a webhook, a manual trigger, the schedule) coalesce into one more
+ * check after it, so checks of a mirror never overlap and a burst of pushes costs two checks, not one each.
+ */
+final class RepositoryPoll {
+
+  private static final Logger log = LoggerFactory.getLogger(RepositoryPoll.class);
+  /** Each scheduled check lands within this fraction of the interval either side, so repositories spread out. */
+  static final double JITTER = 0.1;
+
+  private final Mirror mirror;
+  private final Map<SourceId, TrackedSource> sources = new ConcurrentHashMap<>();
+  private final Map<SourceId, SourceState> states;
+  private final SourceEvents events;
+  private final Executor executor;
+  private final Clock clock;
+  private final Backoff backoff;
+  private final Consumer<Duration> scheduleNext;
+
+  // Guarded by this: whether a check runs, and what asked for one since it started.
+  private boolean running;
+  private final Set<String> pending = new LinkedHashSet<>();
+  private int failures;
+
+  RepositoryPoll(
+      Mirror mirror,
+      Map<SourceId, SourceState> states,
+      SourceEvents events,
+      Executor executor,
+      Clock clock,
+      Backoff backoff,
+      Consumer<Duration> scheduleNext) {
+    this.mirror = mirror;
+    this.states = states;
+    this.events = events;
+    this.executor = executor;
+    this.clock = clock;
+    this.backoff = backoff;
+    this.scheduleNext = scheduleNext;
+  }
+
+  void add(TrackedSource source) {
+    sources.put(source.id(), source);
+  }
+
+  /** Removes a source; returns true when no source is left. */
+  boolean remove(SourceId id) {
+    sources.remove(id);
+    return sources.isEmpty();
+  }
+
+  Collection<TrackedSource> sources() {
+    return sources.values();
+  }
+
+  Mirror mirror() {
+    return mirror;
+  }
+
+  /** The shortest interval of the sources here: the mirror is checked at least that often. */
+  Duration interval() {
+    return sources.values().stream().map(TrackedSource::interval).min(Duration::compareTo).orElse(Duration.ofMinutes(1));
+  }
+
+  /** Asks for a check; it starts now, or right after the one that is running. */
+  void request(String cause) {
+    synchronized (this) {
+      pending.add(cause);
+      if (running) {
+        return;
+      }
+      running = true;
+    }
+    executor.execute(this::runWhilePending);
+  }
+
+  private void runWhilePending() {
+    while (true) {
+      String causes;
+      synchronized (this) {
+        if (pending.isEmpty()) {
+          running = false;
+          return;
+        }
+        causes = String.join(", ", pending);
+        pending.clear();
+      }
+      try {
+        scheduleNext.accept(check(causes));
+      } catch (RuntimeException e) {
+        log.error("check of {} failed unexpectedly", mirror, e);
+        scheduleNext.accept(backoff.after(1));
+      }
+    }
+  }
+
+  /** Checks every source once; returns how long to wait before the next scheduled check. */
+  Duration check(String cause) {
+    List<TrackedSource> tracked = List.copyOf(sources.values());
+    if (tracked.isEmpty()) {
+      return interval();
+    }
+    RemoteRefs refs = null;
+    if (tracked.stream().anyMatch(s -> s.ref().needsRemoteCheck())) {
+      try {
+        refs = mirror.remoteRefs();
+      } catch (SourceException e) {
+        return failAll(tracked, e);
+      }
+    }
+    Map<TrackedSource, Revision> current = new LinkedHashMap<>();
+    for (TrackedSource source : tracked) {
+      try {
+        current.put(source, refs != null ? refs.resolve(source.ref()) : mirror.resolve(source.ref()));
+      } catch (SourceException e) {
+        fail(source, e);
+      }
+    }
+    List<Revision> moved = new ArrayList<>();
+    current.forEach((source, revision) -> {
+      if (!revision.equals(state(source.id()).revision().orElse(null))) {
+        moved.add(revision);
+      }
+    });
+    if (!moved.isEmpty()) {
+      try {
+        mirror.ensure(moved);
+      } catch (SourceException e) {
+        return failAll(List.copyOf(current.keySet()), e);
+      }
+    }
+    current.forEach((source, revision) -> {
+      Optional<Revision> before = state(source.id()).revision();
+      states.put(source.id(), state(source.id()).succeeded(revision, clock.instant()));
+      if (!before.equals(Optional.of(revision))) {
+        log.info("{}: {} → {} ({})", source.id(), before.map(Revision::toString).orElse("none"), revision, cause);
+        events.revision(source.id(), revision, cause);
+      }
+    });
+    synchronized (this) {
+      failures = current.size() == tracked.size() ? 0 : failures + 1;
+    }
+    return current.size() == tracked.size() ? jittered(interval()) : backoffDelay();
+  }
+
+  private Duration failAll(List<TrackedSource> tracked, SourceException e) {
+    synchronized (this) {
+      failures++;
+    }
+    tracked.forEach(source -> fail(source, e));
+    return backoffDelay();
+  }
+
+  private void fail(TrackedSource source, SourceException e) {
+    SourceState state = state(source.id()).failed(e.getMessage(), clock.instant());
+    states.put(source.id(), state);
+    Duration retry = backoffDelay();
+    log.warn("{}: {} (keeping {}; retry in {})", source.id(), e.getMessage(),
+        state.revision().map(Revision::toString).orElse("no revision"), retry);
+    events.failed(source.id(), e, retry);
+  }
+
+  private synchronized Duration backoffDelay() {
+    Duration delay = backoff.after(Math.max(1, failures));
+    return delay.compareTo(interval()) < 0 ? delay : interval();
+  }
+
+  private SourceState state(SourceId id) {
+    return states.getOrDefault(id, SourceState.NEW);
+  }
+
+  static Duration jittered(Duration interval) {
+    double factor = 1 + (ThreadLocalRandom.current().nextDouble() * 2 - 1) * JITTER;
+    return Duration.ofMillis(Math.max(1, Math.round(interval.toMillis() * factor)));
+  }
+}

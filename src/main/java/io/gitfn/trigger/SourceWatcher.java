@@ -1,0 +1,238 @@
+package io.gitfn.trigger;
+
+import io.gitfn.source.Backoff;
+import io.gitfn.source.Mirror;
+import io.gitfn.source.MirrorCache;
+import io.gitfn.source.RefSelector;
+import io.gitfn.source.RepositoryUrl;
+import io.gitfn.trigger.webhook.PushEvent;
+import io.gitfn.trigger.webhook.WebhookTarget;
+import io.gitfn.trigger.webhook.WebhookTargets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.quartz.JobBuilder;
+import org.quartz.JobKey;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
+import org.quartz.TriggerBuilder;
+import org.quartz.TriggerKey;
+import org.quartz.impl.StdSchedulerFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps every tracked source's revision current: Quartz polls each mirror at the shortest interval of the
+ * sources on it (with jitter), webhooks and manual triggers check at once, and checks of one mirror are
+ * shared and never overlap (see {@link RepositoryPoll}).
+ *
+ * <p>Polling is per mirror, not per source, so that a thousand sources on ten repositories cost ten
+ * {@code ls-remote}s per cycle. Each source is still checked at least as often as its own interval asks.
+ */
+public final class SourceWatcher implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(SourceWatcher.class);
+  private static final String GROUP = "gitfn-source";
+
+  private final MirrorCache mirrors;
+  private final SourceEvents events;
+  private final Clock clock;
+  private final Backoff backoff;
+  private final Scheduler scheduler;
+  private final ExecutorService checks;
+  private final Map<Mirror, RepositoryPoll> polls = new ConcurrentHashMap<>();
+  private final Map<SourceId, RepositoryPoll> bySource = new ConcurrentHashMap<>();
+  private final Map<SourceId, SourceState> states = new ConcurrentHashMap<>();
+
+  public SourceWatcher(MirrorCache mirrors, SourceEvents events, Clock clock, Backoff backoff, int checkThreads) {
+    this.mirrors = mirrors;
+    this.events = events;
+    this.clock = clock;
+    this.backoff = backoff;
+    AtomicInteger thread = new AtomicInteger();
+    this.checks = Executors.newFixedThreadPool(checkThreads, r -> {
+      Thread t = new Thread(r, "gitfn-source-check-" + thread.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    this.scheduler = startScheduler();
+  }
+
+  /**
+   * Starts tracking a source, or updates it (a new interval, ref or secret takes effect at once, without a
+   * restart). The first check runs right away.
+   */
+  public synchronized void track(TrackedSource source) {
+    Mirror mirror = mirrors.mirror(source.url(), source.credentials());
+    RepositoryPoll previous = bySource.get(source.id());
+    if (previous != null && previous.mirror() != mirror) {
+      untrack(source.id());
+    }
+    RepositoryPoll poll = polls.computeIfAbsent(mirror, m -> newPoll(m));
+    poll.add(source);
+    bySource.put(source.id(), poll);
+    poll.request("tracked " + source.id());
+  }
+
+  /** Stops tracking a source; its mirror's schedule stops when no source is left on it. */
+  public synchronized void untrack(SourceId id) {
+    RepositoryPoll poll = bySource.remove(id);
+    states.remove(id);
+    if (poll != null && poll.remove(id)) {
+      polls.remove(poll.mirror());
+      unschedule(poll);
+    }
+  }
+
+  /** Checks a source now, as a manual request ({@code gitfn.io/requested-at}) asks. */
+  public void trigger(SourceId id, String reason) {
+    RepositoryPoll poll = bySource.get(id);
+    if (poll == null) {
+      throw new IllegalArgumentException(id + " is not tracked");
+    }
+    poll.request(reason);
+  }
+
+  public SourceState state(SourceId id) {
+    return states.getOrDefault(id, SourceState.NEW);
+  }
+
+  /** The sources a webhook delivery for {@code repository} and {@code ref} may trigger. */
+  public WebhookTargets webhookTargets() {
+    return (repository, ref) -> {
+      List<WebhookTarget> targets = new ArrayList<>();
+      for (Map.Entry<SourceId, RepositoryPoll> entry : bySource.entrySet()) {
+        for (TrackedSource source : entry.getValue().sources()) {
+          if (source.id().equals(entry.getKey())
+              && source.url().matchKey().equals(repository.matchKey())
+              && tracks(source.ref(), ref)) {
+            targets.add(new SourceTarget(source, entry.getValue()));
+          }
+        }
+      }
+      return targets;
+    };
+  }
+
+  /** Whether a push to the full ref {@code pushed} can move what {@code selector} tracks. */
+  static boolean tracks(RefSelector selector, String pushed) {
+    if (selector instanceof RefSelector.Branch b) {
+      return pushed.equals("refs/heads/" + b.name());
+    }
+    if (selector instanceof RefSelector.Tag t) {
+      return pushed.equals("refs/tags/" + t.name());
+    }
+    if (selector instanceof RefSelector.SemverRange s) {
+      return pushed.startsWith("refs/tags/" + (s.tagPrefix() == null ? "" : s.tagPrefix()));
+    }
+    if (selector instanceof RefSelector.BranchOrTag n) {
+      return pushed.equals("refs/heads/" + n.name()) || pushed.equals("refs/tags/" + n.name());
+    }
+    return false; // a pinned commit never moves
+  }
+
+  private final class SourceTarget implements WebhookTarget {
+    private final TrackedSource source;
+    private final RepositoryPoll poll;
+
+    SourceTarget(TrackedSource source, RepositoryPoll poll) {
+      this.source = source;
+      this.poll = poll;
+    }
+
+    @Override
+    public String name() {
+      return source.id().toString();
+    }
+
+    @Override
+    public Optional<String> secret() {
+      return source.webhookSecret();
+    }
+
+    @Override
+    public void trigger(PushEvent event) {
+      states.compute(source.id(), (id, state) -> (state == null ? SourceState.NEW : state)
+          .delivered(new SourceState.Delivery(event.forge().pathSegment(), event.deliveryId(), clock.instant())));
+      poll.request("webhook " + event.forge().pathSegment() + " " + event.deliveryId());
+    }
+  }
+
+  private RepositoryPoll newPoll(Mirror mirror) {
+    JobKey job = JobKey.jobKey(mirror.toString(), GROUP);
+    RepositoryPoll[] self = new RepositoryPoll[1];
+    self[0] = new RepositoryPoll(mirror, states, events, checks, clock, backoff, delay -> schedule(job, delay));
+    try {
+      scheduler.addJob(
+          JobBuilder.newJob(PollJob.class).withIdentity(job).storeDurably().usingJobData(new org.quartz.JobDataMap(
+              Map.of(PollJob.POLL, self[0]))).build(),
+          true);
+    } catch (SchedulerException e) {
+      throw new IllegalStateException("cannot schedule checks of " + mirror, e);
+    }
+    return self[0];
+  }
+
+  /** Replaces the mirror's one trigger with one that fires after {@code delay}. */
+  private void schedule(JobKey job, Duration delay) {
+    TriggerKey key = TriggerKey.triggerKey(job.getName(), GROUP);
+    var trigger = TriggerBuilder.newTrigger().withIdentity(key).forJob(job)
+        .startAt(new Date(clock.millis() + delay.toMillis())).build();
+    try {
+      if (!scheduler.checkExists(job)) {
+        return; // untracked meanwhile
+      }
+      if (scheduler.checkExists(key)) {
+        scheduler.rescheduleJob(key, trigger);
+      } else {
+        scheduler.scheduleJob(trigger);
+      }
+    } catch (SchedulerException e) {
+      log.error("cannot schedule the next check of {}", job.getName(), e);
+    }
+  }
+
+  private void unschedule(RepositoryPoll poll) {
+    try {
+      scheduler.deleteJob(JobKey.jobKey(poll.mirror().toString(), GROUP));
+    } catch (SchedulerException e) {
+      log.warn("cannot unschedule {}", poll.mirror(), e);
+    }
+  }
+
+  private static Scheduler startScheduler() {
+    Properties properties = new Properties();
+    properties.setProperty(StdSchedulerFactory.PROP_SCHED_INSTANCE_NAME, "gitfn-source-" + System.identityHashCode(properties));
+    properties.setProperty("org.quartz.threadPool.threadCount", "2");
+    properties.setProperty("org.quartz.threadPool.threadNamePrefix", "gitfn-poll");
+    properties.setProperty("org.quartz.threadPool.makeThreadsDaemons", "true");
+    properties.setProperty("org.quartz.scheduler.makeSchedulerThreadDaemon", "true");
+    properties.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
+    try {
+      Scheduler scheduler = new StdSchedulerFactory(properties).getScheduler();
+      scheduler.start();
+      return scheduler;
+    } catch (SchedulerException e) {
+      throw new IllegalStateException("cannot start the Quartz scheduler", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      scheduler.shutdown(false);
+    } catch (SchedulerException e) {
+      log.warn("Quartz did not shut down cleanly", e);
+    }
+    checks.shutdownNow();
+  }
+}
