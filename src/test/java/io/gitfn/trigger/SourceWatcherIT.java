@@ -1,0 +1,146 @@
+package io.gitfn.trigger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.gitfn.source.Backoff;
+import io.gitfn.source.GitCredentials;
+import io.gitfn.source.Mirror;
+import io.gitfn.source.MirrorCache;
+import io.gitfn.source.RefSelector;
+import io.gitfn.source.RepositoryUrl;
+import io.gitfn.source.SourceException;
+import io.gitfn.source.SourceSettings;
+import io.gitfn.testbed.git.BareRepository;
+import io.gitfn.testbed.git.GitClient;
+import io.gitfn.testbed.git.GitHttpServer;
+import io.gitfn.testbed.git.GitServers;
+import io.gitfn.testbed.git.WorkingCopy;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The watcher against a real Git server: shared checks, schedules that change live, and failures that keep the last good revision. */
+@ExtendWith(GitServers.class)
+class SourceWatcherIT {
+
+  private static final Duration HOUR = Duration.ofHours(1);
+
+  @TempDir Path cache;
+  private MirrorCache mirrors;
+  private final RecordingEvents events = new RecordingEvents();
+  private SourceWatcher watcher;
+
+  @BeforeEach
+  void start() {
+    mirrors = new MirrorCache(SourceSettings.defaults(cache));
+    watcher = new SourceWatcher(mirrors, events, Clock.systemUTC(),
+        new Backoff(Duration.ofMillis(200), Duration.ofSeconds(5)), 2);
+  }
+
+  @AfterEach
+  void stop() {
+    watcher.close();
+    mirrors.close();
+  }
+
+  @Test
+  void manySourcesOnOneRepositoryShareOneCheck(GitHttpServer http, BareRepository repository, GitClient git)
+      throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    String first = copy.write("a.txt", "1").commit("one");
+    copy.push();
+    IntStream.range(0, 50).forEach(i -> watcher.track(source(http, repository, "s" + i, "main", HOUR)));
+    await().atMost(Duration.ofSeconds(10)).until(() -> IntStream.range(0, 50)
+        .allMatch(i -> events.sha(id("s" + i)).equals(Optional.of(first))));
+    Mirror mirror = mirrors.mirror(url(http, repository), credentials(http));
+    int checksBefore = mirror.lsRemoteCount();
+
+    String second = copy.write("a.txt", "2").commit("two");
+    copy.push();
+    IntStream.range(0, 50).parallel().forEach(i -> watcher.trigger(id("s" + i), "test"));
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> IntStream.range(0, 50)
+        .allMatch(i -> events.sha(id("s" + i)).equals(Optional.of(second))));
+    assertThat(mirror.lsRemoteCount() - checksBefore)
+        .as("ls-remotes for 50 concurrent triggers: the running check and one coalesced after it")
+        .isBetween(1, 2);
+    assertThat(mirror.fetchCount()).as("one fetch per new commit").isEqualTo(2);
+  }
+
+  @Test
+  void anIntervalChangeTakesEffectWithoutARestart(GitHttpServer http, BareRepository repository, GitClient git)
+      throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    copy.write("a.txt", "1").commit("one");
+    copy.push();
+    watcher.track(source(http, repository, "s", "main", HOUR));
+    await().atMost(Duration.ofSeconds(10)).until(() -> events.revisions(id("s")) == 1);
+
+    watcher.track(source(http, repository, "s", "main", Duration.ofMillis(500)));
+    String second = copy.write("a.txt", "2").commit("two");
+    copy.push();
+
+    await().atMost(Duration.ofSeconds(5)).until(() -> events.sha(id("s")).equals(Optional.of(second)));
+  }
+
+  @Test
+  void aDeletedBranchKeepsTheLastGoodRevisionAndReportsTheLoss(
+      GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    String commit = copy.write("a.txt", "1").commit("one");
+    copy.push("HEAD:refs/heads/release/1.0");
+    watcher.track(source(http, repository, "s", "release/1.0", HOUR));
+    await().atMost(Duration.ofSeconds(10)).until(() -> events.sha(id("s")).equals(Optional.of(commit)));
+
+    copy.push(":refs/heads/release/1.0");
+    watcher.trigger(id("s"), "test");
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> !events.failures(id("s")).isEmpty());
+    assertThat(events.failures(id("s")).get(0).error().kind()).isEqualTo(SourceException.Kind.REF_NOT_FOUND);
+    SourceState state = watcher.state(id("s"));
+    assertThat(state.revision()).hasValueSatisfying(r -> assertThat(r.sha()).isEqualTo(commit));
+    assertThat(state.error()).hasValueSatisfying(e -> assertThat(e).contains("release/1.0"));
+  }
+
+  @Test
+  void failuresBackOffExponentially(GitHttpServer http, BareRepository repository) {
+    TrackedSource wrong = new TrackedSource(id("s"), url(http, repository),
+        new GitCredentials.Basic(http.credentials().username(), "wrong"), new RefSelector.Branch("main"),
+        Duration.ofSeconds(30), Optional.empty());
+
+    watcher.track(wrong);
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> events.failures(id("s")).size() >= 3);
+    var failures = events.failures(id("s"));
+    assertThat(failures.get(0).error().kind()).isEqualTo(SourceException.Kind.AUTHENTICATION);
+    assertThat(failures.get(1).retryIn()).isGreaterThan(failures.get(0).retryIn());
+    assertThat(failures.get(2).retryIn()).isGreaterThan(failures.get(1).retryIn());
+    assertThat(failures.get(0).error().getMessage()).doesNotContain("wrong");
+  }
+
+  private static SourceId id(String name) {
+    return new SourceId("FunctionRepository", "test", name);
+  }
+
+  private static RepositoryUrl url(GitHttpServer http, BareRepository repository) {
+    return RepositoryUrl.parse(http.url(repository.name()));
+  }
+
+  private static GitCredentials credentials(GitHttpServer http) {
+    return new GitCredentials.Basic(http.credentials().username(), http.credentials().password());
+  }
+
+  private static TrackedSource source(
+      GitHttpServer http, BareRepository repository, String name, String branch, Duration interval) {
+    return new TrackedSource(id(name), url(http, repository), credentials(http), new RefSelector.Branch(branch),
+        interval, Optional.empty());
+  }
+}
