@@ -344,6 +344,11 @@ public final class Mirror {
         if (!Files.isDirectory(gitDir.resolve("objects"))) {
           repo.create(true);
         }
+        // JGit packs a mirror up after fetches (a pack per fetch adds up). It must do so inside the fetch, under
+        // the mirror's lock: a detached GC races with eviction and with readers of the packs it replaces.
+        var config = repo.getConfig();
+        config.setBoolean("gc", null, "autoDetach", false);
+        config.save();
         repository = repo;
       }
       return repository;

@@ -29,12 +29,16 @@ public final class BareRepositories {
     if (Files.exists(gitDir)) {
       throw new IllegalArgumentException("Repository " + gitDir + " already exists");
     }
-    try (Git ignored =
+    try (Git git =
         Git.init()
             .setBare(true)
             .setInitialBranch(DEFAULT_BRANCH)
             .setDirectory(gitDir.toFile())
             .call()) {
+      // JGit's receive-pack would start a background GC after pushes, which races with fetches being served.
+      var config = git.getRepository().getConfig();
+      config.setBoolean("receive", null, "autogc", false);
+      config.save();
       return new BareRepository(name, gitDir);
     } catch (GitAPIException e) {
       throw new IOException("Cannot create bare repository " + gitDir, e);
