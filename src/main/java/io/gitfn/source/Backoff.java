@@ -6,6 +6,9 @@ import java.util.Objects;
 /** How long to wait after consecutive failures: {@code initial}, doubled each time, never more than {@code max}. */
 public record Backoff(Duration initial, Duration max) {
 
+  /** The controller's: from 1 s, doubling, up to 5 minutes (and never past a source's own interval). */
+  public static final Backoff DEFAULT = new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(5));
+
   public Backoff {
     Objects.requireNonNull(initial, "initial");
     Objects.requireNonNull(max, "max");
