@@ -69,11 +69,15 @@ public final class SourceWatcher implements AutoCloseable {
 
   /**
    * Starts tracking a source, or updates it (a new interval, ref or secret takes effect at once, without a
-   * restart). The first check runs right away.
+   * restart). A new or changed source is checked right away; tracking an unchanged one again does nothing,
+   * so a reconciler may call this on every pass.
    */
   public synchronized void track(TrackedSource source) {
-    Mirror mirror = mirrors.mirror(source.url(), source.credentials());
     RepositoryPoll previous = bySource.get(source.id());
+    if (previous != null && previous.sources().contains(source)) {
+      return;
+    }
+    Mirror mirror = mirrors.mirror(source.url(), source.credentials());
     if (previous != null && previous.mirror() != mirror) {
       untrack(source.id());
     }

@@ -92,6 +92,23 @@ class SourceWatcherIT {
   }
 
   @Test
+  void trackingAnUnchangedSourceAgainCostsNothing(GitHttpServer http, BareRepository repository, GitClient git)
+      throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    copy.write("a.txt", "1").commit("one");
+    copy.push();
+    watcher.track(source(http, repository, "s", "main", HOUR));
+    await().atMost(Duration.ofSeconds(10)).until(() -> events.revisions(id("s")) == 1);
+    Mirror mirror = mirrors.mirror(url(http, repository), credentials(http));
+    int checks = mirror.lsRemoteCount();
+
+    IntStream.range(0, 20).forEach(i -> watcher.track(source(http, repository, "s", "main", HOUR)));
+
+    await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+        .until(() -> mirror.lsRemoteCount() == checks);
+  }
+
+  @Test
   void aDeletedBranchKeepsTheLastGoodRevisionAndReportsTheLoss(
       GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
     WorkingCopy copy = git.clone(http.url(repository.name()));
