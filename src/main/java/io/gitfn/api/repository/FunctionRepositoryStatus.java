@@ -38,6 +38,9 @@ public class FunctionRepositoryStatus {
   @JsonPropertyDescription("The last webhook delivery that triggered this repository.")
   private WebhookReceipt lastWebhook;
 
+  @JsonPropertyDescription("The last value of the gitfn.io/requested-at annotation that was acted on.")
+  private String lastHandledRequestedAt;
+
   public Long getObservedGeneration() {
     return observedGeneration;
   }
@@ -100,5 +103,13 @@ public class FunctionRepositoryStatus {
 
   public void setLastWebhook(WebhookReceipt lastWebhook) {
     this.lastWebhook = lastWebhook;
+  }
+
+  public String getLastHandledRequestedAt() {
+    return lastHandledRequestedAt;
+  }
+
+  public void setLastHandledRequestedAt(String lastHandledRequestedAt) {
+    this.lastHandledRequestedAt = lastHandledRequestedAt;
   }
 }
