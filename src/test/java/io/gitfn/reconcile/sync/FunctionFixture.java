@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Builds the desired Functions a revision of an infra repository would declare. */
-final class FunctionFixture {
+public final class FunctionFixture {
 
   private final String name;
   private String namespace;
@@ -33,40 +33,40 @@ final class FunctionFixture {
   }
 
   /** A Node.js 22 inline Function. */
-  static FunctionFixture inline(String name) {
+  public static FunctionFixture inline(String name) {
     return new FunctionFixture(name);
   }
 
-  static Revision revision(int commit) {
+  public static Revision revision(int commit) {
     return new Revision("main", String.format("%040x", commit));
   }
 
-  FunctionFixture inNamespace(String namespace) {
+  public FunctionFixture inNamespace(String namespace) {
     this.namespace = namespace;
     return this;
   }
 
-  FunctionFixture code(String code) {
+  public FunctionFixture code(String code) {
     this.code = code;
     return this;
   }
 
-  FunctionFixture env(String name, String value) {
+  public FunctionFixture env(String name, String value) {
     env.add(new EnvVar(name, value, null));
     return this;
   }
 
-  FunctionFixture label(String key, String value) {
+  public FunctionFixture label(String key, String value) {
     labels.put(key, value);
     return this;
   }
 
-  FunctionFixture replicas(int replicas) {
+  public FunctionFixture replicas(int replicas) {
     this.replicas = replicas;
     return this;
   }
 
-  FunctionFixture scale(int min, int max) {
+  public FunctionFixture scale(int min, int max) {
     scale = new ScaleConfig();
     scale.setMinReplicas(min);
     scale.setMaxReplicas(max);
@@ -74,12 +74,12 @@ final class FunctionFixture {
   }
 
   /** Both an inline and a git source: the CRD's CEL rule rejects it. */
-  FunctionFixture withBothSources() {
+  public FunctionFixture withBothSources() {
     alsoGit = true;
     return this;
   }
 
-  Function build() {
+  public Function build() {
     Function function = new Function();
     ObjectMeta metadata = new ObjectMeta();
     metadata.setName(name);
