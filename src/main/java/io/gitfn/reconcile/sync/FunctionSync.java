@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link Refusals}: the request keeps the safety rules (target namespaces, no empty revision unless
  *       allowed);
  *   <li>{@code plan}: the desired Functions are compared with the live ones, so that only what changed in Git or
- *       drifted in the cluster is written;
+ *       drifted in the cluster is written; a Function another repository manages stops the sync;
  *   <li>{@code dryRun}: the API server checks every write with {@code dryRun=All}; if it rejects any, nothing is
  *       written;
  *   <li>{@code execute}: the writes, for real.
@@ -58,6 +58,9 @@ public final class FunctionSync {
       throw new SyncRefusedException(refused);
     }
     SyncPlan plan = plan(request);
+    if (!plan.conflicts().isEmpty()) {
+      throw new SyncRefusedException(plan.conflicts());
+    }
     dryRun(plan);
     SyncResult result = execute(plan);
     log.info(
@@ -111,6 +114,7 @@ public final class FunctionSync {
     }
   }
 
+  /** The reason a rejected write gives; a server that failed to answer is not a rejection, and stops the sync. */
   private static String rejection(FunctionKey key, String what, KubernetesClientException e) {
     if (!ApiErrors.isRejection(e)) {
       throw new SyncFailedException(

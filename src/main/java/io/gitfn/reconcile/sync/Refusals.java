@@ -28,6 +28,7 @@ final class Refusals {
     if (request.desired().isEmpty() && !request.allowEmpty()) {
       reasons.add(EMPTY_REVISION);
     }
+    Set<String> targets = request.targetNamespaces();
     Set<FunctionKey> seen = new HashSet<>();
     for (Function function : request.desired()) {
       if (function.getMetadata() == null || function.getMetadata().getName() == null
@@ -36,7 +37,7 @@ final class Refusals {
         continue;
       }
       FunctionKey key = placement(function, request);
-      if (!request.targetNamespaces().contains(key.namespace())) {
+      if (!targets.contains(key.namespace())) {
         reasons.add("Function " + key + ": namespace " + key.namespace() + " is not the repository's namespace "
             + request.namespace() + ", and the controller does not allow it as a target namespace");
       }

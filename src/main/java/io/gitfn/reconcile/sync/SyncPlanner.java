@@ -11,7 +11,8 @@ import java.util.Map;
 final class SyncPlanner {
 
   /**
-   * The plan that makes {@code live} match {@code desired}.
+   * The plan that makes {@code live} match {@code desired}. A live Function without the repository label, made
+   * by hand, is taken over; one with another repository's label is a conflict.
    *
    * @param live every Function in the namespaces the repository may write to, whoever owns it
    * @param owner the repository label value; only live Functions carrying it are ever deleted
@@ -26,9 +27,15 @@ final class SyncPlanner {
     List<AppliedFunction> creates = new ArrayList<>();
     List<AppliedFunction> updates = new ArrayList<>();
     List<FunctionKey> unchanged = new ArrayList<>();
+    List<String> conflicts = new ArrayList<>();
     for (AppliedFunction function : desired) {
       GenericKubernetesResource current = liveByKey.remove(function.key());
-      if (current == null) {
+      String currentOwner = current == null ? null : owner(current);
+      if (currentOwner != null && !currentOwner.equals(owner)) {
+        // Two repositories declaring one Function would overwrite each other at every sync.
+        conflicts.add("Function " + function.key() + " is managed by repository " + currentOwner
+            + " (label " + FunctionSync.REPOSITORY_LABEL + "); remove it from one of the two repositories");
+      } else if (current == null) {
         creates.add(function);
       } else if (function.isSatisfiedBy(current)) {
         unchanged.add(function.key());
@@ -39,7 +46,7 @@ final class SyncPlanner {
     List<FunctionKey> deletes = new ArrayList<>();
     if (prune) {
       for (GenericKubernetesResource leftover : liveByKey.values()) {
-        if (ownedBy(leftover, owner) && leftover.getMetadata().getDeletionTimestamp() == null) {
+        if (owner.equals(owner(leftover)) && leftover.getMetadata().getDeletionTimestamp() == null) {
           deletes.add(FunctionKey.of(leftover));
         }
       }
@@ -49,12 +56,14 @@ final class SyncPlanner {
     updates.sort(byKey);
     deletes.sort(Comparator.naturalOrder());
     unchanged.sort(Comparator.naturalOrder());
-    return new SyncPlan(creates, updates, deletes, unchanged);
+    conflicts.sort(Comparator.naturalOrder());
+    return new SyncPlan(creates, updates, deletes, unchanged, conflicts);
   }
 
-  private static boolean ownedBy(GenericKubernetesResource object, String owner) {
+  /** The repository label's value, or null for a Function no repository manages. */
+  private static String owner(GenericKubernetesResource object) {
     Map<String, String> labels = object.getMetadata().getLabels();
-    return labels != null && owner.equals(labels.get(FunctionSync.REPOSITORY_LABEL));
+    return labels == null ? null : labels.get(FunctionSync.REPOSITORY_LABEL);
   }
 
   private SyncPlanner() {}

@@ -90,6 +90,19 @@ class FunctionSyncIT {
   }
 
   @Test
+  void aFunctionAnotherRepositoryManagesIsNotTakenOver(KubernetesClient client, TestNamespace ns)
+      throws SyncRefusedException {
+    FunctionSync sync = new FunctionSync(client);
+    sync.apply(new SyncRequest(ns.name(), "other", revision(1), List.of(inline("shared").build()), true, false, Set.of()));
+
+    assertThatThrownBy(() -> sync.apply(commit(ns, 1, inline("mine").build(), inline("shared").env("A", "1").build())))
+        .isInstanceOf(SyncRefusedException.class)
+        .hasMessageContaining("Function " + ns.name() + "/shared is managed by repository " + ns.name() + ".other");
+    assertThat(live(client, ns)).containsOnlyKeys("shared");
+    assertThat(live(client, ns).get("shared").getSpec().getEnv()).isNull();
+  }
+
+  @Test
   void withoutPruneFunctionsThatLeftGitStay(KubernetesClient client, TestNamespace ns) throws SyncRefusedException {
     FunctionSync sync = new FunctionSync(client);
     sync.apply(commit(ns, 1, inline("a").build(), inline("b").build()));

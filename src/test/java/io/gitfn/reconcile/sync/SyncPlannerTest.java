@@ -61,6 +61,18 @@ class SyncPlannerTest {
   }
 
   @Test
+  void aFunctionAnotherRepositoryManagesIsAConflictNotATakeOver() {
+    GenericKubernetesResource theirs = asStored(AppliedFunction.of(inline("a").build(), "ns", "ns.other", revision(1)));
+
+    SyncPlan plan = SyncPlanner.plan(List.of(applied("a", 1, "v1"), applied("b", 1, "v1")), List.of(theirs), OWNER, true);
+
+    assertThat(plan.conflicts()).containsExactly(
+        "Function ns/a is managed by repository ns.other (label gitfn.io/repository); "
+            + "remove it from one of the two repositories");
+    assertThat(plan.updates()).isEmpty();
+  }
+
+  @Test
   void pruneDeletesOnlyThisRepositorysFunctionsThatLeftGit() {
     GenericKubernetesResource gone = asStored(applied("gone", 1, "v1"));
     GenericKubernetesResource otherRepository =
