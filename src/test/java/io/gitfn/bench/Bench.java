@@ -24,7 +24,7 @@ import java.util.stream.Stream;
 public final class Bench {
 
   private static final Map<String, Benchmark> BENCHMARKS =
-      Stream.<Benchmark>of(new TestBedBenchmark(), new SourcesBenchmark())
+      Stream.<Benchmark>of(new TestBedBenchmark(), new SourcesBenchmark(), new SyncBenchmark())
           .collect(Collectors.toMap(Benchmark::name, Function.identity(), (a, b) -> a, LinkedHashMap::new));
 
   public static void main(String[] args) throws Exception {

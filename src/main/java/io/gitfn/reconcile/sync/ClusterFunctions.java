@@ -1,0 +1,45 @@
+package io.gitfn.reconcile.sync;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.gitfn.api.function.Function;
+import java.util.List;
+
+/**
+ * The Function calls a sync makes, as untyped objects: gitfn applies exactly the fields it builds, and compares
+ * against everything the server holds, including fields its Java types do not know.
+ */
+final class ClusterFunctions {
+
+  private static final ResourceDefinitionContext FUNCTIONS = ResourceDefinitionContext.fromResourceType(Function.class);
+
+  private final MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
+      functions;
+
+  ClusterFunctions(KubernetesClient client) {
+    this.functions = client.genericKubernetesResources(FUNCTIONS);
+  }
+
+  List<GenericKubernetesResource> list(String namespace) {
+    return functions.inNamespace(namespace).list().getItems();
+  }
+
+  /** A server-side apply as {@link FunctionSync#FIELD_MANAGER}, taking over fields others set. */
+  void apply(GenericKubernetesResource object, boolean dryRun) {
+    functions
+        .inNamespace(object.getMetadata().getNamespace())
+        .resource(object)
+        .dryRun(dryRun)
+        .fieldManager(FunctionSync.FIELD_MANAGER)
+        .forceConflicts()
+        .serverSideApply();
+  }
+
+  void delete(FunctionKey key, boolean dryRun) {
+    functions.inNamespace(key.namespace()).withName(key.name()).dryRun(dryRun).delete();
+  }
+}

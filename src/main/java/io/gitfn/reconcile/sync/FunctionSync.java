@@ -1,0 +1,175 @@
+package io.gitfn.reconcile.sync;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.gitfn.api.function.Function;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes the Functions in the cluster match one revision of a FunctionRepository, all or nothing.
+ *
+ * <p>A sync runs four steps, and the first that cannot go on stops it:
+ *
+ * <ol>
+ *   <li>{@link Refusals}: the request keeps the safety rules (target namespaces, no empty revision unless
+ *       allowed);
+ *   <li>{@code plan}: the desired Functions are compared with the live ones, so that only what changed in Git or
+ *       drifted in the cluster is written; a Function another repository manages stops the sync;
+ *   <li>{@code dryRun}: the API server checks every write with {@code dryRun=All}; if it rejects any, nothing is
+ *       written;
+ *   <li>{@code execute}: the writes, for real.
+ * </ol>
+ *
+ * <p>The revision annotation says which revision last changed a Function's applied content. A new revision that
+ * leaves a Function as it was does not write it, so it keeps the older revision and counts as unchanged.
+ */
+public final class FunctionSync {
+
+  public static final String FIELD_MANAGER = "gitfn";
+  /** {@code <namespace>.<name>} of the FunctionRepository a Function comes from; prune touches nothing else. */
+  public static final String REPOSITORY_LABEL = "gitfn.io/repository";
+  /** The revision that last changed the Function's applied content, {@code <ref>@sha1:<sha>}. */
+  public static final String REVISION_ANNOTATION = "gitfn.io/revision";
+  /** A digest of what gitfn applied, without the revision; a change in Git changes it. */
+  public static final String APPLIED_HASH_ANNOTATION = "gitfn.io/applied-hash";
+
+  private static final Logger log = LoggerFactory.getLogger(FunctionSync.class);
+
+  private final ClusterFunctions cluster;
+
+  public FunctionSync(KubernetesClient client) {
+    this.cluster = new ClusterFunctions(client);
+  }
+
+  /**
+   * Applies {@code request.desired()} and prunes what left Git.
+   *
+   * @throws SyncRefusedException when the revision breaks a safety rule or the API server rejects part of it;
+   *     nothing was written
+   * @throws SyncFailedException when the API server fails during the real writes; a retry can finish them
+   */
+  public SyncResult apply(SyncRequest request) throws SyncRefusedException {
+    List<String> refused = Refusals.of(request);
+    if (!refused.isEmpty()) {
+      throw new SyncRefusedException(refused);
+    }
+    SyncPlan plan = plan(request);
+    if (!plan.conflicts().isEmpty()) {
+      throw new SyncRefusedException(plan.conflicts());
+    }
+    dryRun(plan);
+    SyncResult result = execute(plan);
+    log.info(
+        "synced {}/{} at {}: {} created, {} updated, {} deleted, {} unchanged",
+        request.namespace(), request.repository(), request.revision(),
+        result.created().size(), result.updated().size(), result.deleted().size(), result.unchanged().size());
+    return result;
+  }
+
+  /** Compares the desired Functions with every Function in the namespaces the repository may write to. */
+  private SyncPlan plan(SyncRequest request) {
+    List<AppliedFunction> desired = new ArrayList<>();
+    for (Function function : request.desired()) {
+      FunctionKey key = Refusals.placement(function, request);
+      desired.add(AppliedFunction.of(function, key.namespace(), request.owner(), request.revision()));
+    }
+    List<GenericKubernetesResource> live = new ArrayList<>();
+    for (String namespace : request.targetNamespaces()) {
+      try {
+        live.addAll(cluster.list(namespace));
+      } catch (KubernetesClientException e) {
+        throw new SyncFailedException(
+            "cannot list the Functions in namespace " + namespace + ": " + ApiErrors.message(e),
+            nothingDone(), e);
+      }
+    }
+    return SyncPlanner.plan(desired, live, request.owner(), request.prune());
+  }
+
+  /** Guarantees that the API server accepts every write of the plan, or throws with each rejection. */
+  private void dryRun(SyncPlan plan) throws SyncRefusedException {
+    List<String> rejections = new ArrayList<>();
+    List<AppliedFunction> applies = new ArrayList<>(plan.creates());
+    applies.addAll(plan.updates());
+    for (AppliedFunction function : applies) {
+      try {
+        cluster.apply(function.object(), true);
+      } catch (KubernetesClientException e) {
+        rejections.add(rejection(function.key(), "cannot be applied", e));
+      }
+    }
+    for (FunctionKey key : plan.deletes()) {
+      try {
+        cluster.delete(key, true);
+      } catch (KubernetesClientException e) {
+        rejections.add(rejection(key, "cannot be pruned", e));
+      }
+    }
+    if (!rejections.isEmpty()) {
+      throw new SyncRefusedException(rejections);
+    }
+  }
+
+  /** The reason a rejected write gives; a server that failed to answer is not a rejection, and stops the sync. */
+  private static String rejection(FunctionKey key, String what, KubernetesClientException e) {
+    if (!ApiErrors.isRejection(e)) {
+      throw new SyncFailedException(
+          "dry run of Function " + key + " failed: " + ApiErrors.message(e), nothingDone(), e);
+    }
+    return "Function " + key + " " + what + ": " + ApiErrors.message(e);
+  }
+
+  /** Writes the plan: applies first, then prunes, so a Function that moved is never missing in between. */
+  private SyncResult execute(SyncPlan plan) {
+    Progress progress = new Progress(plan);
+    for (AppliedFunction function : plan.creates()) {
+      write(progress, function.key(), () -> cluster.apply(function.object(), false));
+      progress.created.add(function.key().toString());
+    }
+    for (AppliedFunction function : plan.updates()) {
+      write(progress, function.key(), () -> cluster.apply(function.object(), false));
+      progress.updated.add(function.key().toString());
+    }
+    for (FunctionKey key : plan.deletes()) {
+      write(progress, key, () -> cluster.delete(key, false));
+      progress.deleted.add(key.toString());
+    }
+    return progress.result();
+  }
+
+  private static void write(Progress progress, FunctionKey key, Runnable call) {
+    progress.writes++;
+    try {
+      call.run();
+    } catch (KubernetesClientException e) {
+      throw new SyncFailedException(
+          "writing Function " + key + " failed after the dry run accepted it: " + ApiErrors.message(e),
+          progress.result(), e);
+    }
+  }
+
+  private static SyncResult nothingDone() {
+    return new SyncResult(List.of(), List.of(), List.of(), List.of(), 0);
+  }
+
+  /** What {@code execute} has done so far, so a failure can report it. */
+  private static final class Progress {
+    final List<String> created = new ArrayList<>();
+    final List<String> updated = new ArrayList<>();
+    final List<String> deleted = new ArrayList<>();
+    final List<String> unchanged;
+    int writes;
+
+    Progress(SyncPlan plan) {
+      unchanged = plan.unchanged().stream().map(FunctionKey::toString).toList();
+    }
+
+    SyncResult result() {
+      return new SyncResult(created, updated, deleted, unchanged, writes);
+    }
+  }
+}

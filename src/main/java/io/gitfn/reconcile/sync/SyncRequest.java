@@ -1,0 +1,50 @@
+package io.gitfn.reconcile.sync;
+
+import io.gitfn.api.function.Function;
+import io.gitfn.source.Revision;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What one sync of a FunctionRepository should make true.
+ *
+ * @param namespace the FunctionRepository's namespace; Functions without one go here
+ * @param repository the FunctionRepository's name
+ * @param revision the revision the desired Functions were read at
+ * @param desired every Function the revision declares; their metadata other than name, namespace, labels and
+ *     annotations is ignored
+ * @param prune whether Functions of this repository that left Git are deleted
+ * @param allowEmpty whether a revision with no Functions may be synced (and so prune all of them)
+ * @param allowedTargetNamespaces namespaces other than {@code namespace} this repository may write to
+ */
+public record SyncRequest(
+    String namespace,
+    String repository,
+    Revision revision,
+    List<Function> desired,
+    boolean prune,
+    boolean allowEmpty,
+    Set<String> allowedTargetNamespaces) {
+
+  public SyncRequest {
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(repository, "repository");
+    Objects.requireNonNull(revision, "revision");
+    desired = List.copyOf(Objects.requireNonNull(desired, "desired"));
+    allowedTargetNamespaces = Set.copyOf(Objects.requireNonNull(allowedTargetNamespaces, "allowedTargetNamespaces"));
+  }
+
+  /** The value of {@link FunctionSync#REPOSITORY_LABEL} on every Function of this repository. */
+  public String owner() {
+    return namespace + "." + repository;
+  }
+
+  /** Every namespace this repository may write to, and so prunes in: its own and the allowed ones. */
+  public Set<String> targetNamespaces() {
+    Set<String> all = new TreeSet<>(allowedTargetNamespaces);
+    all.add(namespace);
+    return all;
+  }
+}
