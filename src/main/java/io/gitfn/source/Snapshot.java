@@ -1,7 +1,9 @@
 package io.gitfn.source;
 
+import io.gitfn.manifest.SourceTree;
 import io.gitfn.source.SourceException.Kind;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -12,8 +14,13 @@ import org.eclipse.jgit.lib.ObjectLoader;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.treewalk.TreeWalk;
 
-/** The files of one commit, read straight from the mirror's object database; there is no working tree. */
-public final class Snapshot {
+/**
+ * The files of one commit, read straight from the mirror's object database; there is no working tree.
+ *
+ * <p>As a {@link SourceTree}, a failure is an {@link IOException} whose cause is the {@link SourceException}
+ * (with its kind) and whose message is the same.
+ */
+public final class Snapshot implements SourceTree {
 
   private final Mirror mirror;
   private final Revision revision;
@@ -35,8 +42,17 @@ public final class Snapshot {
     return revision.sha();
   }
 
-  /** The files under folder {@code path} ("" or "." for the top), recursively, relative to it, sorted. */
-  public List<String> list(String path) throws SourceException {
+  /** The files and symlinks under folder {@code path} ("" for the top), recursively, relative to the root, sorted. */
+  @Override
+  public List<String> list(String path) throws IOException {
+    try {
+      return files(path);
+    } catch (SourceException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  private List<String> files(String path) throws SourceException {
     String folder = normalize(path);
     return mirror.read(
         repo -> {
@@ -49,7 +65,7 @@ public final class Snapshot {
             while (walk.next()) {
               // Files and symbolic links; a submodule is another repository's content.
               if (walk.getFileMode(0).getObjectType() == Constants.OBJ_BLOB) {
-                files.add(walk.getPathString());
+                files.add(folder.isEmpty() ? walk.getPathString() : folder + "/" + walk.getPathString());
               }
             }
           }
@@ -58,8 +74,37 @@ public final class Snapshot {
         });
   }
 
-  /** The content of the file at {@code path}, at most the configured file size. */
-  public byte[] read(String path) throws SourceException {
+  /** The content of the file at {@code path} (for a symlink, its target), at most the configured file size. */
+  @Override
+  public byte[] read(String path) throws IOException {
+    try {
+      return bytes(path);
+    } catch (SourceException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  /** The target of the symlink at {@code path}, or empty when it is a file; the file must exist. */
+  @Override
+  public Optional<String> symlinkTarget(String path) throws IOException {
+    try {
+      String file = normalize(path);
+      boolean link = mirror.read(
+          repo -> {
+            try (TreeWalk walk = file.isEmpty() ? null : TreeWalk.forPath(repo, file, rootTree)) {
+              if (walk == null) {
+                throw notFound("file", file);
+              }
+              return walk.getFileMode(0) == FileMode.SYMLINK;
+            }
+          });
+      return link ? Optional.of(new String(bytes(file), StandardCharsets.UTF_8)) : Optional.empty();
+    } catch (SourceException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  private byte[] bytes(String path) throws SourceException {
     String file = normalize(path);
     return mirror.read(
         repo -> {

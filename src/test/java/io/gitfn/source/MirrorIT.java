@@ -11,6 +11,7 @@ import io.gitfn.testbed.git.GitServers;
 import io.gitfn.testbed.git.GitSshServer;
 import io.gitfn.testbed.git.SshAccess;
 import io.gitfn.testbed.git.WorkingCopy;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -54,7 +55,7 @@ class MirrorIT {
     return cache.mirror(access.url(), access.credentials());
   }
 
-  private static String text(Snapshot snapshot, String path) throws SourceException {
+  private static String text(Snapshot snapshot, String path) throws IOException {
     return new String(snapshot.read(path), StandardCharsets.UTF_8);
   }
 
@@ -78,10 +79,11 @@ class MirrorIT {
 
     assertThat(revision.toString()).isEqualTo("main@sha1:" + commit);
     assertThat(snapshot.commit()).isEqualTo(commit);
-    assertThat(snapshot.list("functions")).containsExactly("hello/handler.js", "hello/package.json");
+    assertThat(snapshot.list("functions")).containsExactly("functions/hello/handler.js", "functions/hello/package.json");
     assertThat(snapshot.list("")).containsExactly(
         "README.md", "functions/hello/handler.js", "functions/hello/package.json");
-    assertThat(snapshot.list("./functions/hello/")).containsExactly("handler.js", "package.json");
+    assertThat(snapshot.list("./functions/hello/"))
+        .containsExactly("functions/hello/handler.js", "functions/hello/package.json");
     assertThat(text(snapshot, "functions/hello/handler.js")).isEqualTo("module.exports = 1;\n");
     assertThat(mirror.lsRemoteCount()).isEqualTo(1);
     assertThat(mirror.fetchCount()).isEqualTo(1);

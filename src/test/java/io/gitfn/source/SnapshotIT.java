@@ -73,15 +73,38 @@ class SnapshotIT {
       Snapshot snapshot = at(mirror(cache, http, repository), "main");
 
       assertThatThrownBy(() -> snapshot.read("functions/orders/config.yaml"))
+          .cause()
           .isInstanceOfSatisfying(SourceException.class, e -> assertThat(e.kind()).isEqualTo(Kind.PATH_NOT_FOUND))
           .hasMessageContaining("'functions/orders/config.yaml'")
           .hasMessageContaining(snapshot.revision().toString());
       assertThatThrownBy(() -> snapshot.read("functions/orders"))
           .hasMessageContaining("is a folder");
       assertThatThrownBy(() -> snapshot.list("nowhere"))
+          .cause()
           .isInstanceOfSatisfying(SourceException.class, e -> assertThat(e.kind()).isEqualTo(Kind.PATH_NOT_FOUND))
           .hasMessageContaining("'nowhere'");
       assertThatThrownBy(() -> snapshot.read("../etc/passwd")).hasMessageContaining("leaves the repository");
+    }
+  }
+
+  @Test
+  void symlinksAreListedAndTheirTargetsTold(GitHttpServer http, BareRepository repository, GitClient git)
+      throws Exception {
+    WorkingCopy clone = git.clone(http.url(repository.name()));
+    clone.write("functions/shared/handler.js", "v1\n");
+    Files.createDirectories(clone.directory().resolve("functions/copy"));
+    Files.createSymbolicLink(clone.directory().resolve("functions/copy/handler.js"), Path.of("../shared/handler.js"));
+    Files.createSymbolicLink(clone.directory().resolve("functions/passwd"), Path.of("/etc/passwd"));
+    clone.commit("links");
+    clone.push();
+    try (MirrorCache cache = new MirrorCache(SourceSettings.defaults(cacheDir))) {
+      Snapshot snapshot = at(mirror(cache, http, repository), "main");
+
+      assertThat(snapshot.list("functions"))
+          .containsExactly("functions/copy/handler.js", "functions/passwd", "functions/shared/handler.js");
+      assertThat(snapshot.symlinkTarget("functions/copy/handler.js")).contains("../shared/handler.js");
+      assertThat(snapshot.symlinkTarget("functions/passwd")).contains("/etc/passwd");
+      assertThat(snapshot.symlinkTarget("functions/shared/handler.js")).isEmpty();
     }
   }
 
@@ -95,6 +118,7 @@ class SnapshotIT {
 
       assertThat(snapshot.read("small.txt")).hasSize(1000);
       assertThatThrownBy(() -> snapshot.read("big.txt"))
+          .cause()
           .isInstanceOfSatisfying(SourceException.class, e -> assertThat(e.kind()).isEqualTo(Kind.TOO_LARGE))
           .hasMessageContaining("'big.txt'")
           .hasMessageContaining("5000 bytes")

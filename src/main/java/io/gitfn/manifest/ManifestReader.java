@@ -1,0 +1,156 @@
+package io.gitfn.manifest;
+
+import io.gitfn.api.function.Function;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Reads the desired Functions of one revision from a folder of its tree, in three formats: Function YAML
+ * documents, Kyma CLI folders ({@code config.yaml}) and plain function folders. Pure: it sees files only through
+ * the {@link SourceTree} it is given.
+ *
+ * <p>All or nothing: any error in any file rejects the whole revision, and every error is reported at once.
+ */
+public final class ManifestReader {
+
+  private final ManifestOptions options;
+  private final FunctionDocumentReader documents = new FunctionDocumentReader();
+  private final PlainFolderReader plainFolders = new PlainFolderReader();
+  private final FunctionValidator validator;
+
+  public ManifestReader(ManifestOptions options) {
+    this.options = options;
+    this.validator = new FunctionValidator(options.maxSourceBytes());
+  }
+
+  /**
+   * Every Function under {@code path}, sorted by name.
+   *
+   * @param path the folder to read ("" or "." for the whole tree); {@code ..} may not leave the tree
+   * @param ignorePatterns gitignore lines, relative to {@code path}, that exclude more (FunctionRepository
+   *     {@code spec.ignore}); they take precedence over {@code .gitfnignore} files
+   * @throws InvalidManifestException with every error, when any file is invalid
+   * @throws IOException when the tree cannot be read; that says nothing about the revision's content
+   */
+  public Manifest read(SourceTree tree, String path, List<String> ignorePatterns)
+      throws InvalidManifestException, IOException {
+    String given = path == null ? "" : path.trim();
+    Optional<String> normalized = RepoPaths.normalize(given);
+    if (normalized.isEmpty()) {
+      throw new InvalidManifestException(List.of(new ManifestError(given, 0, null,
+          "path leaves the repository through `..`; give a folder inside it")));
+    }
+    String root = normalized.get();
+    List<ManifestError> errors = new ArrayList<>();
+    List<ManifestNotice> notices = new ArrayList<>();
+
+    List<String> listed = tree.list(root);
+    IgnoreRules ignore = ignoreRules(tree, listed, ignorePatterns, root);
+    List<String> kept = listed.stream()
+        .filter(file -> !RepoPaths.name(file).equals(IgnoreRules.FILE_NAME))
+        .filter(file -> !ignore.excludes(file))
+        .toList();
+    RevisionFiles files = new RevisionFiles(tree, root, kept, errors);
+
+    List<Candidate> candidates = new ArrayList<>();
+    Set<String> taken = new HashSet<>();
+    KymaConfigReader kyma = new KymaConfigReader(root);
+    for (String file : files.all()) {
+      if (RepoPaths.name(file).equals(KymaConfigReader.FILE_NAME)) {
+        kyma.read(file, files, errors, notices).ifPresent(folder -> {
+          candidates.add(folder.candidate());
+          taken.addAll(folder.files());
+        });
+      }
+    }
+    Set<String> folders = new TreeSet<>();
+    for (String file : files.all()) {
+      if (PlainFolderReader.isHandler(file) && !taken.contains(file)) {
+        folders.add(RepoPaths.parent(file));
+      }
+    }
+    for (String folder : folders) {
+      plainFolders.read(folder, files, taken, errors).ifPresent(candidates::add);
+    }
+    for (String file : files.all()) {
+      if (isYaml(file) && !taken.contains(file) && !RepoPaths.name(file).equals(KymaConfigReader.FILE_NAME)) {
+        files.text(file).ifPresent(text -> candidates.addAll(documents.read(file, text, errors, notices)));
+      }
+    }
+
+    for (Candidate candidate : candidates) {
+      for (Violation violation : validator.check(candidate.function())) {
+        if (!candidate.reported().contains(violation.field())) {
+          errors.add(candidate.origin().error(violation.field(), violation.message()));
+        }
+      }
+    }
+    checkUniqueNames(candidates, errors);
+    if (!errors.isEmpty()) {
+      List<ManifestError> sorted = new ArrayList<>(new LinkedHashSet<>(errors));
+      sorted.sort(ManifestError.BY_PLACE);
+      throw new InvalidManifestException(sorted);
+    }
+    List<Function> functions = new ArrayList<>();
+    for (Candidate candidate : candidates) {
+      Function function = candidate.function();
+      Map<String, String> annotations = function.getMetadata().getAnnotations() == null
+          ? new LinkedHashMap<>()
+          : new LinkedHashMap<>(function.getMetadata().getAnnotations());
+      annotations.put(Manifest.SOURCE_PATH, candidate.origin().sourcePath());
+      function.getMetadata().setAnnotations(annotations);
+      functions.add(function);
+    }
+    functions.sort(Comparator.comparing(f -> f.getMetadata().getName()));
+    return new Manifest(functions, notices);
+  }
+
+  private IgnoreRules ignoreRules(SourceTree tree, List<String> listed, List<String> patterns, String root)
+      throws IOException {
+    IgnoreRules rules = new IgnoreRules();
+    List<String> ignoreFiles = listed.stream()
+        .filter(file -> RepoPaths.name(file).equals(IgnoreRules.FILE_NAME))
+        .sorted(Comparator.comparingInt((String file) -> file.split("/").length).thenComparing(file -> file))
+        .toList();
+    for (String file : ignoreFiles) {
+      if (tree.symlinkTarget(file).isEmpty()) {
+        rules.add(RepoPaths.parent(file), new String(tree.read(file), StandardCharsets.UTF_8));
+      }
+    }
+    if (patterns != null) {
+      rules.add(root, patterns);
+    }
+    return rules;
+  }
+
+  private static void checkUniqueNames(List<Candidate> candidates, List<ManifestError> errors) {
+    Map<String, Candidate> first = new HashMap<>();
+    for (Candidate candidate : candidates) {
+      String name = candidate.function().getMetadata() == null ? null : candidate.function().getMetadata().getName();
+      if (name == null || name.isBlank()) {
+        continue;
+      }
+      Candidate earlier = first.putIfAbsent(name, candidate);
+      if (earlier != null) {
+        ManifestError there = earlier.origin().error("metadata.name", "");
+        errors.add(candidate.origin().error("metadata.name", "Function `" + name + "` is also defined in "
+            + there.file() + (there.line() > 0 ? ":" + there.line() : "") + "; Function names must be unique"));
+      }
+    }
+  }
+
+  private static boolean isYaml(String file) {
+    return file.endsWith(".yaml") || file.endsWith(".yml");
+  }
+}

@@ -1,0 +1,37 @@
+package io.gitfn.manifest;
+
+import io.gitfn.api.function.AuthType;
+import io.gitfn.api.function.FunctionRuntime;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** The names of runtimes and auth types as users write them, and the message for one that does not exist. */
+final class Runtimes {
+
+  private Runtimes() {}
+
+  static Optional<FunctionRuntime> parse(String name) {
+    return Arrays.stream(FunctionRuntime.values()).filter(r -> r.value().equals(name)).findFirst();
+  }
+
+  static String unsupported(String name) {
+    return "runtime `" + name + "` is not one of "
+        + Arrays.stream(FunctionRuntime.values()).map(FunctionRuntime::value).collect(Collectors.joining(", "));
+  }
+
+  static boolean isNode(FunctionRuntime runtime) {
+    return runtime != null && runtime.value().startsWith("nodejs");
+  }
+
+  static Optional<AuthType> parseAuth(String name) {
+    return Arrays.stream(AuthType.values())
+        .filter(t -> t.name().toLowerCase(Locale.ROOT).equals(name))
+        .findFirst();
+  }
+
+  static String unsupportedAuth(String name) {
+    return "auth type `" + name + "` is not one of basic, key";
+  }
+}

@@ -1,0 +1,76 @@
+package io.gitfn.cli;
+
+import static io.gitfn.cli.RenderCommandTest.render;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gitfn.testbed.git.BareRepository;
+import io.gitfn.testbed.git.GitClient;
+import io.gitfn.testbed.git.GitHttpServer;
+import io.gitfn.testbed.git.GitServers;
+import io.gitfn.testbed.git.WorkingCopy;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code gitfn render <git URL>} against a real repository pushed with the git client. The test server asks for
+ * basic auth, which render does not take, so render reads the same bare repository through a file:// URL.
+ */
+@ExtendWith(GitServers.class)
+class RenderIT {
+
+  @TempDir Path cacheDir;
+
+  @Test
+  void rendersARepositoryAtABranchAndAtAnEarlierCommit(
+      GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
+    WorkingCopy clone = git.clone(http.url(repository.name()));
+    clone.write("infra/functions/greeter/handler.js", "module.exports = { main: () => 'v1' };\n")
+        .write("infra/functions/greeter/package.json", "{}\n")
+        .write("README.md", "not read\n")
+        .commit("greeter v1");
+    String first = clone.head();
+    clone.write("infra/functions/greeter/handler.js", "module.exports = { main: () => 'v2' };\n").commit("v2");
+    clone.push();
+    String url = "file://" + repository.directory().toAbsolutePath();
+
+    RenderCommandTest.Run atMain = render(url, "--path", "infra", "--cache-dir", cacheDir.toString());
+    RenderCommandTest.Run atFirst =
+        render(url, "--ref", first, "--path", "infra", "--cache-dir", cacheDir.toString());
+
+    assertThat(atMain.err()).isEmpty();
+    assertThat(atMain.exitCode()).isZero();
+    assertThat(atMain.out()).contains("name: \"greeter\"", "'v2'", "gitfn.io/source-path: \"infra/functions/greeter\"");
+    assertThat(atFirst.exitCode()).isZero();
+    assertThat(atFirst.out()).contains("'v1'");
+  }
+
+  @Test
+  void anInvalidCommitExitsOneWithTheErrors(GitHttpServer http, BareRepository repository, GitClient git)
+      throws Exception {
+    WorkingCopy clone = git.clone(http.url(repository.name()));
+    clone.write("functions/orders/config.yaml", "name: orders\nruntime: cobol85\n").commit("bad runtime");
+    clone.push();
+
+    RenderCommandTest.Run run = render("file://" + repository.directory().toAbsolutePath(),
+        "--cache-dir", cacheDir.toString());
+
+    assertThat(run.exitCode()).isEqualTo(RenderCommand.INVALID);
+    assertThat(run.err()).contains("functions/orders/config.yaml:2: spec.runtime: runtime `cobol85` is not one of"
+        + " nodejs20, nodejs22, python312");
+  }
+
+  @Test
+  void aMissingBranchExitsTwo(GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
+    WorkingCopy clone = git.clone(http.url(repository.name()));
+    clone.write("a.txt", "a\n").commit("one");
+    clone.push();
+
+    RenderCommandTest.Run run = render("file://" + repository.directory().toAbsolutePath(), "--ref", "nope",
+        "--cache-dir", cacheDir.toString());
+
+    assertThat(run.exitCode()).isEqualTo(RenderCommand.UNREADABLE);
+    assertThat(run.err()).contains("nope");
+  }
+}
