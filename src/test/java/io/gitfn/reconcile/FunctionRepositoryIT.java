@@ -1,0 +1,271 @@
+package io.gitfn.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.source.SourceSettings;
+import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.TestNamespace;
+import io.gitfn.testbed.WithKubeApi;
+import io.gitfn.testbed.git.BareRepository;
+import io.gitfn.testbed.git.GitClient;
+import io.gitfn.testbed.git.GitHttpServer;
+import io.gitfn.testbed.git.GitServers;
+import io.gitfn.testbed.git.WorkingCopy;
+import io.gitfn.trigger.webhook.WebhookSettings;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Optional;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The FunctionRepository controller against a real API server and a real Git server: the namespace's Functions
+ * follow the repository's folder, commit by commit, and an invalid commit changes nothing.
+ */
+@WithKubeApi
+@ExtendWith(GitServers.class)
+class FunctionRepositoryIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(30);
+  private static KubernetesClient controllerClient;
+  private static Controller controller;
+
+  @BeforeAll
+  static void startController(KubeTestBed bed) throws Exception {
+    bed.installCrds();
+    controllerClient = bed.newClient();
+    Path cache = Files.createTempDirectory("gitfn-controller-mirrors");
+    controller = Controller.start(controllerClient, SourceSettings.defaults(cache), WebhookSettings.defaults(),
+        ControllerSettings.defaults(), "127.0.0.1", 0);
+  }
+
+  @AfterAll
+  static void stopController() throws Exception {
+    controller.close();
+    controllerClient.close();
+  }
+
+  @Test
+  void functionsFollowTheRepositoryCommitByCommit(
+      KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository, GitClient git)
+      throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    copy.write("functions/hello.yaml", function("hello", "nodejs22", "v1"))
+        .write("functions/bye.yaml", function("bye", "python312", "v1"));
+    String first = copy.commit("two functions");
+    copy.push();
+
+    createRepository(client, ns, http, repository, Map.of());
+
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(functionNames(client, ns)).containsExactlyInAnyOrder("hello", "bye");
+      assertThat(repository(client, ns).getStatus().getLastAppliedRevision()).isEqualTo("main@sha1:" + first);
+      assertThat(condition(client, ns, "Ready")).hasValueSatisfying(c -> assertThat(c.getStatus()).isEqualTo("True"));
+    });
+    Function hello = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
+    assertThat(hello.getMetadata().getLabels()).containsEntry("gitfn.io/repository", ns.name() + ".infra");
+
+    copy.write("functions/hello.yaml", function("hello", "nodejs22", "v2"));
+    copy.git("rm", "-q", "functions/bye.yaml");
+    String second = copy.commit("change hello, remove bye");
+    copy.push();
+    requestReconcile(client, ns);
+
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(functionNames(client, ns)).containsExactly("hello");
+      assertThat(env(client, ns, "hello")).isEqualTo("v2");
+      FunctionRepository status = repository(client, ns);
+      assertThat(status.getStatus().getLastAppliedRevision()).isEqualTo("main@sha1:" + second);
+      assertThat(status.getStatus().getInventory()).extracting("name").containsExactly("hello");
+      assertThat(status.getStatus().getHistory()).extracting("revision")
+          .containsExactly("main@sha1:" + second, "main@sha1:" + first);
+      assertThat(status.getStatus().getHistory().get(0).getDeleted()).isEqualTo(1);
+    });
+  }
+
+  @Test
+  void anInvalidCommitChangesNothingAndTheNextValidOneApplies(
+      KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository, GitClient git)
+      throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    String good = copy.write("functions/hello.yaml", function("hello", "nodejs22", "v1")).commit("good");
+    copy.push();
+    createRepository(client, ns, http, repository, Map.of());
+    await().atMost(WAIT).until(() -> ("main@sha1:" + good).equals(repository(client, ns).getStatus().getLastAppliedRevision()));
+
+    String bad = copy.write("functions/hello.yaml", function("hello", "cobol85", "v2"))
+        .write("functions/other.yaml", function("other", "nodejs22", "v1")).commit("bad runtime");
+    copy.push();
+    requestReconcile(client, ns);
+
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(condition(client, ns, "Stalled")).hasValueSatisfying(c -> {
+        assertThat(c.getReason()).isEqualTo("InvalidRevision");
+        assertThat(c.getMessage()).contains("functions/hello.yaml:").contains("cobol85");
+      });
+      assertThat(repository(client, ns).getStatus().getLastAttemptedRevision()).isEqualTo("main@sha1:" + bad);
+    });
+    assertThat(repository(client, ns).getStatus().getLastAppliedRevision()).isEqualTo("main@sha1:" + good);
+    assertThat(functionNames(client, ns)).containsExactly("hello");
+    assertThat(env(client, ns, "hello")).isEqualTo("v1");
+
+    String fixed = copy.write("functions/hello.yaml", function("hello", "nodejs22", "v3")).commit("fix");
+    copy.push();
+    requestReconcile(client, ns);
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(repository(client, ns).getStatus().getLastAppliedRevision()).isEqualTo("main@sha1:" + fixed);
+      assertThat(functionNames(client, ns)).containsExactlyInAnyOrder("hello", "other");
+      assertThat(condition(client, ns, "Stalled")).isEmpty();
+    });
+  }
+
+  @Test
+  void aSignedWebhookAppliesAPushAtOnceAndIsRecordedInStatus(
+      KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository, GitClient git)
+      throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    String first = copy.write("functions/hello.yaml", function("hello", "nodejs22", "v1")).commit("first");
+    copy.push();
+    client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("hook").endMetadata()
+        .addToStringData("token", "s3cret").build()).create();
+    createRepository(client, ns, http, repository, Map.of("webhook", Map.of("secretRef", Map.of("name", "hook"))));
+    await().atMost(WAIT).until(() -> ("main@sha1:" + first).equals(repository(client, ns).getStatus().getLastAppliedRevision()));
+
+    String second = copy.write("functions/hello.yaml", function("hello", "nodejs22", "v2")).commit("second");
+    copy.push();
+    byte[] body = ("{\"repository\":\"" + http.url(repository.name()) + "\",\"ref\":\"refs/heads/main\",\"after\":\""
+        + second + "\"}").getBytes(StandardCharsets.UTF_8);
+    HttpResponse<String> response = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(controller.webhookUri().resolve("generic"))
+            .header("Content-Type", "application/json").header("X-Delivery-Id", "delivery-" + ns.name())
+            .header("X-Signature", "sha256=" + hmac("s3cret", body))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+      FunctionRepository current = repository(client, ns);
+      assertThat(current.getStatus().getLastAppliedRevision()).isEqualTo("main@sha1:" + second);
+      assertThat(current.getStatus().getLastWebhook().getForge()).isEqualTo("generic");
+      assertThat(current.getStatus().getLastWebhook().getDeliveryId()).isEqualTo("delivery-" + ns.name());
+    });
+  }
+
+  @Test
+  void aSuspendedRepositoryReportsGitButAppliesNothing(
+      KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository, GitClient git)
+      throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    String first = copy.write("functions/hello.yaml", function("hello", "nodejs22", "v1")).commit("first");
+    copy.push();
+
+    createRepository(client, ns, http, repository, Map.of("suspend", true));
+
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(repository(client, ns).getStatus().getLastFetchedRevision()).isEqualTo("main@sha1:" + first);
+      assertThat(condition(client, ns, "Ready")).hasValueSatisfying(c -> assertThat(c.getReason()).isEqualTo("Suspended"));
+    });
+    assertThat(functionNames(client, ns)).isEmpty();
+  }
+
+  private static void createRepository(KubernetesClient client, TestNamespace ns, GitHttpServer http,
+      BareRepository repository, Map<String, Object> extraSpec) {
+    client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("git").endMetadata()
+        .addToStringData("username", http.credentials().username())
+        .addToStringData("password", http.credentials().password()).build()).create();
+    StringBuilder extra = new StringBuilder();
+    extraSpec.forEach((k, v) -> extra.append(", ").append(k).append(": ").append(json(v)));
+    FunctionRepository resource = client.getKubernetesSerialization().unmarshal(
+        "---\n{apiVersion: gitfn.io/v1alpha1, kind: FunctionRepository, metadata: {name: infra, namespace: " + ns.name()
+            + "}, spec: {url: '" + http.url(repository.name()) + "', ref: {branch: main}, path: functions, interval: 1h,"
+            + " secretRef: {name: git}" + extra + "}}",
+        FunctionRepository.class);
+    client.resource(resource).create();
+  }
+
+  private static String json(Object value) {
+    if (value instanceof Map<?, ?> map) {
+      StringBuilder out = new StringBuilder("{");
+      map.forEach((k, v) -> out.append(out.length() > 1 ? ", " : "").append(k).append(": ").append(json(v)));
+      return out.append("}").toString();
+    }
+    return String.valueOf(value);
+  }
+
+  private static void requestReconcile(KubernetesClient client, TestNamespace ns) {
+    client.resources(FunctionRepository.class).inNamespace(ns.name()).withName("infra")
+        .edit(r -> {
+          if (r.getMetadata().getAnnotations() == null) {
+            r.getMetadata().setAnnotations(new java.util.HashMap<>());
+          }
+          r.getMetadata().getAnnotations().put(FunctionRepositoryReconciler.REQUESTED_AT, Instant.now().toString());
+          return r;
+        });
+  }
+
+  private static String function(String name, String runtime, String version) {
+    return """
+        apiVersion: serverless.kyma-project.io/v1alpha2
+        kind: Function
+        metadata:
+          name: %s
+        spec:
+          runtime: %s
+          source:
+            inline:
+              source: |
+                module.exports = { main: () => "%s" };
+          env:
+            - name: VERSION
+              value: "%s"
+        """.formatted(name, runtime, version, version);
+  }
+
+  private static java.util.List<String> functionNames(KubernetesClient client, TestNamespace ns) {
+    return client.resources(Function.class).inNamespace(ns.name()).list().getItems().stream()
+        .map(f -> f.getMetadata().getName()).toList();
+  }
+
+  private static String env(KubernetesClient client, TestNamespace ns, String name) {
+    return client.resources(Function.class).inNamespace(ns.name()).withName(name).get().getSpec().getEnv().get(0).getValue();
+  }
+
+  private static FunctionRepository repository(KubernetesClient client, TestNamespace ns) {
+    FunctionRepository repository = client.resources(FunctionRepository.class).inNamespace(ns.name()).withName("infra").get();
+    return repository.getStatus() == null ? withEmptyStatus(repository) : repository;
+  }
+
+  private static FunctionRepository withEmptyStatus(FunctionRepository repository) {
+    repository.setStatus(new io.gitfn.api.repository.FunctionRepositoryStatus());
+    return repository;
+  }
+
+  private static Optional<Condition> condition(KubernetesClient client, TestNamespace ns, String type) {
+    var conditions = repository(client, ns).getStatus().getConditions();
+    return conditions == null ? Optional.empty() : conditions.stream().filter(c -> c.getType().equals(type)).findFirst();
+  }
+
+  private static String hmac(String secret, byte[] body) throws Exception {
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    return HexFormat.of().formatHex(mac.doFinal(body));
+  }
+}
