@@ -131,6 +131,8 @@ public final class FunctionRepositoryReconciler
       } else {
         applyRevision(repository, source, state.revision().get(), pass);
       }
+      // Git failing now (a deleted branch, revoked credentials) outranks an apply of the last good revision.
+      state.error().ifPresent(pass::sourceFailing);
     } catch (InvalidSourceException e) {
       pass.stalled(e.reason, e.getMessage());
     }
@@ -311,6 +313,15 @@ public final class FunctionRepositoryReconciler
       set("Ready", "True", "Suspended", "suspended; Git holds " + revision + ", nothing is applied until resumed");
       remove("Reconciling");
       remove("Stalled");
+    }
+
+    /** The last check of Git failed; what was applied stays, and the watcher keeps retrying. */
+    void sourceFailing(String message) {
+      String text = "Git check failed; keeping " + Optional.ofNullable(status.getLastAppliedRevision()).orElse("nothing")
+          + ": " + message;
+      set("Ready", "False", "SourceFailed", text);
+      set("Reconciling", "True", "SourceFailed", text);
+      event("Warning", "SourceFailed", text);
     }
 
     /** A failure that the next pass may not have: Reconciling, not Stalled, and a quick retry. */

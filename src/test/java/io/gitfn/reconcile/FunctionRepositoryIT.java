@@ -170,6 +170,28 @@ class FunctionRepositoryIT {
   }
 
   @Test
+  void aDeletedBranchIsReportedAndWhatWasAppliedStays(
+      KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository, GitClient git)
+      throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    String first = copy.write("functions/hello.yaml", function("hello", "nodejs22", "v1")).commit("first");
+    copy.push();
+    createRepository(client, ns, http, repository, Map.of());
+    await().atMost(WAIT).until(() -> ("main@sha1:" + first).equals(repository(client, ns).getStatus().getLastAppliedRevision()));
+
+    copy.push("HEAD:refs/heads/keep", ":refs/heads/main");
+    requestReconcile(client, ns);
+
+    await().atMost(WAIT).untilAsserted(() -> assertThat(condition(client, ns, "Ready")).hasValueSatisfying(c -> {
+      assertThat(c.getStatus()).isEqualTo("False");
+      assertThat(c.getReason()).isEqualTo("SourceFailed");
+      assertThat(c.getMessage()).contains("main@sha1:" + first).contains("main");
+    }));
+    assertThat(repository(client, ns).getStatus().getLastAppliedRevision()).isEqualTo("main@sha1:" + first);
+    assertThat(functionNames(client, ns)).containsExactly("hello");
+  }
+
+  @Test
   void aSuspendedRepositoryReportsGitButAppliesNothing(
       KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository, GitClient git)
       throws Exception {
