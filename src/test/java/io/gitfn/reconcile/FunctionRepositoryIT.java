@@ -82,6 +82,12 @@ class FunctionRepositoryIT {
     });
     Function hello = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
     assertThat(hello.getMetadata().getLabels()).containsEntry("gitfn.io/repository", ns.name() + ".infra");
+    assertThat(client.v1().events().inNamespace(ns.name()).list().getItems())
+        .anySatisfy(e -> {
+          assertThat(e.getInvolvedObject().getName()).isEqualTo("infra");
+          assertThat(e.getReason()).isEqualTo("Succeeded");
+          assertThat(e.getMessage()).contains("main@sha1:" + first).contains("2 created");
+        });
 
     copy.write("functions/hello.yaml", function("hello", "nodejs22", "v2"));
     copy.git("rm", "-q", "functions/bye.yaml");
@@ -122,6 +128,11 @@ class FunctionRepositoryIT {
         assertThat(c.getMessage()).contains("functions/hello.yaml:").contains("cobol85");
       });
       assertThat(repository(client, ns).getStatus().getLastAttemptedRevision()).isEqualTo("main@sha1:" + bad);
+      assertThat(client.v1().events().inNamespace(ns.name()).list().getItems())
+          .anySatisfy(e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo("InvalidRevision");
+          });
     });
     assertThat(repository(client, ns).getStatus().getLastAppliedRevision()).isEqualTo("main@sha1:" + good);
     assertThat(functionNames(client, ns)).containsExactly("hello");
