@@ -1,0 +1,158 @@
+package io.gitfn.build;
+
+import io.fabric8.kubernetes.api.model.Capabilities;
+import io.fabric8.kubernetes.api.model.CapabilitiesBuilder;
+import io.fabric8.kubernetes.api.model.KeyToPath;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.gitfn.api.function.Function;
+import io.gitfn.workload.Labels;
+import io.gitfn.workload.Owner;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/** The kaniko Job that builds a Function's image for one content key (reference §4.1, §4.2). */
+public final class BuildJobSpec {
+
+  public static final String WORKSPACE = "/workspace";
+  public static final String DOCKER_CONFIG = "/kaniko/.docker";
+  static final String CONTAINER = "executor";
+  static final int KEY_IN_NAME = 10;
+  // A Job's name is also the value of its Pods' job-name label, which may have at most 63 characters.
+  static final int NAME_LIMIT = 63;
+
+  private BuildJobSpec() {
+  }
+
+  /**
+   * {@code <fn>-build-<first 10 of key>}, with the Function's name shortened when the whole would pass 63
+   * characters. The name depends only on the Function and the key, so a restarted controller finds the Job it
+   * started instead of starting a second one.
+   */
+  public static String name(Function fn, ContentKey key) {
+    String suffix = "-build-" + key.value().substring(0, KEY_IN_NAME);
+    String prefix = fn.getMetadata().getName();
+    if (prefix.length() + suffix.length() > NAME_LIMIT) {
+      prefix = prefix.substring(0, NAME_LIMIT - suffix.length()).replaceAll("[-.]+$", "");
+    }
+    return prefix + suffix;
+  }
+
+  /** {@code <registry>/<namespace>-<name>:<key tag>}, the image a build pushes and the Deployment runs. */
+  public static String image(Function fn, ContentKey key, BuildSettings settings) {
+    return settings.registry() + "/" + fn.getMetadata().getNamespace() + "-" + fn.getMetadata().getName()
+        + ":" + key.tag();
+  }
+
+  /**
+   * The build Job: one attempt ({@code backoffLimit 0}, {@code restartPolicy Never}), so a failed build reports
+   * its failure instead of retrying with the same input.
+   *
+   * @param contextConfigMap the ConfigMap holding the {@link BuildContext}
+   */
+  public static Job forFunction(Function fn, ContentKey key, String contextConfigMap, BuildSettings settings) {
+    Map<String, String> labels = new LinkedHashMap<>(Labels.ofFunction(fn));
+    labels.put(Labels.CONTENT_KEY, key.tag());
+    return new JobBuilder()
+        .withNewMetadata()
+        .withName(name(fn, key))
+        .withNamespace(fn.getMetadata().getNamespace())
+        .withLabels(labels)
+        .withOwnerReferences(Owner.of(fn))
+        .endMetadata()
+        .withNewSpec()
+        .withParallelism(1)
+        .withCompletions(1)
+        .withBackoffLimit(0)
+        .withNewTemplate()
+        .withNewMetadata()
+        .withLabels(labels)
+        // An Istio sidecar would keep the Pod, and so the Job, running after kaniko exits (§2.5).
+        .addToAnnotations("sidecar.istio.io/inject", "false")
+        .endMetadata()
+        .withNewSpec()
+        .withRestartPolicy("Never")
+        .withVolumes(volumes(fn, contextConfigMap, settings))
+        .addNewContainer()
+        .withName(CONTAINER)
+        .withImage(settings.builderImage())
+        .withArgs(args(fn, key, settings))
+        .addNewEnv().withName("DOCKER_CONFIG").withValue(DOCKER_CONFIG + "/").endEnv()
+        .withResources(BuildProfiles.forFunction(fn, settings.buildProfile()))
+        .withVolumeMounts(mounts(fn, settings))
+        .withTerminationMessagePolicy("FallbackToLogsOnError")
+        // kaniko unpacks the base image as root into its own filesystem; Kyma's narrowest working set (§4.1).
+        .withNewSecurityContext()
+        .withRunAsUser(0L)
+        .withRunAsGroup(0L)
+        .withCapabilities(kanikoCapabilities())
+        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+        .endSecurityContext()
+        .endContainer()
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
+  }
+
+  private static List<String> args(Function fn, ContentKey key, BuildSettings settings) {
+    List<String> args = new ArrayList<>(settings.builderArgs());
+    args.add("--context=dir://" + WORKSPACE);
+    args.add("--dockerfile=" + WORKSPACE + "/" + BuildContext.DOCKERFILE);
+    args.add("--destination=" + image(fn, key, settings));
+    args.add("--build-arg=base_image=" + ContentKey.baseImage(fn, settings));
+    return args;
+  }
+
+  private static List<Volume> volumes(Function fn, String contextConfigMap, BuildSettings settings) {
+    List<Volume> volumes = new ArrayList<>();
+    volumes.add(new VolumeBuilder().withName("context")
+        .withNewConfigMap().withName(contextConfigMap).endConfigMap().build());
+    volumes.add(new VolumeBuilder().withName("registry-credentials")
+        .withNewSecret().withSecretName(settings.registrySecret())
+        .withItems(new KeyToPath(".dockerconfigjson", null, "config.json"))
+        .endSecret().build());
+    if (settings.packageRegistrySecret() != null) {
+      String file = RuntimeFiles.of(fn.getSpec().getRuntime()).packageRegistryConfig();
+      volumes.add(new VolumeBuilder().withName("package-registry")
+          .withNewSecret().withSecretName(settings.packageRegistrySecret())
+          .withItems(new KeyToPath(file, null, file))
+          .endSecret().build());
+    }
+    return volumes;
+  }
+
+  /**
+   * Each context file is mounted on its own with subPath: a whole-volume mount gives symlinks, and kaniko's
+   * COPY needs real files (§4.2).
+   */
+  private static List<VolumeMount> mounts(Function fn, BuildSettings settings) {
+    List<VolumeMount> mounts = new ArrayList<>();
+    RuntimeFiles files = RuntimeFiles.of(fn.getSpec().getRuntime());
+    for (String file : new TreeSet<>(List.of(BuildContext.DOCKERFILE, files.source(), files.dependencies()))) {
+      mounts.add(new VolumeMountBuilder().withName("context").withMountPath(WORKSPACE + "/" + file)
+          .withSubPath(file).withReadOnly(true).build());
+    }
+    mounts.add(new VolumeMountBuilder().withName("registry-credentials").withMountPath(DOCKER_CONFIG)
+        .withReadOnly(true).build());
+    if (settings.packageRegistrySecret() != null) {
+      mounts.add(new VolumeMountBuilder().withName("package-registry")
+          .withMountPath(WORKSPACE + "/" + Dockerfiles.REGISTRY_CONFIG_DIR).withReadOnly(true).build());
+    }
+    return mounts;
+  }
+
+  private static Capabilities kanikoCapabilities() {
+    return new CapabilitiesBuilder()
+        .withDrop("ALL")
+        .withAdd("CHOWN", "FOWNER", "SETGID", "DAC_OVERRIDE")
+        .build();
+  }
+}

@@ -1,0 +1,100 @@
+package io.gitfn.build;
+
+import io.gitfn.api.function.FunctionRuntime;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How gitfn builds images: where they go, which builder makes them and from which base images.
+ *
+ * @param registry host[:port][/path] that images are pushed to and pulled from, such as {@code registry.local:5000}
+ * @param builderImage the kaniko executor image
+ * @param builderArgs arguments given to the builder before the ones gitfn adds (context, destination, base image)
+ * @param baseImages the default base image of each runtime, used unless a Function sets runtimeImageOverride
+ * @param registrySecret a {@code kubernetes.io/dockerconfigjson} Secret in the Function's namespace that the
+ *     builder pushes with
+ * @param packageRegistrySecret an optional Secret with {@code .npmrc} or {@code pip.conf} for dependency installs,
+ *     or null
+ * @param buildProfile the build resource profile used when a Function names none
+ */
+public record BuildSettings(
+    String registry,
+    String builderImage,
+    List<String> builderArgs,
+    Map<FunctionRuntime, String> baseImages,
+    String registrySecret,
+    String packageRegistrySecret,
+    String buildProfile) {
+
+  public static final String DEFAULT_BUILDER_IMAGE = "gcr.io/kaniko-project/executor:v1.23.2";
+
+  /** Kyma's executor args (§4.1) less {@code --skip-tls-verify}: the default registry is plain HTTP in-cluster. */
+  public static final List<String> DEFAULT_BUILDER_ARGS = List.of(
+      "--insecure", "--skip-unused-stages", "--log-format=text", "--cache=true", "--use-new-run",
+      "--compressed-caching=false");
+
+  /** The runtime images Kyma Serverless 1.11.1 builds on (§4.3). */
+  public static final Map<FunctionRuntime, String> DEFAULT_BASE_IMAGES = Map.of(
+      FunctionRuntime.NODEJS20, "europe-docker.pkg.dev/kyma-project/prod/function-runtime-nodejs20:1.11.1",
+      FunctionRuntime.NODEJS22, "europe-docker.pkg.dev/kyma-project/prod/function-runtime-nodejs22:1.11.1",
+      FunctionRuntime.PYTHON312, "europe-docker.pkg.dev/kyma-project/prod/function-runtime-python312:1.11.1");
+
+  /** Kyma's name for the propagated registry Secret (§4.4). */
+  public static final String DEFAULT_REGISTRY_SECRET = "serverless-registry-config-default";
+
+  public BuildSettings {
+    requireNonBlank(registry, "registry");
+    requireNonBlank(builderImage, "builderImage");
+    requireNonBlank(registrySecret, "registrySecret");
+    builderArgs = List.copyOf(Objects.requireNonNull(builderArgs, "builderArgs"));
+    Map<FunctionRuntime, String> images = new EnumMap<>(FunctionRuntime.class);
+    images.putAll(Objects.requireNonNull(baseImages, "baseImages"));
+    for (FunctionRuntime runtime : FunctionRuntime.values()) {
+      requireNonBlank(images.get(runtime), "baseImages[" + runtime + "]");
+    }
+    baseImages = Map.copyOf(images);
+    if (packageRegistrySecret != null && packageRegistrySecret.isBlank()) {
+      packageRegistrySecret = null;
+    }
+    if (!BuildProfiles.NAMES.contains(buildProfile)) {
+      throw new IllegalArgumentException(
+          "buildProfile `" + buildProfile + "` is not one of " + String.join(", ", BuildProfiles.NAMES));
+    }
+    registry = registry.endsWith("/") ? registry.substring(0, registry.length() - 1) : registry;
+  }
+
+  /** The in-cluster registry, kaniko, Kyma's base images and Kyma's default build profile {@code normal}. */
+  public static BuildSettings defaults() {
+    return new BuildSettings("registry.local:5000", DEFAULT_BUILDER_IMAGE, DEFAULT_BUILDER_ARGS,
+        DEFAULT_BASE_IMAGES, DEFAULT_REGISTRY_SECRET, null, BuildProfiles.DEFAULT);
+  }
+
+  /** The base image a runtime builds on when the Function does not override it. */
+  public String baseImage(FunctionRuntime runtime) {
+    return baseImages.get(runtime);
+  }
+
+  public BuildSettings withRegistry(String registry) {
+    return new BuildSettings(registry, builderImage, builderArgs, baseImages, registrySecret,
+        packageRegistrySecret, buildProfile);
+  }
+
+  public BuildSettings withPackageRegistrySecret(String secret) {
+    return new BuildSettings(registry, builderImage, builderArgs, baseImages, registrySecret, secret, buildProfile);
+  }
+
+  public BuildSettings withBaseImage(FunctionRuntime runtime, String image) {
+    Map<FunctionRuntime, String> images = new EnumMap<>(baseImages);
+    images.put(runtime, image);
+    return new BuildSettings(registry, builderImage, builderArgs, images, registrySecret, packageRegistrySecret,
+        buildProfile);
+  }
+
+  private static void requireNonBlank(String value, String name) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(name + " must not be blank");
+    }
+  }
+}

@@ -1,0 +1,32 @@
+package io.gitfn.build;
+
+import io.gitfn.api.function.FunctionRuntime;
+
+/**
+ * The file names of a runtime's handler and dependencies, in the Git directory and in the build context.
+ *
+ * @param source {@code handler.js} or {@code handler.py}
+ * @param dependencies {@code package.json} or {@code requirements.txt}
+ * @param packageRegistryConfig the package manager's config file in the optional package-registry Secret
+ */
+public record RuntimeFiles(String source, String dependencies, String packageRegistryConfig) {
+
+  private static final RuntimeFiles NODEJS = new RuntimeFiles("handler.js", "package.json", ".npmrc");
+  private static final RuntimeFiles PYTHON = new RuntimeFiles("handler.py", "requirements.txt", "pip.conf");
+
+  public static RuntimeFiles of(FunctionRuntime runtime) {
+    return isNode(runtime) ? NODEJS : PYTHON;
+  }
+
+  static boolean isNode(FunctionRuntime runtime) {
+    return runtime == FunctionRuntime.NODEJS20 || runtime == FunctionRuntime.NODEJS22;
+  }
+
+  /** Kyma's rule (§2.5): blank Node.js dependencies become {@code {}}; Python's are kept as they are. */
+  public static String normalisedDependencies(FunctionRuntime runtime, String dependencies) {
+    if (isNode(runtime) && (dependencies == null || dependencies.isBlank())) {
+      return "{}";
+    }
+    return dependencies == null ? "" : dependencies;
+  }
+}

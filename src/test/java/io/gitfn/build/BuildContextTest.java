@@ -1,0 +1,89 @@
+package io.gitfn.build;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.workload.Labels;
+import io.gitfn.workload.TestFunction;
+import org.junit.jupiter.api.Test;
+
+class BuildContextTest {
+
+  private static final BuildSettings SETTINGS = BuildSettings.defaults();
+
+  @Test
+  void aNodeContextHoldsHandlerPackageJsonAndDockerfile() throws Exception {
+    Function fn = TestFunction.inline().code("module.exports = {}").dependencies("{\"name\":\"x\"}").build();
+
+    BuildContext context = BuildContext.ofInline(fn, SETTINGS);
+
+    assertThat(context.data()).containsOnlyKeys("handler.js", "package.json", "Dockerfile")
+        .containsEntry("handler.js", "module.exports = {}")
+        .containsEntry("package.json", "{\"name\":\"x\"}")
+        .containsEntry("Dockerfile", Dockerfiles.forRuntime(FunctionRuntime.NODEJS22,
+            SETTINGS.baseImage(FunctionRuntime.NODEJS22), false));
+  }
+
+  @Test
+  void blankNodeDependenciesBecomeAnEmptyObject() throws Exception {
+    BuildContext context = BuildContext.ofInline(TestFunction.inline().build(), SETTINGS);
+
+    assertThat(context.data()).containsEntry("package.json", "{}");
+  }
+
+  @Test
+  void aPythonContextHoldsHandlerAndRequirements() throws Exception {
+    Function fn = TestFunction.fromGit("f").runtime(FunctionRuntime.PYTHON312).build();
+
+    BuildContext context = BuildContext.of(fn, "def main(e, c): return 'ok'", null, SETTINGS);
+
+    assertThat(context.data()).containsOnlyKeys("handler.py", "requirements.txt", "Dockerfile")
+        .containsEntry("requirements.txt", "");
+  }
+
+  @Test
+  void theDockerfileUsesThePackageRegistryWhenOneIsConfigured() throws Exception {
+    BuildContext context = BuildContext.ofInline(TestFunction.inline().build(),
+        SETTINGS.withPackageRegistrySecret("npm-registry"));
+
+    assertThat(context.data().get("Dockerfile")).contains("registry-config/.npmrc");
+  }
+
+  @Test
+  void theSizeCountsKeysAndValuesInUtf8() throws Exception {
+    BuildContext context = new BuildContext(java.util.Map.of("a", "é"));
+
+    assertThat(context.size()).isEqualTo(3);
+  }
+
+  @Test
+  void aContextOverOneMebibyteIsRefusedNamingTheFunctionAndTheSize() {
+    Function fn = TestFunction.inline().code("x".repeat(1024 * 1024)).build();
+
+    assertThatThrownBy(() -> BuildContext.ofInline(fn, SETTINGS))
+        .isInstanceOf(BuildContextTooLargeException.class)
+        .hasMessageStartingWith("Function shop/orders: the build context is ")
+        .hasMessageContaining("over the ConfigMap limit of 1048576 bytes")
+        .satisfies(e -> assertThat(((BuildContextTooLargeException) e).size()).isGreaterThan(1024 * 1024));
+  }
+
+  @Test
+  void theContextConfigMapIsImmutableNamedLikeTheJobAndOwnedByTheFunction() throws Exception {
+    Function fn = TestFunction.inline().build();
+    ContentKey key = ContentKey.ofInline(fn, SETTINGS);
+
+    ConfigMap configMap = ContextConfigMapSpec.forFunction(fn, key, BuildContext.ofInline(fn, SETTINGS));
+
+    assertThat(configMap.getMetadata().getName()).isEqualTo(BuildJobSpec.name(fn, key));
+    assertThat(configMap.getMetadata().getNamespace()).isEqualTo("shop");
+    assertThat(configMap.getImmutable()).isTrue();
+    assertThat(configMap.getMetadata().getLabels()).containsEntry(Labels.CONTENT_KEY, key.tag())
+        .containsEntry(Labels.FUNCTION_NAME, "orders");
+    assertThat(configMap.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(owner -> assertThat(owner.getKind()).isEqualTo("Function"));
+    assertThat(configMap.getData()).containsOnlyKeys("handler.js", "package.json", "Dockerfile");
+  }
+}
