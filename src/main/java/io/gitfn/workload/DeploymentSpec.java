@@ -1,0 +1,169 @@
+package io.gitfn.workload;
+
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.ProbeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.SecretMount;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The Deployment that runs a Function's image (reference §2.5, §5.3, §5.4). */
+public final class DeploymentSpec {
+
+  public static final String CONTAINER = "function";
+  public static final int PORT = 8080;
+  static final String HEALTHZ = "/healthz";
+  static final long RUN_AS = 10001L;
+  // Read-only secret files are owned by root; the Function runs as 10001 and must be able to read them.
+  static final int SECRET_MODE = 0444;
+
+  private DeploymentSpec() {
+  }
+
+  /**
+   * The Deployment, named after the Function so that server-side apply always owns the same object.
+   *
+   * <p>{@code spec.replicas} follows the Function's: an HPA scales the Function through its scale subresource
+   * (§1.1), so the Function's replicas is what moves and the Deployment copies it. Without one it is 1, or the
+   * HPA's minimum when there is an HPA.
+   */
+  public static Deployment forFunction(Function fn, String image, WorkloadSettings settings) {
+    String name = fn.getMetadata().getName();
+    return new DeploymentBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(fn.getMetadata().getNamespace())
+        .withLabels(Labels.ofFunction(fn))
+        .withOwnerReferences(Owner.of(fn))
+        .endMetadata()
+        .withNewSpec()
+        .withReplicas(replicas(fn))
+        .withRevisionHistoryLimit(settings.revisionHistoryLimit())
+        .withNewSelector().withMatchLabels(Labels.selector(fn)).endSelector()
+        // A new version starts before an old one stops: no moment with fewer ready Pods than asked for.
+        .withNewStrategy()
+        .withType("RollingUpdate")
+        .withNewRollingUpdate()
+        .withMaxUnavailable(new IntOrString(0))
+        .withMaxSurge(new IntOrString(1))
+        .endRollingUpdate()
+        .endStrategy()
+        .withNewTemplate()
+        .withNewMetadata()
+        .withLabels(Labels.ofPod(fn))
+        .withAnnotations(fn.getSpec().getAnnotations())
+        .endMetadata()
+        .withNewSpec()
+        .withServiceAccountName(settings.serviceAccountName())
+        .withTerminationGracePeriodSeconds(settings.terminationGracePeriodSeconds())
+        .withNewSecurityContext()
+        .withRunAsUser(RUN_AS)
+        .withRunAsGroup(RUN_AS)
+        .withRunAsNonRoot(true)
+        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+        .endSecurityContext()
+        .withVolumes(volumes(fn))
+        .addNewContainer()
+        .withName(CONTAINER)
+        .withImage(image)
+        .withImagePullPolicy("IfNotPresent")
+        .addNewPort().withName("http").withContainerPort(PORT).withProtocol("TCP").endPort()
+        .withEnv(FunctionEnv.forFunction(fn, settings))
+        .withResources(FunctionProfiles.forFunction(fn, settings.defaultProfile()))
+        .withStartupProbe(startupProbe())
+        .withReadinessProbe(readinessProbe())
+        .withLivenessProbe(livenessProbe())
+        // Endpoints are removed asynchronously; serving a few seconds more drops no in-flight request.
+        .withNewLifecycle()
+        .withNewPreStop().withNewSleep((long) settings.preStopSeconds()).endPreStop()
+        .endLifecycle()
+        .withSecurityContext(containerSecurityContext())
+        .withVolumeMounts(mounts(fn))
+        .endContainer()
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
+  }
+
+  static int replicas(Function fn) {
+    if (fn.getSpec().getReplicas() != null) {
+      return fn.getSpec().getReplicas();
+    }
+    return Scaling.hasAutoscaler(fn) ? fn.getSpec().getScaleConfig().getMinReplicas() : 1;
+  }
+
+  /** §5.3: up to 150 s to start, out of rotation at the first failed check, restarted after three. */
+  static Probe startupProbe() {
+    return healthz().withPeriodSeconds(5).withFailureThreshold(30).build();
+  }
+
+  static Probe readinessProbe() {
+    return healthz().withPeriodSeconds(5).withTimeoutSeconds(2).withFailureThreshold(1).build();
+  }
+
+  static Probe livenessProbe() {
+    return healthz().withPeriodSeconds(5).withTimeoutSeconds(4).withFailureThreshold(3).build();
+  }
+
+  private static ProbeBuilder healthz() {
+    return new ProbeBuilder().withNewHttpGet().withPath(HEALTHZ).withPort(new IntOrString(PORT)).endHttpGet();
+  }
+
+  private static SecurityContext containerSecurityContext() {
+    return new SecurityContextBuilder()
+        .withRunAsUser(RUN_AS)
+        .withRunAsGroup(RUN_AS)
+        .withRunAsNonRoot(true)
+        .withPrivileged(false)
+        .withAllowPrivilegeEscalation(false)
+        .withReadOnlyRootFilesystem(true)
+        .withNewCapabilities().withDrop("ALL").endCapabilities()
+        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+        .build();
+  }
+
+  private static List<Volume> volumes(Function fn) {
+    List<Volume> volumes = new ArrayList<>();
+    volumes.add(new VolumeBuilder().withName("tmp")
+        .withNewEmptyDir().withSizeLimit(new Quantity("100Mi")).endEmptyDir().build());
+    List<SecretMount> secrets = secretMounts(fn);
+    for (int i = 0; i < secrets.size(); i++) {
+      volumes.add(new VolumeBuilder().withName(secretVolume(i))
+          .withNewSecret().withSecretName(secrets.get(i).getSecretName()).withDefaultMode(SECRET_MODE).endSecret()
+          .build());
+    }
+    return volumes;
+  }
+
+  private static List<VolumeMount> mounts(Function fn) {
+    List<VolumeMount> mounts = new ArrayList<>();
+    // The root filesystem is read-only; runtimes and libraries still need a scratch directory.
+    mounts.add(new VolumeMountBuilder().withName("tmp").withMountPath("/tmp").build());
+    List<SecretMount> secrets = secretMounts(fn);
+    for (int i = 0; i < secrets.size(); i++) {
+      mounts.add(new VolumeMountBuilder().withName(secretVolume(i)).withMountPath(secrets.get(i).getMountPath())
+          .withReadOnly(true).build());
+    }
+    return mounts;
+  }
+
+  /** Kyma names the volume after the Secret, but a Secret name may hold dots, which a volume name may not. */
+  private static String secretVolume(int index) {
+    return "secret-" + index;
+  }
+
+  private static List<SecretMount> secretMounts(Function fn) {
+    return fn.getSpec().getSecretMounts() == null ? List.of() : fn.getSpec().getSecretMounts();
+  }
+}

@@ -1,0 +1,57 @@
+package io.gitfn.workload;
+
+/**
+ * How gitfn runs Functions.
+ *
+ * @param traceCollectorEndpoint the value of {@code TRACE_COLLECTOR_ENDPOINT} (§5.4)
+ * @param publisherProxyAddress the value of {@code PUBLISHER_PROXY_ADDRESS} (§5.4)
+ * @param defaultProfile the function resource profile used when a Function names none
+ * @param serviceAccountName the runtime Pods' ServiceAccount, or null for the namespace's default
+ * @param preStopSeconds how long a terminating Pod keeps serving while endpoints stop sending to it
+ * @param terminationGracePeriodSeconds the Pod's grace period; it must exceed preStopSeconds
+ * @param revisionHistoryLimit ReplicaSets kept for {@code kubectl rollout undo}; Kyma keeps none
+ * @param targetCpuUtilizationPercentage the HPA's CPU target (§4.6)
+ */
+public record WorkloadSettings(
+    String traceCollectorEndpoint,
+    String publisherProxyAddress,
+    String defaultProfile,
+    String serviceAccountName,
+    int preStopSeconds,
+    long terminationGracePeriodSeconds,
+    int revisionHistoryLimit,
+    int targetCpuUtilizationPercentage) {
+
+  public WorkloadSettings {
+    if (!FunctionProfiles.NAMES.contains(defaultProfile)) {
+      throw new IllegalArgumentException(
+          "defaultProfile `" + defaultProfile + "` is not one of " + String.join(", ", FunctionProfiles.NAMES));
+    }
+    if (preStopSeconds < 0) {
+      throw new IllegalArgumentException("preStopSeconds must not be negative");
+    }
+    if (terminationGracePeriodSeconds <= preStopSeconds) {
+      throw new IllegalArgumentException("terminationGracePeriodSeconds (" + terminationGracePeriodSeconds
+          + ") must exceed preStopSeconds (" + preStopSeconds + "), or the Pod is killed while draining");
+    }
+    if (revisionHistoryLimit < 1) {
+      throw new IllegalArgumentException("revisionHistoryLimit must be at least 1");
+    }
+    if (targetCpuUtilizationPercentage < 1) {
+      throw new IllegalArgumentException("targetCpuUtilizationPercentage must be at least 1");
+    }
+  }
+
+  /** Kyma's endpoints and defaults (§4.6), a 5 s drain and a 30 s grace period. */
+  public static WorkloadSettings defaults() {
+    return new WorkloadSettings(
+        "http://telemetry-otlp-traces.kyma-system.svc.cluster.local:4318/v1/traces",
+        "http://eventing-publisher-proxy.kyma-system.svc.cluster.local/publish",
+        FunctionProfiles.DEFAULT, null, 5, 30, 5, 50);
+  }
+
+  public WorkloadSettings withServiceAccountName(String name) {
+    return new WorkloadSettings(traceCollectorEndpoint, publisherProxyAddress, defaultProfile, name, preStopSeconds,
+        terminationGracePeriodSeconds, revisionHistoryLimit, targetCpuUtilizationPercentage);
+  }
+}

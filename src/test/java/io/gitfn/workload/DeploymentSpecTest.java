@@ -1,0 +1,232 @@
+package io.gitfn.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionRuntime;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class DeploymentSpecTest {
+
+  private static final String IMAGE = "registry.local:5000/shop-orders:0123456789abcdef0123456789abcdef";
+  private static final WorkloadSettings SETTINGS = WorkloadSettings.defaults();
+
+  private static Deployment deployment(UnaryOperator<TestFunction> change) {
+    return DeploymentSpec.forFunction(change.apply(TestFunction.inline()).build(), IMAGE, SETTINGS);
+  }
+
+  private static PodSpec pod(Deployment deployment) {
+    return deployment.getSpec().getTemplate().getSpec();
+  }
+
+  private static Container container(Deployment deployment) {
+    return pod(deployment).getContainers().get(0);
+  }
+
+  @Test
+  void theDeploymentIsNamedAfterTheFunctionAndOwnedByIt() {
+    Deployment deployment = deployment(f -> f);
+
+    assertThat(deployment.getMetadata().getName()).isEqualTo("orders");
+    assertThat(deployment.getMetadata().getGenerateName()).isNull();
+    assertThat(deployment.getMetadata().getNamespace()).isEqualTo("shop");
+    assertThat(deployment.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(owner -> assertThat(owner.getKind()).isEqualTo("Function"));
+  }
+
+  static Stream<Arguments> replicas() {
+    return Stream.of(
+        Arguments.of("no replicas, no scaleConfig", (UnaryOperator<TestFunction>) f -> f, 1),
+        Arguments.of("spec.replicas", (UnaryOperator<TestFunction>) f -> f.replicas(3), 3),
+        Arguments.of("spec.replicas 0 scales to zero", (UnaryOperator<TestFunction>) f -> f.replicas(0), 0),
+        Arguments.of("min = max: no HPA, spec.replicas", (UnaryOperator<TestFunction>) f -> f.scale(2, 2).replicas(2), 2),
+        Arguments.of("an HPA has written spec.replicas", (UnaryOperator<TestFunction>) f -> f.scale(1, 5).replicas(4), 4),
+        Arguments.of("an HPA, no spec.replicas yet: its minimum", (UnaryOperator<TestFunction>) f -> f.scale(2, 5), 2));
+  }
+
+  @ParameterizedTest(name = "{0} gives {2}")
+  @MethodSource("replicas")
+  void replicasFollowTheFunction(String rule, UnaryOperator<TestFunction> change, int replicas) {
+    assertThat(deployment(change).getSpec().getReplicas()).isEqualTo(replicas);
+  }
+
+  @Test
+  void rolloutsNeverTakeAReadyPodAwayFirst() {
+    var strategy = deployment(f -> f).getSpec().getStrategy();
+
+    assertThat(strategy.getType()).isEqualTo("RollingUpdate");
+    assertThat(strategy.getRollingUpdate().getMaxUnavailable()).isEqualTo(new IntOrString(0));
+    assertThat(strategy.getRollingUpdate().getMaxSurge()).isEqualTo(new IntOrString(1));
+    assertThat(deployment(f -> f).getSpec().getRevisionHistoryLimit()).isEqualTo(5);
+  }
+
+  @Test
+  void theSelectorIsTheInternalLabelsAndThePodCarriesItWithTheFunctionsLabelsAndAnnotations() {
+    Function fn = TestFunction.inline().label("team", "a").annotation("note", "b").build();
+    Deployment deployment = DeploymentSpec.forFunction(fn, IMAGE, SETTINGS);
+
+    assertThat(deployment.getSpec().getSelector().getMatchLabels()).isEqualTo(Labels.selector(fn));
+    assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels()).isEqualTo(Labels.ofPod(fn))
+        .containsEntry("team", "a");
+    assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations()).containsExactly(
+        java.util.Map.entry("note", "b"));
+    assertThat(deployment.getMetadata().getLabels()).isEqualTo(Labels.ofFunction(fn));
+  }
+
+  @Test
+  void theContainerRunsTheImageOnPort8080() {
+    Container container = container(deployment(f -> f));
+
+    assertThat(container.getName()).isEqualTo("function");
+    assertThat(container.getImage()).isEqualTo(IMAGE);
+    assertThat(container.getImagePullPolicy()).isEqualTo("IfNotPresent");
+    assertThat(container.getPorts()).singleElement().satisfies(port -> {
+      assertThat(port.getContainerPort()).isEqualTo(8080);
+      assertThat(port.getName()).isEqualTo("http");
+    });
+  }
+
+  @Test
+  void nodeEnvIsUserThenRuntimeThenPlatform() {
+    Container container = container(deployment(f -> f.env("GREETING", "hi").env("FUNC_NAME", "mine")));
+
+    assertThat(container.getEnv()).extracting(EnvVar::getName).containsExactly(
+        "GREETING", "FUNC_NAME", "FUNC_RUNTIME", "HANDLER_PATH", "FUNC_NAME", "SERVICE_NAMESPACE",
+        "TRACE_COLLECTOR_ENDPOINT", "PUBLISHER_PROXY_ADDRESS", "FUNC_HANDLER", "MOD_NAME", "FUNC_PORT");
+    assertThat(container.getEnv()).extracting(EnvVar::getValue).containsExactly(
+        "hi", "mine", "nodejs22", "./function/handler.js", "orders", "shop",
+        SETTINGS.traceCollectorEndpoint(), SETTINGS.publisherProxyAddress(), "main", "handler", "8080");
+  }
+
+  @Test
+  void pythonEnvPointsPythonPathAtTheInstalledPackages() {
+    Container container = container(deployment(f -> f.runtime(FunctionRuntime.PYTHON312)));
+
+    assertThat(container.getEnv()).extracting(EnvVar::getName).startsWith(
+        "FUNC_RUNTIME", "KUBELESS_INSTALL_VOLUME", "PYTHONPATH", "FUNCTION_PATH", "PYTHONUNBUFFERED", "FUNC_NAME");
+    assertThat(container.getEnv()).contains(
+        new EnvVar("FUNC_RUNTIME", "python312", null),
+        new EnvVar("KUBELESS_INSTALL_VOLUME", "/kubeless", null),
+        new EnvVar("PYTHONPATH", "$(KUBELESS_INSTALL_VOLUME)/lib.python3.12/site-packages:$(KUBELESS_INSTALL_VOLUME)",
+            null),
+        new EnvVar("FUNCTION_PATH", "/kubeless", null),
+        new EnvVar("PYTHONUNBUFFERED", "TRUE", null));
+  }
+
+  @Test
+  void probesCheckHealthzAsKymaDoes() {
+    Container container = container(deployment(f -> f));
+
+    assertProbe(container.getStartupProbe(), 5, null, 30);
+    assertProbe(container.getReadinessProbe(), 5, 2, 1);
+    assertProbe(container.getLivenessProbe(), 5, 4, 3);
+  }
+
+  private static void assertProbe(Probe probe, int period, Integer timeout, int failureThreshold) {
+    assertThat(probe.getHttpGet().getPath()).isEqualTo("/healthz");
+    assertThat(probe.getHttpGet().getPort()).isEqualTo(new IntOrString(8080));
+    assertThat(probe.getPeriodSeconds()).isEqualTo(period);
+    assertThat(probe.getTimeoutSeconds()).isEqualTo(timeout);
+    assertThat(probe.getFailureThreshold()).isEqualTo(failureThreshold);
+  }
+
+  static Stream<Arguments> resources() {
+    return Stream.of(
+        Arguments.of("no profile: L", (UnaryOperator<TestFunction>) f -> f, "400m", "512Mi", "800m", "1024Mi"),
+        Arguments.of("XS", (UnaryOperator<TestFunction>) f -> f.profile("XS"), "50m", "64Mi", "150m", "256Mi"),
+        Arguments.of("S", (UnaryOperator<TestFunction>) f -> f.profile("S"), "100m", "128Mi", "200m", "256Mi"),
+        Arguments.of("M", (UnaryOperator<TestFunction>) f -> f.profile("M"), "200m", "256Mi", "400m", "512Mi"),
+        Arguments.of("L", (UnaryOperator<TestFunction>) f -> f.profile("L"), "400m", "512Mi", "800m", "1024Mi"),
+        Arguments.of("XL", (UnaryOperator<TestFunction>) f -> f.profile("XL"), "800m", "1024Mi", "1600m", "2048Mi"),
+        Arguments.of("explicit resources", (UnaryOperator<TestFunction>) f -> f.resources(
+            new ResourceRequirementsBuilder()
+                .addToRequests("cpu", new Quantity("10m")).addToRequests("memory", new Quantity("16Mi"))
+                .addToLimits("cpu", new Quantity("20m")).addToLimits("memory", new Quantity("32Mi")).build()),
+            "10m", "16Mi", "20m", "32Mi"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("resources")
+  void resourcesComeFromTheProfileOrAreGiven(String profile, UnaryOperator<TestFunction> change, String cpuRequest,
+      String memoryRequest, String cpuLimit, String memoryLimit) {
+    var resources = container(deployment(change)).getResources();
+
+    assertThat(resources.getRequests()).containsEntry("cpu", new Quantity(cpuRequest))
+        .containsEntry("memory", new Quantity(memoryRequest));
+    assertThat(resources.getLimits()).containsEntry("cpu", new Quantity(cpuLimit))
+        .containsEntry("memory", new Quantity(memoryLimit));
+  }
+
+  @Test
+  void theFunctionRunsUnprivilegedOnAReadOnlyRoot() {
+    Deployment deployment = deployment(f -> f);
+    var pod = pod(deployment).getSecurityContext();
+    var container = container(deployment).getSecurityContext();
+
+    assertThat(pod.getRunAsUser()).isEqualTo(10001L);
+    assertThat(pod.getRunAsGroup()).isEqualTo(10001L);
+    assertThat(pod.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    assertThat(container.getRunAsUser()).isEqualTo(10001L);
+    assertThat(container.getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(container.getReadOnlyRootFilesystem()).isTrue();
+    assertThat(container.getAllowPrivilegeEscalation()).isFalse();
+    assertThat(container.getPrivileged()).isFalse();
+  }
+
+  @Test
+  void tmpIsAWritableEmptyDir() {
+    Deployment deployment = deployment(f -> f);
+
+    assertThat(pod(deployment).getVolumes()).anySatisfy(volume -> {
+      assertThat(volume.getName()).isEqualTo("tmp");
+      assertThat(volume.getEmptyDir()).isNotNull();
+    });
+    assertThat(container(deployment).getVolumeMounts()).anySatisfy(mount -> {
+      assertThat(mount.getName()).isEqualTo("tmp");
+      assertThat(mount.getMountPath()).isEqualTo("/tmp");
+    });
+  }
+
+  @Test
+  void secretMountsAreReadOnlySecretVolumes() {
+    Deployment deployment = deployment(f -> f.secretMount("db.credentials", "/etc/db"));
+
+    assertThat(pod(deployment).getVolumes()).anySatisfy(volume -> {
+      assertThat(volume.getName()).isEqualTo("secret-0");
+      assertThat(volume.getSecret().getSecretName()).isEqualTo("db.credentials");
+    });
+    assertThat(container(deployment).getVolumeMounts()).anySatisfy(mount -> {
+      assertThat(mount.getName()).isEqualTo("secret-0");
+      assertThat(mount.getMountPath()).isEqualTo("/etc/db");
+      assertThat(mount.getReadOnly()).isTrue();
+    });
+  }
+
+  @Test
+  void aStoppingPodKeepsServingWhileEndpointsDrain() {
+    Deployment deployment = deployment(f -> f);
+
+    assertThat(container(deployment).getLifecycle().getPreStop().getSleep().getSeconds()).isEqualTo(5L);
+    assertThat(pod(deployment).getTerminationGracePeriodSeconds()).isGreaterThan(5L);
+  }
+
+  @Test
+  void theGracePeriodMustOutlastTheDrain() {
+    assertThatThrownBy(() -> new WorkloadSettings("t", "p", "L", null, 30, 30, 5, 50))
+        .hasMessageContaining("must exceed preStopSeconds");
+  }
+}
