@@ -40,6 +40,11 @@ abstract class ClusterCommand implements Callable<Integer> {
     }
   }
 
+  /** The exit code of a failure; 1 unless the command gives its exit codes other meanings. */
+  int failureExitCode() {
+    return FAILED;
+  }
+
   PrintWriter out() {
     return spec.commandLine().getOut();
   }
@@ -61,7 +66,7 @@ abstract class ClusterCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     err.println("Error: " + message.strip().lines().findFirst().orElse(""));
     err.flush();
-    return FAILED;
+    return failureExitCode();
   }
 
   private static String oneLine(KubernetesClientException e) {
