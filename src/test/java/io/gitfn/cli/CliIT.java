@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionStatus;
@@ -15,9 +16,14 @@ import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositoryStatus;
 import io.gitfn.api.repository.SecretRef;
 import io.gitfn.api.repository.SyncRecord;
+import io.gitfn.manifest.ManifestOptions;
+import io.gitfn.manifest.ManifestReader;
 import io.gitfn.reconcile.Controller;
 import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.reconcile.FunctionRepositoryReconciler;
+import io.gitfn.reconcile.sync.FunctionSync;
+import io.gitfn.source.FolderTree;
+import io.gitfn.source.Revision;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
@@ -38,6 +44,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** Every cluster command of {@code gitfn}, run in-process with {@code --kubeconfig} against the real API server. */
@@ -57,6 +64,10 @@ class CliIT {
   }
 
   static Run gitfn(String... arguments) {
+    return gitfnWith(kubeconfig, arguments);
+  }
+
+  static Run gitfnWith(Path kubeconfig, String... arguments) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine command = new CommandLine(new Main());
@@ -249,6 +260,71 @@ class CliIT {
       await().atMost(Duration.ofSeconds(30)).until(() ->
           ("main@sha1:" + second).equals(repository(client, ns).getStatus().getLastAppliedRevision()));
     }
+  }
+
+  @Test
+  void theNamespaceDefaultsToTheKubeconfigContexts(KubernetesClient client, TestNamespace ns, @TempDir Path dir)
+      throws Exception {
+    createRepository(client, ns, "infra", "https://git.example/infra.git", null);
+    Path own = dir.resolve("kubeconfig");
+    Files.writeString(own, Files.readString(kubeconfig).replace("namespace: default", "namespace: " + ns.name()));
+
+    Run run = gitfnWith(own, "get", "repositories");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("infra ");
+  }
+
+  @Test
+  void diffDryRunsTheFolderAndShowsWhatWouldChange(KubernetesClient client, TestNamespace ns, @TempDir Path folder)
+      throws Exception {
+    createRepository(client, ns, "infra", "https://git.example/infra.git", null);
+    String owner = ns.name() + ".infra";
+    apply(client, ns, function("hello").replace("spec:", "spec:\n  env: [{name: VERSION, value: v1}]"), owner);
+    apply(client, ns, function("gone"), owner);
+    Files.writeString(folder.resolve("hello.yaml"),
+        function("hello").replace("spec:", "spec:\n  env: [{name: VERSION, value: v2}]"));
+    Files.writeString(folder.resolve("fresh.yaml"), function("fresh"));
+
+    Run diff = gitfn("diff", folder.toString(), "-n", ns.name(), "--repository", "infra");
+
+    assertThat(diff.exitCode()).as(diff.err()).isEqualTo(1);
+    assertThat(diff.out()).contains("+ new Function " + ns.name() + "/fresh\n",
+        "~ changed Function " + ns.name() + "/hello\n@@ ", "-    value: \"v1\"\n+    value: \"v2\"\n",
+        "- removed Function " + ns.name() + "/gone\n");
+    assertThat(client.resources(Function.class).inNamespace(ns.name()).withName("hello").get().getSpec().getEnv().get(0)
+        .getValue()).as("a dry run writes nothing").isEqualTo("v1");
+    assertThat(client.resources(Function.class).inNamespace(ns.name()).withName("fresh").get()).isNull();
+
+    // What the controller would apply: the folder as the manifest reader reads it.
+    for (Function function : new ManifestReader(ManifestOptions.defaults()).read(new FolderTree(folder), "", List.of())
+        .functions()) {
+      apply(client, ns, function, owner);
+    }
+    client.resources(Function.class).inNamespace(ns.name()).withName("gone").delete();
+    await().atMost(Duration.ofSeconds(10))
+        .until(() -> client.resources(Function.class).inNamespace(ns.name()).withName("gone").get() == null);
+
+    Run same = gitfn("diff", folder.toString(), "-n", ns.name(), "--repository", "infra");
+
+    assertThat(same.exitCode()).as(same.out() + same.err()).isZero();
+    assertThat(same.out()).isEmpty();
+
+    Files.writeString(folder.resolve("bad.yaml"), function("bad").replace("nodejs22", "cobol85"));
+    Run invalid = gitfn("diff", folder.toString(), "-n", ns.name());
+    assertThat(invalid.exitCode()).isEqualTo(2);
+    assertThat(invalid.err()).contains("bad.yaml:", "cobol85").endsWith("Error: 1 error(s) in " + folder + "\n");
+  }
+
+  private static void apply(KubernetesClient client, TestNamespace ns, String yaml, String owner) {
+    apply(client, ns, SERIALIZATION.unmarshal(yaml, Function.class), owner);
+  }
+
+  private static void apply(KubernetesClient client, TestNamespace ns, Function function, String owner) {
+    client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(Function.class))
+        .inNamespace(ns.name())
+        .resource(FunctionSync.appliedObject(function, ns.name(), owner, new Revision("main", "a".repeat(40))))
+        .fieldManager(FunctionSync.FIELD_MANAGER).forceConflicts().serverSideApply();
   }
 
   private static String function(String name) {
