@@ -3,6 +3,7 @@ package io.gitfn.cli;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
@@ -35,6 +36,8 @@ abstract class ClusterCommand implements Callable<Integer> {
       return fail(e.getMessage());
     } catch (KubernetesClientException e) {
       return fail(oneLine(e));
+    } catch (UncheckedIOException e) {
+      return fail(e.getCause().getMessage());
     } catch (RuntimeException e) {
       return fail(e.getMessage() == null ? e.toString() : e.getMessage());
     }
