@@ -5,14 +5,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Durations as Kubernetes users write them, like Go's: {@code 30s}, {@code 1m30s}, {@code 1.5h}, {@code 500ms}. */
-final class GoDuration {
+public final class GoDuration {
 
   private static final Pattern WHOLE = Pattern.compile("^([0-9]+([.][0-9]+)?(ms|s|m|h))+$");
   private static final Pattern PART = Pattern.compile("([0-9]+(?:[.][0-9]+)?)(ms|s|m|h)");
 
   private GoDuration() {}
 
-  static Duration parse(String text) {
+  public static Duration parse(String text) {
     if (text == null || !WHOLE.matcher(text).matches()) {
       throw new IllegalArgumentException("`" + text + "` is not a duration like 30s, 1m30s or 1h");
     }

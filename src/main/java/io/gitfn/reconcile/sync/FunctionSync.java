@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gitfn.api.function.Function;
+import io.gitfn.source.Revision;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -43,6 +44,12 @@ public final class FunctionSync {
 
   public FunctionSync(KubernetesClient client) {
     this.cluster = new ClusterFunctions(client);
+  }
+
+  /** The object a sync would server-side apply for {@code desired}, so that {@code gitfn diff} dry-runs the same. */
+  public static GenericKubernetesResource appliedObject(Function desired, String namespace, String owner,
+      Revision revision) {
+    return AppliedFunction.of(desired, namespace, owner, revision).object();
   }
 
   /**

@@ -1,0 +1,140 @@
+package io.gitfn.cli;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.manifest.InvalidManifestException;
+import io.gitfn.manifest.Manifest;
+import io.gitfn.manifest.ManifestError;
+import io.gitfn.manifest.ManifestOptions;
+import io.gitfn.manifest.ManifestReader;
+import io.gitfn.reconcile.sync.FunctionSync;
+import io.gitfn.source.FolderTree;
+import io.gitfn.source.Revision;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code gitfn diff <folder>}: what applying a folder's Functions would change in the cluster, found by a
+ * server-side dry-run apply as field manager {@code gitfn}, so that defaults, webhooks and field ownership are
+ * the server's and not a guess.
+ */
+@Command(name = "diff", mixinStandardHelpOptions = true,
+    description = "Show what applying a folder's Functions would change, by a server-side dry run.",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:nothing would change", "1:something would change", "2:an error; nothing was compared"})
+final class DiffCommand extends ClusterCommand {
+
+  static final int CHANGES = 1;
+  static final int ERROR = 2;
+  private static final ResourceDefinitionContext FUNCTIONS = ResourceDefinitionContext.fromResourceType(Function.class);
+  // A folder has no commit; the revision annotation it would set is left out of the comparison anyway.
+  private static final Revision FOLDER = new Revision("folder", "0".repeat(40));
+
+  @Parameters(index = "0", paramLabel = "<folder>", description = "A local folder, as gitfn render reads it.")
+  Path folder;
+
+  @Option(names = "--path", paramLabel = "P", defaultValue = "",
+      description = "The folder under <folder> to read, like spec.path. Default: all.")
+  String path;
+
+  @Option(names = "--ignore", paramLabel = "PATTERN", description = "A gitignore pattern to leave out; repeatable.")
+  List<String> ignore = new ArrayList<>();
+
+  @Option(names = "--repository", paramLabel = "NAME",
+      description = "The FunctionRepository that would apply the folder: its label is set on new Functions, and"
+          + " the Functions it made that the folder no longer has are shown as removed (unless spec.prune is false).")
+  String repository;
+
+  @Override
+  int failureExitCode() {
+    return ERROR;
+  }
+
+  @Override
+  int run(KubernetesClient client, String namespace) {
+    List<Function> desired = read();
+    MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> functions =
+        client.genericKubernetesResources(FUNCTIONS);
+    FunctionRepository owning = repository == null ? null
+        : ClusterObjects.one(client, FunctionRepository.class, "functionrepository", namespace, repository);
+    String owner = owning == null ? null : namespace + "." + repository;
+    StringBuilder diff = new StringBuilder();
+    Set<String> seen = new HashSet<>();
+    for (Function function : desired) {
+      String target = function.getMetadata().getNamespace() == null ? namespace : function.getMetadata().getNamespace();
+      String name = function.getMetadata().getName();
+      String key = target + "/" + name;
+      seen.add(key);
+      GenericKubernetesResource live = functions.inNamespace(target).withName(name).get();
+      String label = live == null || live.getMetadata().getLabels() == null ? null
+          : live.getMetadata().getLabels().get(FunctionSync.REPOSITORY_LABEL);
+      GenericKubernetesResource applied = applied(function, target, label != null ? label : owner);
+      GenericKubernetesResource after;
+      try {
+        after = functions.inNamespace(target).resource(applied).dryRun().fieldManager(FunctionSync.FIELD_MANAGER)
+            .forceConflicts().serverSideApply();
+      } catch (KubernetesClientException e) {
+        throw new CommandException("Function " + key + " would be refused: "
+            + (e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage()));
+      }
+      diff.append(live == null ? FunctionDiff.added(key, after) : FunctionDiff.changed(key, live, after));
+    }
+    if (owning != null && prunes(owning)) {
+      for (GenericKubernetesResource live : functions.inNamespace(namespace)
+          .withLabel(FunctionSync.REPOSITORY_LABEL, owner).list().getItems()) {
+        String key = namespace + "/" + live.getMetadata().getName();
+        if (!seen.contains(key)) {
+          diff.append(FunctionDiff.removed(key, live));
+        }
+      }
+    }
+    out().print(diff);
+    out().flush();
+    return diff.length() == 0 ? 0 : CHANGES;
+  }
+
+  private List<Function> read() {
+    if (!Files.isDirectory(folder)) {
+      throw new CommandException(folder + " is not a folder");
+    }
+    try {
+      Manifest manifest = new ManifestReader(ManifestOptions.defaults()).read(new FolderTree(folder), path, ignore);
+      manifest.notices().forEach(notice -> note("notice: " + notice));
+      return manifest.functions();
+    } catch (InvalidManifestException e) {
+      // Every error, not just the first: one line each, as render prints them.
+      note("the folder is invalid; nothing would be applied:");
+      e.errors().stream().map(ManifestError::toString).forEach(this::note);
+      throw new CommandException(e.errors().size() + " error(s) in " + folder);
+    } catch (IOException e) {
+      throw new CommandException("cannot read " + folder + ": " + e.getMessage());
+    }
+  }
+
+  private static boolean prunes(FunctionRepository repository) {
+    return repository.getSpec() == null || !Boolean.FALSE.equals(repository.getSpec().getPrune());
+  }
+
+  private static GenericKubernetesResource applied(Function function, String namespace, String owner) {
+    GenericKubernetesResource object = FunctionSync.appliedObject(function, namespace, owner == null ? "" : owner, FOLDER);
+    if (owner == null) {
+      object.getMetadata().getLabels().remove(FunctionSync.REPOSITORY_LABEL);
+    }
+    return object;
+  }
+}

@@ -1,0 +1,9 @@
+package io.gitfn.cli;
+
+import picocli.CommandLine.Command;
+
+/** {@code gitfn history}: what was applied, when, and what it changed. */
+@Command(name = "history", mixinStandardHelpOptions = true,
+    description = "Show the latest syncs of a FunctionRepository.",
+    subcommands = {HistoryRepositoryCommand.class})
+final class HistoryCommand {}

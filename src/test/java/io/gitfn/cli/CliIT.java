@@ -1,0 +1,387 @@
+package io.gitfn.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionStatus;
+import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.api.repository.FunctionRepositoryStatus;
+import io.gitfn.api.repository.SecretRef;
+import io.gitfn.api.repository.SyncRecord;
+import io.gitfn.manifest.ManifestOptions;
+import io.gitfn.manifest.ManifestReader;
+import io.gitfn.reconcile.Controller;
+import io.gitfn.reconcile.ControllerSettings;
+import io.gitfn.reconcile.FunctionRepositoryReconciler;
+import io.gitfn.reconcile.sync.FunctionSync;
+import io.gitfn.source.FolderTree;
+import io.gitfn.source.Revision;
+import io.gitfn.source.SourceSettings;
+import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.TestNamespace;
+import io.gitfn.testbed.WithKubeApi;
+import io.gitfn.testbed.git.BareRepository;
+import io.gitfn.testbed.git.GitClient;
+import io.gitfn.testbed.git.GitHttpServer;
+import io.gitfn.testbed.git.GitServers;
+import io.gitfn.testbed.git.WorkingCopy;
+import io.gitfn.trigger.webhook.WebhookSettings;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Every cluster command of {@code gitfn}, run in-process with {@code --kubeconfig} against the real API server. */
+@WithKubeApi
+@ExtendWith(GitServers.class)
+class CliIT {
+
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+  private static Path kubeconfig;
+
+  record Run(int exitCode, String out, String err) {}
+
+  @BeforeAll
+  static void crds(KubeTestBed bed) {
+    bed.installCrds();
+    kubeconfig = bed.kubeconfig();
+  }
+
+  static Run gitfn(String... arguments) {
+    return gitfnWith(kubeconfig, arguments);
+  }
+
+  static Run gitfnWith(Path kubeconfig, String... arguments) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine command = new CommandLine(new Main());
+    command.setOut(new PrintWriter(out));
+    command.setErr(new PrintWriter(err));
+    List<String> all = new ArrayList<>(List.of(arguments));
+    all.add("--kubeconfig");
+    all.add(kubeconfig.toString());
+    int exitCode = command.execute(all.toArray(String[]::new));
+    return new Run(exitCode, out.toString(), err.toString());
+  }
+
+  @Test
+  void getRepositoriesPrintsATableAWideTableAndYaml(KubernetesClient client, TestNamespace ns) {
+    createRepository(client, ns, "infra", "https://git.example/infra.git", readyStatus("main@sha1:" + "a".repeat(40)));
+    createRepository(client, ns, "apps", "https://git.example/apps.git", null);
+
+    Run table = gitfn("get", "repositories", "-n", ns.name());
+
+    assertThat(table.exitCode()).as(table.err()).isZero();
+    List<String> lines = table.out().lines().toList();
+    assertThat(lines).hasSize(3);
+    assertThat(lines.get(0)).matches("NAME +URL +REVISION +READY +STATUS +AGE");
+    assertThat(lines.get(1)).startsWith("apps ").contains("https://git.example/apps.git", "<none>", "Unknown");
+    assertThat(lines.get(2)).startsWith("infra ").contains("main@sha1:aaaa", "True", "applied 2 Functions")
+        .matches(".*\\d+s$");
+
+    Run wide = gitfn("get", "fnrepo", "infra", "-n", ns.name(), "-o", "wide");
+    assertThat(wide.out().lines().toList().get(0)).matches("NAME +URL +REVISION +READY +STATUS +AGE +REF +PATH +LAST-WEBHOOK");
+    assertThat(wide.out()).contains("branch:main", "functions");
+
+    Run yaml = gitfn("get", "repository", "infra", "-n", ns.name(), "-o", "yaml");
+    assertThat(yaml.exitCode()).isZero();
+    assertThat(yaml.out()).contains("kind: \"FunctionRepository\"", "lastAppliedRevision:").doesNotContain("managedFields");
+
+    Run all = gitfn("get", "repositories", "-A");
+    assertThat(all.out().lines().toList().get(0)).startsWith("NAMESPACE ");
+    assertThat(all.out()).contains(ns.name() + " ");
+  }
+
+  @Test
+  void getFunctionsShowsConditionsAndTheRepositoryAndJsonListsSeveral(KubernetesClient client, TestNamespace ns)
+      throws Exception {
+    Function hello = client.getKubernetesSerialization().unmarshal("""
+        apiVersion: serverless.kyma-project.io/v1alpha2
+        kind: Function
+        metadata: {name: hello, labels: {gitfn.io/repository: %s.infra}}
+        spec: {runtime: nodejs22, source: {inline: {source: "module.exports = {}"}}}
+        """.formatted(ns.name()), Function.class);
+    Function created = client.resources(Function.class).inNamespace(ns.name()).resource(hello).create();
+    created.setStatus(new FunctionStatus());
+    created.getStatus().setConditions(List.of(new ConditionBuilder().withType("ConfigurationReady").withStatus("True")
+        .withReason("Configured").withMessage("ok").withLastTransitionTime("2026-01-01T00:00:00Z").build()));
+    client.resources(Function.class).inNamespace(ns.name()).resource(created).updateStatus();
+    Function bye = client.getKubernetesSerialization().unmarshal("""
+        apiVersion: serverless.kyma-project.io/v1alpha2
+        kind: Function
+        metadata: {name: bye}
+        spec: {runtime: python312, source: {inline: {source: "def main(e, c): pass"}}}
+        """, Function.class);
+    client.resources(Function.class).inNamespace(ns.name()).resource(bye).create();
+
+    Run table = gitfn("get", "fn", "-n", ns.name());
+
+    assertThat(table.exitCode()).as(table.err()).isZero();
+    List<String> lines = table.out().lines().toList();
+    assertThat(lines.get(0)).matches("NAME +RUNTIME +CONFIGURED +BUILT +RUNNING +REPOSITORY +AGE");
+    assertThat(lines.get(1)).matches("bye +python312 +Unknown +Unknown +Unknown +<none> +\\d+s");
+    assertThat(lines.get(2)).matches("hello +nodejs22 +True +Unknown +Unknown +" + ns.name() + "\\.infra +\\d+s");
+
+    Run json = gitfn("get", "functions", "-n", ns.name(), "-o", "json");
+    JsonNode list = new ObjectMapper().readTree(json.out());
+    assertThat(list.get("kind").asText()).isEqualTo("List");
+    assertThat(list.get("items")).hasSize(2);
+  }
+
+  @Test
+  void aMissingObjectIsOneLineOnStderrAndExitCodeOne(TestNamespace ns) {
+    for (String[] command : List.of(
+        new String[] {"get", "repository", "nope"},
+        new String[] {"history", "repository", "nope"},
+        new String[] {"suspend", "repository", "nope"},
+        new String[] {"resume", "repository", "nope"},
+        new String[] {"reconcile", "repository", "nope"})) {
+      List<String> withNamespace = new ArrayList<>(List.of(command));
+      withNamespace.addAll(List.of("-n", ns.name()));
+
+      Run run = gitfn(withNamespace.toArray(String[]::new));
+
+      assertThat(run.exitCode()).as(String.join(" ", command)).isEqualTo(1);
+      assertThat(run.err()).isEqualTo(
+          "Error: functionrepository \"nope\" not found in namespace \"" + ns.name() + "\"\n");
+      assertThat(run.out()).isEmpty();
+    }
+    Run function = gitfn("get", "function", "nope", "-n", ns.name());
+    assertThat(function.err()).isEqualTo("Error: function \"nope\" not found in namespace \"" + ns.name() + "\"\n");
+  }
+
+  @Test
+  void anEmptyNamespaceSaysSoOnStderr(TestNamespace ns) {
+    Run run = gitfn("get", "repositories", "-n", ns.name());
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err()).isEqualTo("No resources found in " + ns.name() + " namespace.\n");
+  }
+
+  @Test
+  void historyIsATableNewestFirstOrYaml(KubernetesClient client, TestNamespace ns) {
+    FunctionRepositoryStatus status = readyStatus("main@sha1:" + "b".repeat(40));
+    status.setHistory(List.of(
+        record("main@sha1:" + "b".repeat(40), "2026-03-01T11:00:00Z", "Applied", 0, 1, 1),
+        record("main@sha1:" + "a".repeat(40), "2026-03-01T10:00:00Z", "Applied", 2, 0, 0)));
+    createRepository(client, ns, "infra", "https://git.example/infra.git", status);
+
+    Run table = gitfn("history", "repository", "infra", "-n", ns.name());
+
+    assertThat(table.exitCode()).as(table.err()).isZero();
+    assertThat(table.out()).isEqualTo("""
+        REVISION                                             TIME                   OUTCOME   CREATED   UPDATED   DELETED
+        main@sha1:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb   2026-03-01T11:00:00Z   Applied   0         1         1
+        main@sha1:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa   2026-03-01T10:00:00Z   Applied   2         0         0
+        """);
+
+    Run yaml = gitfn("history", "repository", "infra", "-n", ns.name(), "-o", "yaml");
+    assertThat(yaml.out()).startsWith("- revision: \"main@sha1:bbbb");
+  }
+
+  @Test
+  void suspendAndResumeSetSpecSuspendAndResumeRequestsAReconcile(KubernetesClient client, TestNamespace ns) {
+    createRepository(client, ns, "infra", "https://git.example/infra.git", null);
+
+    Run suspend = gitfn("suspend", "repository", "infra", "-n", ns.name());
+
+    assertThat(suspend.exitCode()).as(suspend.err()).isZero();
+    assertThat(suspend.out()).isEqualTo("► suspending FunctionRepository " + ns.name() + "/infra\n"
+        + "✔ FunctionRepository suspended\n");
+    assertThat(repository(client, ns).getSpec().getSuspend()).isTrue();
+
+    Run reconcile = gitfn("reconcile", "repository", "infra", "-n", ns.name());
+    assertThat(reconcile.exitCode()).isEqualTo(1);
+    assertThat(reconcile.err()).contains("is suspended; run gitfn resume repository infra");
+
+    Run resume = gitfn("resume", "repository", "infra", "-n", ns.name());
+
+    assertThat(resume.exitCode()).as(resume.err()).isZero();
+    assertThat(resume.out()).isEqualTo("► resuming FunctionRepository " + ns.name() + "/infra\n");
+    FunctionRepository resumed = repository(client, ns);
+    assertThat(resumed.getSpec().getSuspend()).isFalse();
+    assertThat(resumed.getMetadata().getAnnotations()).containsKey(FunctionRepositoryReconciler.REQUESTED_AT);
+  }
+
+  @Test
+  void reconcileAndResumeWaitForTheControllerToApplyTheRevision(KubernetesClient client, TestNamespace ns,
+      KubeTestBed bed, GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    String first = copy.write("functions/hello.yaml", function("hello")).commit("hello");
+    copy.push();
+    client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("git").endMetadata()
+        .addToStringData("username", http.credentials().username())
+        .addToStringData("password", http.credentials().password()).build()).create();
+    FunctionRepository infra = newRepository(ns, "infra", http.url(repository.name()));
+    infra.getSpec().setSecretRef(new SecretRef());
+    infra.getSpec().getSecretRef().setName("git");
+    client.resource(infra).create();
+
+    try (KubernetesClient controllerClient = bed.newClient();
+        Controller controller = Controller.start(controllerClient,
+            SourceSettings.defaults(Files.createTempDirectory("gitfn-cli-mirrors")), WebhookSettings.defaults(),
+            ControllerSettings.defaults(), "127.0.0.1", 0)) {
+
+      Run reconcile = gitfn("reconcile", "repository", "infra", "-n", ns.name(), "--wait", "--timeout", "60s");
+
+      assertThat(reconcile.exitCode()).as(reconcile.out() + reconcile.err()).isZero();
+      assertThat(reconcile.out()).isEqualTo("► annotating FunctionRepository " + ns.name() + "/infra\n"
+          + "◎ waiting for reconciliation\n"
+          + "✔ applied revision main@sha1:" + first + "\n");
+      assertThat(client.resources(Function.class).inNamespace(ns.name()).withName("hello").get()).isNotNull();
+
+      assertThat(gitfn("suspend", "repository", "infra", "-n", ns.name()).exitCode()).isZero();
+      String second = copy.write("functions/bye.yaml", function("bye")).commit("bye");
+      copy.push();
+
+      Run resume = gitfn("resume", "repository", "infra", "-n", ns.name(), "--wait", "--timeout", "60s");
+
+      assertThat(resume.exitCode()).as(resume.out() + resume.err()).isZero();
+      assertThat(resume.out()).startsWith("► resuming FunctionRepository " + ns.name() + "/infra\n"
+          + "◎ waiting for reconciliation\n✔ applied revision main@sha1:");
+      // The request is acted on when the controller asks for a fetch, so the new commit may land a pass later.
+      await().atMost(Duration.ofSeconds(30)).until(() ->
+          ("main@sha1:" + second).equals(repository(client, ns).getStatus().getLastAppliedRevision()));
+    }
+  }
+
+  @Test
+  void theNamespaceDefaultsToTheKubeconfigContexts(KubernetesClient client, TestNamespace ns, @TempDir Path dir)
+      throws Exception {
+    createRepository(client, ns, "infra", "https://git.example/infra.git", null);
+    Path own = dir.resolve("kubeconfig");
+    Files.writeString(own, Files.readString(kubeconfig).replace("namespace: default", "namespace: " + ns.name()));
+
+    Run run = gitfnWith(own, "get", "repositories");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("infra ");
+  }
+
+  @Test
+  void diffDryRunsTheFolderAndShowsWhatWouldChange(KubernetesClient client, TestNamespace ns, @TempDir Path folder)
+      throws Exception {
+    createRepository(client, ns, "infra", "https://git.example/infra.git", null);
+    String owner = ns.name() + ".infra";
+    apply(client, ns, function("hello").replace("spec:", "spec:\n  env: [{name: VERSION, value: v1}]"), owner);
+    apply(client, ns, function("gone"), owner);
+    Files.writeString(folder.resolve("hello.yaml"),
+        function("hello").replace("spec:", "spec:\n  env: [{name: VERSION, value: v2}]"));
+    Files.writeString(folder.resolve("fresh.yaml"), function("fresh"));
+
+    Run diff = gitfn("diff", folder.toString(), "-n", ns.name(), "--repository", "infra");
+
+    assertThat(diff.exitCode()).as(diff.err()).isEqualTo(1);
+    assertThat(diff.out()).contains("+ new Function " + ns.name() + "/fresh\n",
+        "~ changed Function " + ns.name() + "/hello\n@@ ", "-    value: \"v1\"\n+    value: \"v2\"\n",
+        "- removed Function " + ns.name() + "/gone\n");
+    assertThat(client.resources(Function.class).inNamespace(ns.name()).withName("hello").get().getSpec().getEnv().get(0)
+        .getValue()).as("a dry run writes nothing").isEqualTo("v1");
+    assertThat(client.resources(Function.class).inNamespace(ns.name()).withName("fresh").get()).isNull();
+
+    // What the controller would apply: the folder as the manifest reader reads it.
+    for (Function function : new ManifestReader(ManifestOptions.defaults()).read(new FolderTree(folder), "", List.of())
+        .functions()) {
+      apply(client, ns, function, owner);
+    }
+    client.resources(Function.class).inNamespace(ns.name()).withName("gone").delete();
+    await().atMost(Duration.ofSeconds(10))
+        .until(() -> client.resources(Function.class).inNamespace(ns.name()).withName("gone").get() == null);
+
+    Run same = gitfn("diff", folder.toString(), "-n", ns.name(), "--repository", "infra");
+
+    assertThat(same.exitCode()).as(same.out() + same.err()).isZero();
+    assertThat(same.out()).isEmpty();
+
+    Files.writeString(folder.resolve("bad.yaml"), function("bad").replace("nodejs22", "cobol85"));
+    Run invalid = gitfn("diff", folder.toString(), "-n", ns.name());
+    assertThat(invalid.exitCode()).isEqualTo(2);
+    assertThat(invalid.err()).contains("bad.yaml:", "cobol85").endsWith("Error: 1 error(s) in " + folder + "\n");
+  }
+
+  private static void apply(KubernetesClient client, TestNamespace ns, String yaml, String owner) {
+    apply(client, ns, SERIALIZATION.unmarshal(yaml, Function.class), owner);
+  }
+
+  private static void apply(KubernetesClient client, TestNamespace ns, Function function, String owner) {
+    client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(Function.class))
+        .inNamespace(ns.name())
+        .resource(FunctionSync.appliedObject(function, ns.name(), owner, new Revision("main", "a".repeat(40))))
+        .fieldManager(FunctionSync.FIELD_MANAGER).forceConflicts().serverSideApply();
+  }
+
+  private static String function(String name) {
+    return """
+        apiVersion: serverless.kyma-project.io/v1alpha2
+        kind: Function
+        metadata:
+          name: %s
+        spec:
+          runtime: nodejs22
+          source:
+            inline:
+              source: |
+                module.exports = { main: () => "%s" };
+        """.formatted(name, name);
+  }
+
+  private static FunctionRepository newRepository(TestNamespace ns, String name, String url) {
+    return SERIALIZATION.unmarshal("""
+        apiVersion: gitfn.io/v1alpha1
+        kind: FunctionRepository
+        metadata: {name: %s, namespace: %s}
+        spec: {url: "%s", ref: {branch: main}, path: functions, interval: 1h}
+        """.formatted(name, ns.name(), url), FunctionRepository.class);
+  }
+
+  private static void createRepository(KubernetesClient client, TestNamespace ns, String name, String url,
+      FunctionRepositoryStatus status) {
+    FunctionRepository created = client.resource(newRepository(ns, name, url)).create();
+    if (status != null) {
+      created.setStatus(status);
+      client.resource(created).updateStatus();
+    }
+  }
+
+  private static FunctionRepository repository(KubernetesClient client, TestNamespace ns) {
+    return client.resources(FunctionRepository.class).inNamespace(ns.name()).withName("infra").get();
+  }
+
+  private static FunctionRepositoryStatus readyStatus(String revision) {
+    FunctionRepositoryStatus status = new FunctionRepositoryStatus();
+    status.setLastAppliedRevision(revision);
+    status.setLastFetchedRevision(revision);
+    status.setConditions(List.of(new ConditionBuilder().withType("Ready").withStatus("True").withReason("Applied")
+        .withMessage("applied 2 Functions").withLastTransitionTime("2026-01-01T00:00:00Z").build()));
+    return status;
+  }
+
+  private static SyncRecord record(String revision, String time, String outcome, int created, int updated,
+      int deleted) {
+    SyncRecord record = new SyncRecord();
+    record.setRevision(revision);
+    record.setTime(time);
+    record.setOutcome(outcome);
+    record.setCreated(created);
+    record.setUpdated(updated);
+    record.setDeleted(deleted);
+    return record;
+  }
+}

@@ -1,0 +1,114 @@
+package io.gitfn.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionStatus;
+import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.api.repository.SyncRecord;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The rows of {@code gitfn get} and {@code gitfn history}, from objects as the API server returns them. */
+class RowsTest {
+
+  private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
+  private static final KubernetesSerialization YAML = new KubernetesSerialization();
+
+  private static FunctionRepository repository() {
+    return YAML.unmarshal("""
+        apiVersion: gitfn.io/v1alpha1
+        kind: FunctionRepository
+        metadata: {name: infra, namespace: shop, creationTimestamp: "2026-03-01T11:57:00Z"}
+        spec: {url: "https://git.example/infra.git", ref: {branch: main}, path: functions}
+        status:
+          lastAppliedRevision: main@sha1:0123456789abcdef0123456789abcdef01234567
+          conditions:
+            - {type: Ready, status: "True", reason: Applied, message: "applied main@sha1:0123456789abcdef0123456789abcdef01234567: 2 Functions"}
+          lastWebhook: {forge: github, deliveryId: d-1, time: "2026-03-01T11:59:15Z"}
+        """, FunctionRepository.class);
+  }
+
+  @Test
+  void aRepositoryRowShowsRevisionReadinessAndAShortenedMessage() {
+    RepositoryRow row = RepositoryRow.of(repository(), NOW);
+
+    assertThat(row.cells(false, false)).containsExactly("infra", "https://git.example/infra.git",
+        "main@sha1:0123456789abcdef0123456789abcdef01234567", "True",
+        "applied main@sha1:0123456789abcdef0123456789abcdef01234567:…", "3m");
+    assertThat(row.status()).hasSize(RepositoryRow.STATUS_WIDTH);
+  }
+
+  @Test
+  void wideAndAllNamespacesAddTheirColumns() {
+    RepositoryRow row = RepositoryRow.of(repository(), NOW);
+
+    assertThat(RepositoryRow.header(true, true)).containsExactly("NAMESPACE", "NAME", "URL", "REVISION", "READY",
+        "STATUS", "AGE", "REF", "PATH", "LAST-WEBHOOK");
+    assertThat(row.cells(true, true)).startsWith("shop").endsWith("branch:main", "functions", "github 45s ago");
+  }
+
+  @Test
+  void aRepositoryWithoutStatusIsUnknown() {
+    FunctionRepository fresh = repository();
+    fresh.setStatus(null);
+
+    RepositoryRow row = RepositoryRow.of(fresh, NOW);
+
+    assertThat(row.revision()).isEqualTo("<none>");
+    assertThat(row.ready()).isEqualTo("Unknown");
+    assertThat(row.status()).isEmpty();
+    assertThat(row.lastWebhook()).isEqualTo("<none>");
+  }
+
+  @Test
+  void aFunctionRowShowsItsConditionsAndItsRepository() {
+    Function function = YAML.unmarshal("""
+        apiVersion: serverless.kyma-project.io/v1alpha2
+        kind: Function
+        metadata:
+          name: hello
+          namespace: shop
+          creationTimestamp: "2026-02-25T12:00:00Z"
+          labels: {gitfn.io/repository: shop.infra}
+        spec: {runtime: nodejs22, source: {inline: {source: "x"}}}
+        """, Function.class);
+    FunctionStatus status = new FunctionStatus();
+    status.setConditions(List.of(condition("ConfigurationReady", "True"), condition("BuildReady", "False")));
+    function.setStatus(status);
+
+    assertThat(FunctionRow.of(function, NOW).cells(false))
+        .containsExactly("hello", "nodejs22", "True", "False", "Unknown", "shop.infra", "4d");
+    assertThat(FunctionRow.header(true)).first().isEqualTo("NAMESPACE");
+  }
+
+  @Test
+  void historyIsNewestFirstWithZeroForMissingCounts() {
+    SyncRecord older = record("main@sha1:aaa", "2026-03-01T10:00:00Z", 2);
+    SyncRecord newer = record("main@sha1:bbb", "2026-03-01T11:00:00.5Z", null);
+
+    List<SyncRecord> sorted = HistoryRepositoryCommand.newestFirst(List.of(older, newer));
+
+    assertThat(sorted).containsExactly(newer, older);
+    assertThat(HistoryRow.of(newer).cells())
+        .containsExactly("main@sha1:bbb", "2026-03-01T11:00:00.5Z", "Applied", "0", "0", "0");
+    assertThat(HistoryRow.of(older).created()).isEqualTo("2");
+  }
+
+  private static SyncRecord record(String revision, String time, Integer created) {
+    SyncRecord record = new SyncRecord();
+    record.setRevision(revision);
+    record.setTime(time);
+    record.setOutcome("Applied");
+    record.setCreated(created);
+    return record;
+  }
+
+  private static Condition condition(String type, String status) {
+    return new ConditionBuilder().withType(type).withStatus(status).withReason("R").withMessage("m").build();
+  }
+}
