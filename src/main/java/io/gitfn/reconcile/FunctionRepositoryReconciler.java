@@ -80,6 +80,7 @@ public final class FunctionRepositoryReconciler
   private final Clock clock;
   private final EventRecorder events;
   private final SimpleInboundEventSource<FunctionRepository> gitEvents = new SimpleInboundEventSource<>("git");
+  private final Map<SourceId, Request> requests = new java.util.concurrent.ConcurrentHashMap<>();
 
   public FunctionRepositoryReconciler(KubernetesClient client, SourceWatcher watcher, MirrorCache mirrors,
       ManifestReader manifests, ControllerSettings settings, Clock clock) {
@@ -121,8 +122,8 @@ public final class FunctionRepositoryReconciler
     Duration interval = pass.interval();
     try {
       TrackedSource source = trackSource(repository, interval);
-      honourRequest(repository, pass);
       SourceState state = watcher.state(source.id());
+      honourRequest(repository, state, pass);
       pass.reportGit(state);
       if (state.revision().isEmpty()) {
         pass.waiting(state.error().orElse("fetching " + source.url() + " for the first time"));
@@ -173,15 +174,36 @@ public final class FunctionRepositoryReconciler
     return source;
   }
 
-  /** Checks Git at once when {@code gitfn.io/requested-at} holds a value not yet acted on, as flux reconcile does. */
-  private void honourRequest(FunctionRepository repository, Pass pass) {
+  /**
+   * Checks Git at once when {@code gitfn.io/requested-at} holds a value not yet acted on, as flux reconcile does.
+   * The value counts as handled only in a pass that saw a check which started after the request, so that
+   * {@code status.lastHandledRequestedAt} means "Git was checked and its answer applied" ({@code gitfn
+   * reconcile --wait} waits for exactly that).
+   */
+  private void honourRequest(FunctionRepository repository, SourceState state, Pass pass) {
     String requested = repository.getMetadata().getAnnotations() == null ? null
         : repository.getMetadata().getAnnotations().get(REQUESTED_AT);
-    if (requested != null && !requested.equals(pass.status.getLastHandledRequestedAt())) {
-      watcher.trigger(idOf(repository), "requested at " + requested);
+    SourceId id = idOf(repository);
+    if (requested == null || requested.equals(pass.status.getLastHandledRequestedAt())) {
+      requests.remove(id);
+      return;
+    }
+    Request known = requests.get(id);
+    Request pending = known != null && known.value().equals(requested) ? known : new Request(requested, clock.instant());
+    if (pending != known) {
+      requests.put(id, pending);
+      watcher.trigger(id, "requested at " + requested);
+    }
+    if (state.checkedAt().filter(checked -> !checked.isBefore(pending.at())).isPresent()) {
       pass.status.setLastHandledRequestedAt(requested);
+      requests.remove(id);
+    } else {
+      pass.retryWithin(Duration.ofMillis(500)); // look again soon: the check may find nothing new and send no event
     }
   }
+
+  /** A manual request being acted on: its annotation value, and when the check it asked for was requested. */
+  private record Request(String value, java.time.Instant at) {}
 
   /** Reads, validates and applies one revision; nothing of an invalid revision is applied. */
   private void applyRevision(FunctionRepository repository, TrackedSource source, Revision revision, Pass pass) {
@@ -247,6 +269,7 @@ public final class FunctionRepositoryReconciler
   @Override
   public DeleteControl cleanup(FunctionRepository repository, Context<FunctionRepository> context) {
     watcher.untrack(idOf(repository));
+    requests.remove(idOf(repository));
     return DeleteControl.defaultDelete();
   }
 
@@ -305,7 +328,7 @@ public final class FunctionRepositoryReconciler
       set("Ready", "False", "SourceNotReady", message);
       set("Reconciling", "True", "Progressing", message);
       remove("Stalled");
-      retry = Duration.ofSeconds(5);
+      retryWithin(Duration.ofSeconds(5));
       event("Warning", "SourceNotReady", message);
     }
 
@@ -329,7 +352,7 @@ public final class FunctionRepositoryReconciler
       set("Ready", "False", reason, message);
       set("Reconciling", "True", reason, message);
       remove("Stalled");
-      retry = Duration.ofSeconds(10);
+      retryWithin(Duration.ofSeconds(10));
       event("Warning", reason, message);
     }
 
@@ -383,6 +406,10 @@ public final class FunctionRepositoryReconciler
       entry.setDeleted(deleted);
       history.add(0, entry);
       status.setHistory(history.size() > HISTORY ? history.subList(0, HISTORY) : history);
+    }
+
+    void retryWithin(Duration delay) {
+      retry = retry == null || delay.compareTo(retry) < 0 ? delay : retry;
     }
 
     private void set(String type, String value, String reason, String message) {

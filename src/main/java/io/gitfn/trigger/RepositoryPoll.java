@@ -7,6 +7,7 @@ import io.gitfn.source.Revision;
 import io.gitfn.source.SourceException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -123,6 +124,7 @@ final class RepositoryPoll {
 
   /** Checks every source once; returns how long to wait before the next scheduled check. */
   Duration check(String cause) {
+    Instant started = clock.instant();
     List<TrackedSource> tracked = List.copyOf(sources.values());
     if (tracked.isEmpty()) {
       return interval();
@@ -132,7 +134,7 @@ final class RepositoryPoll {
       try {
         refs = mirror.remoteRefs();
       } catch (SourceException e) {
-        return failAll(tracked, e);
+        return failAll(tracked, e, started);
       }
     }
     Map<TrackedSource, Revision> current = new LinkedHashMap<>();
@@ -140,7 +142,7 @@ final class RepositoryPoll {
       try {
         current.put(source, refs != null ? refs.resolve(source.ref()) : mirror.resolve(source.ref()));
       } catch (SourceException e) {
-        fail(source, e);
+        fail(source, e, started);
       }
     }
     List<Revision> moved = new ArrayList<>();
@@ -153,12 +155,12 @@ final class RepositoryPoll {
       try {
         mirror.ensure(moved);
       } catch (SourceException e) {
-        return failAll(List.copyOf(current.keySet()), e);
+        return failAll(List.copyOf(current.keySet()), e, started);
       }
     }
     current.forEach((source, revision) -> {
       Optional<Revision> before = state(source.id()).revision();
-      states.put(source.id(), state(source.id()).succeeded(revision, clock.instant()));
+      states.put(source.id(), state(source.id()).succeeded(revision, started));
       if (!before.equals(Optional.of(revision))) {
         log.info("{}: {} → {} ({})", source.id(), before.map(Revision::toString).orElse("none"), revision, cause);
         events.revision(source.id(), revision, cause);
@@ -170,16 +172,16 @@ final class RepositoryPoll {
     return current.size() == tracked.size() ? jittered(interval()) : backoffDelay();
   }
 
-  private Duration failAll(List<TrackedSource> tracked, SourceException e) {
+  private Duration failAll(List<TrackedSource> tracked, SourceException e, Instant started) {
     synchronized (this) {
       failures++;
     }
-    tracked.forEach(source -> fail(source, e));
+    tracked.forEach(source -> fail(source, e, started));
     return backoffDelay();
   }
 
-  private void fail(TrackedSource source, SourceException e) {
-    SourceState state = state(source.id()).failed(e.getMessage(), clock.instant());
+  private void fail(TrackedSource source, SourceException e, Instant started) {
+    SourceState state = state(source.id()).failed(e.getMessage(), started);
     states.put(source.id(), state);
     Duration retry = backoffDelay();
     log.warn("{}: {} (keeping {}; retry in {})", source.id(), e.getMessage(),

@@ -8,7 +8,8 @@ import java.util.Optional;
  * What the watcher knows of one source, for its status.
  *
  * @param revision the last good revision, kept through later failures (a deleted branch, an outage)
- * @param checkedAt when the source was last checked, successfully or not
+ * @param checkedAt when the last check of the source started, successful or not: a request made before this
+ *     instant is answered by that check
  * @param error the last check's error, or empty when it succeeded
  * @param failures consecutive failed checks
  * @param lastDelivery the last webhook delivery that triggered this source
