@@ -37,9 +37,12 @@ final class YamlFile {
   /** The documents of {@code text}, empty ones left out; a syntax error or a duplicate key goes to {@code errors}. */
   static List<YamlDocument> parse(String file, String text, List<ManifestError> errors) {
     LoaderOptions options = new LoaderOptions();
-    options.setMaxAliasesForCollections(50);
+    // No alias may stand for a mapping or a list: a few hundred bytes of nested aliases expand to millions of
+    // nodes (a "billion laughs"), and Function documents never need them. Aliases of scalars stay allowed.
+    options.setMaxAliasesForCollections(0);
     options.setAllowRecursiveKeys(false);
-    options.setCodePointLimit(Integer.MAX_VALUE);
+    // Larger than any Function can be (the ConfigMap limit is 1 MiB), small enough to read safely.
+    options.setCodePointLimit(4 * 1024 * 1024);
     List<YamlDocument> documents = new ArrayList<>();
     try {
       for (Node root : new Yaml(options).composeAll(new StringReader(text))) {

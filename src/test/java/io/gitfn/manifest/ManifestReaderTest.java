@@ -387,6 +387,19 @@ class ManifestReaderTest {
   }
 
   @Test
+  void aYamlAliasBombIsRejectedWithoutExpandingIt() {
+    // 25 levels of doubling aliases: 600 bytes that would expand to hundreds of millions of nodes.
+    StringBuilder bomb = new StringBuilder("l0: &l0 [x, x]\n");
+    for (int i = 1; i < 25; i++) {
+      bomb.append("l").append(i).append(": &l").append(i).append(" [*l").append(i - 1).append(", *l").append(i - 1).append("]\n");
+    }
+
+    List<String> errors = errors(FakeTree.of("functions/bomb.yaml", bomb.toString()));
+
+    assertThat(errors).singleElement().asString().startsWith("functions/bomb.yaml").contains("aliases");
+  }
+
+  @Test
   void twoFunctionsWithOneNameAreRejectedNamingBothFiles() {
     assertThat(errors(FakeTree.of(
             "functions/a.yaml", function("hello"),
