@@ -3,6 +3,7 @@ package io.gitfn.reconcile;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositorySpec;
@@ -20,6 +21,7 @@ import io.gitfn.reconcile.sync.SyncRefusedException;
 import io.gitfn.reconcile.sync.SyncRequest;
 import io.gitfn.reconcile.sync.SyncResult;
 import io.gitfn.source.GitCredentials;
+import io.gitfn.source.Mirror;
 import io.gitfn.source.MirrorCache;
 import io.gitfn.source.RefSelector;
 import io.gitfn.source.RepositoryUrl;
@@ -69,6 +71,8 @@ public final class FunctionRepositoryReconciler
   public static final String REQUESTED_AT = "gitfn.io/requested-at";
   static final String KIND = "FunctionRepository";
   private static final int HISTORY = 10;
+  private static final Duration MIN_INTERVAL = Duration.ofSeconds(10);
+  private static final Duration MAX_INTERVAL = Duration.ofHours(24);
   private static final Logger log = LoggerFactory.getLogger(FunctionRepositoryReconciler.class);
 
   private final KubernetesClient client;
@@ -168,8 +172,12 @@ public final class FunctionRepositoryReconciler
       }
       webhookSecret = Optional.of(token);
     }
-    TrackedSource source = new TrackedSource(idOf(repository), url, credentials, RefSelector.of(spec.getRef()),
-        interval, webhookSecret);
+    TrackedSource source;
+    try {
+      source = new TrackedSource(idOf(repository), url, credentials, RefSelector.of(spec.getRef()), interval, webhookSecret);
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw new InvalidSourceException("InvalidSpec", "spec.ref: " + e.getMessage());
+    }
     watcher.track(source);
     return source;
   }
@@ -211,20 +219,24 @@ public final class FunctionRepositoryReconciler
     pass.status.setLastAttemptedRevision(revision.toString());
     Manifest manifest;
     try {
-      var snapshot = mirrors.mirror(source.url(), source.credentials()).snapshot(revision);
-      manifest = manifests.read(snapshot, spec.getPath() == null ? "." : spec.getPath(), ignoreLines(spec));
+      Mirror mirror = mirrors.mirror(source.url(), source.credentials());
+      // Cheap when the commit is there; fetches it again when the mirror was evicted since the watcher saw it.
+      mirror.ensure(List.of(revision));
+      manifest = manifests.read(mirror.snapshot(revision), spec.getPath() == null ? "." : spec.getPath(), ignoreLines(spec));
     } catch (InvalidManifestException e) {
-      String errors = e.errors().stream().map(ManifestError::toString).collect(Collectors.joining("\n"));
       pass.failed(revision, "InvalidRevision", "revision " + revision + " is invalid; nothing from it was applied, "
           + Optional.ofNullable(pass.status.getLastAppliedRevision()).map(r -> r + " stays").orElse("nothing applied yet")
-          + ":\n" + errors);
+          + ":\n" + firstErrors(e.errors()));
       return;
     } catch (SourceException e) {
-      pass.failed(revision, "SourceReadFailed", e.getMessage());
+      readFailed(revision, e, pass);
       return;
     } catch (IOException e) {
-      // Reading the mirror failed (evicted mid-read, a timeout): says nothing about the revision; try again.
-      pass.retrying("SourceReadFailed", "reading " + revision + " failed and will be retried: " + e.getMessage());
+      if (e.getCause() instanceof SourceException cause) {
+        readFailed(revision, cause, pass);
+      } else {
+        pass.retrying("SourceReadFailed", "reading " + revision + " failed and will be retried: " + e.getMessage());
+      }
       return;
     }
     SyncResult result;
@@ -242,14 +254,43 @@ public final class FunctionRepositoryReconciler
     pass.applied(revision, manifest.functions(), result);
   }
 
+  /** A read that may work next time (timeout, network) is retried; one that needs a change in Git stalls. */
+  private static void readFailed(Revision revision, SourceException e, Pass pass) {
+    if (e.recoverable()) {
+      pass.retrying("SourceReadFailed", "reading " + revision + " failed and will be retried: " + e.getMessage());
+    } else {
+      pass.failed(revision, "SourceReadFailed", "cannot read " + revision + ": " + e.getMessage());
+    }
+  }
+
+  // A condition message must stay far below the object size limit, however broken the revision is.
+  private static String firstErrors(List<ManifestError> errors) {
+    int shown = Math.min(errors.size(), 20);
+    String text = errors.subList(0, shown).stream().map(ManifestError::toString).collect(Collectors.joining("\n"));
+    return shown == errors.size() ? text : text + "\n... and " + (errors.size() - shown) + " more errors";
+  }
+
   private Map<String, String> secretData(String namespace, String name, String field) throws InvalidSourceException {
-    Secret secret = client.secrets().inNamespace(namespace).withName(name).get();
+    Secret secret;
+    try {
+      secret = client.secrets().inNamespace(namespace).withName(name).get();
+    } catch (KubernetesClientException e) {
+      throw new InvalidSourceException("SecretUnreadable", field + ": cannot read Secret " + namespace + "/" + name
+          + ": " + (e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage()));
+    }
     if (secret == null) {
       throw new InvalidSourceException("SecretNotFound", field + ": Secret " + namespace + "/" + name + " not found");
     }
     Map<String, String> data = new HashMap<>();
     if (secret.getData() != null) {
-      secret.getData().forEach((k, v) -> data.put(k, new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8)));
+      for (Map.Entry<String, String> entry : secret.getData().entrySet()) {
+        try {
+          data.put(entry.getKey(), new String(Base64.getDecoder().decode(entry.getValue()), StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+          throw new InvalidSourceException("InvalidSecret", field + ": key `" + entry.getKey() + "` of Secret "
+              + namespace + "/" + name + " is not base64");
+        }
+      }
     }
     if (secret.getStringData() != null) {
       data.putAll(secret.getStringData());
@@ -304,12 +345,18 @@ public final class FunctionRepositoryReconciler
       this.before = client.getKubernetesSerialization().asJson(status);
     }
 
+    /** The spec's interval, kept within 10 s (the CRD's floor) and 24 h whatever reaches the controller. */
     Duration interval() {
+      Duration interval;
       try {
-        return GoDuration.parse(repository.getSpec().getInterval() == null ? "1m" : repository.getSpec().getInterval());
+        interval = GoDuration.parse(repository.getSpec().getInterval() == null ? "1m" : repository.getSpec().getInterval());
       } catch (IllegalArgumentException e) {
-        return Duration.ofMinutes(1);
+        interval = Duration.ofMinutes(1);
       }
+      if (interval.compareTo(MIN_INTERVAL) < 0) {
+        return MIN_INTERVAL;
+      }
+      return interval.compareTo(MAX_INTERVAL) > 0 ? MAX_INTERVAL : interval;
     }
 
     void reportGit(SourceState state) {
@@ -344,6 +391,7 @@ public final class FunctionRepositoryReconciler
           + ": " + message;
       set("Ready", "False", "SourceFailed", text);
       set("Reconciling", "True", "SourceFailed", text);
+      remove("Stalled"); // kstatus: a resource that is being retried is not stalled
       event("Warning", "SourceFailed", text);
     }
 

@@ -99,7 +99,8 @@ public final class Mirror {
       lastSeen = refs;
       lsRemoteInFlight.set(null);
       mine.complete(refs);
-    } catch (SourceException | RuntimeException e) {
+    } catch (SourceException | RuntimeException | Error e) {
+      // Error too: a future left incomplete would make every later check wait for ever.
       lsRemoteInFlight.set(null);
       mine.completeExceptionally(e);
     }
@@ -177,7 +178,7 @@ public final class Mirror {
           fetch(missing);
           fetchInFlight.set(null);
           mine.done().complete(null);
-        } catch (SourceException | RuntimeException e) {
+        } catch (SourceException | RuntimeException | Error e) {
           fetchInFlight.set(null);
           mine.done().completeExceptionally(e);
           discard = e instanceof SourceException s && s.kind() == Kind.TOO_LARGE;

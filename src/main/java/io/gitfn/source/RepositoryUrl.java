@@ -64,8 +64,9 @@ public record RepositoryUrl(String fetchUrl, String matchKey) {
     if (uri.getHost() == null || uri.getPath() == null || uri.getPath().isEmpty() || uri.getPath().equals("/")) {
       throw new IllegalArgumentException("repository URL " + redact(trimmed) + " names no host and repository path");
     }
-    // Keep the SSH user (it is part of the address, as in ssh://git@host); drop http(s) user and password.
-    String user = scheme.equals("ssh") && uri.getRawUserInfo() != null ? uri.getRawUserInfo() + "@" : "";
+    // Keep the SSH user (it is part of the address, as in ssh://git@host), never a password; drop http(s) user info.
+    String user = scheme.equals("ssh") && uri.getRawUserInfo() != null
+        ? uri.getRawUserInfo().replaceFirst(":.*$", "") + "@" : "";
     String port = uri.getPort() < 0 ? "" : ":" + uri.getPort();
     String fetch = scheme + "://" + user + uri.getHost() + port + stripTrailingSlash(uri.getRawPath());
     return new RepositoryUrl(fetch, key(uri.getHost(), uri.getPath()));

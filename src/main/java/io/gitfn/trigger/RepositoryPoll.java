@@ -160,7 +160,8 @@ final class RepositoryPoll {
     }
     current.forEach((source, revision) -> {
       Optional<Revision> before = state(source.id()).revision();
-      states.put(source.id(), state(source.id()).succeeded(revision, started));
+      // compute, not get-then-put: a webhook may record its delivery on this state at the same moment.
+      states.compute(source.id(), (id, state) -> (state == null ? SourceState.NEW : state).succeeded(revision, started));
       if (!before.equals(Optional.of(revision))) {
         log.info("{}: {} → {} ({})", source.id(), before.map(Revision::toString).orElse("none"), revision, cause);
         events.revision(source.id(), revision, cause);
@@ -181,8 +182,8 @@ final class RepositoryPoll {
   }
 
   private void fail(TrackedSource source, SourceException e, Instant started) {
-    SourceState state = state(source.id()).failed(e.getMessage(), started);
-    states.put(source.id(), state);
+    SourceState state = states.compute(source.id(),
+        (id, current) -> (current == null ? SourceState.NEW : current).failed(e.getMessage(), started));
     Duration retry = backoffDelay();
     log.warn("{}: {} (keeping {}; retry in {})", source.id(), e.getMessage(),
         state.revision().map(Revision::toString).orElse("no revision"), retry);

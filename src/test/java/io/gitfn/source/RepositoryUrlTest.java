@@ -32,6 +32,7 @@ class RepositoryUrlTest {
       "https://github.com/org/repo.git/,             https://github.com/org/repo.git",
       "https://me:token@git.example.com/org/repo.git, https://git.example.com/org/repo.git",
       "ssh://git@127.0.0.1:2222/org/repo.git,         ssh://git@127.0.0.1:2222/org/repo.git",
+      "ssh://git:s3cret@example.com/org/repo.git,     ssh://git@example.com/org/repo.git",
       "git@gitlab.com:group/sub/repo.git,             git@gitlab.com:group/sub/repo.git",
   })
   void theFetchUrlKeepsSchemeUserAndPortButNeverAPassword(String url, String fetch) {
