@@ -155,10 +155,14 @@ final class RepositoryPoll {
       try {
         mirror.ensure(moved);
       } catch (SourceException e) {
-        return failAll(List.copyOf(current.keySet()), e, started);
+        // One source's bad commit (a pin no ref reaches) must not fail the others on this mirror: try each alone.
+        ensureEach(current, moved, e, started);
       }
     }
     current.forEach((source, revision) -> {
+      if (!sources.containsKey(source.id())) {
+        return; // untracked while this check ran: report nothing for it
+      }
       Optional<Revision> before = state(source.id()).revision();
       // compute, not get-then-put: a webhook may record its delivery on this state at the same moment.
       states.compute(source.id(), (id, state) -> (state == null ? SourceState.NEW : state).succeeded(revision, started));
@@ -173,6 +177,32 @@ final class RepositoryPoll {
     return current.size() == tracked.size() ? jittered(interval()) : backoffDelay();
   }
 
+  private void ensureEach(Map<TrackedSource, Revision> current, List<Revision> moved, SourceException batch,
+      Instant started) {
+    if (moved.size() == 1) {
+      current.entrySet().removeIf(entry -> {
+        if (entry.getValue().equals(moved.get(0))) {
+          fail(entry.getKey(), batch, started);
+          return true;
+        }
+        return false;
+      });
+      return;
+    }
+    current.entrySet().removeIf(entry -> {
+      if (!moved.contains(entry.getValue())) {
+        return false;
+      }
+      try {
+        mirror.ensure(List.of(entry.getValue()));
+        return false;
+      } catch (SourceException e) {
+        fail(entry.getKey(), e, started);
+        return true;
+      }
+    });
+  }
+
   private Duration failAll(List<TrackedSource> tracked, SourceException e, Instant started) {
     synchronized (this) {
       failures++;
@@ -182,6 +212,9 @@ final class RepositoryPoll {
   }
 
   private void fail(TrackedSource source, SourceException e, Instant started) {
+    if (!sources.containsKey(source.id())) {
+      return; // untracked while this check ran
+    }
     SourceState state = states.compute(source.id(),
         (id, current) -> (current == null ? SourceState.NEW : current).failed(e.getMessage(), started));
     Duration retry = backoffDelay();

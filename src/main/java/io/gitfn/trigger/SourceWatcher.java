@@ -77,6 +77,10 @@ public final class SourceWatcher implements AutoCloseable {
     if (previous != null && previous.sources().contains(source)) {
       return;
     }
+    if (previous != null && previous.sources().stream()
+        .anyMatch(old -> old.id().equals(source.id()) && !old.ref().equals(source.ref()))) {
+      states.remove(source.id()); // the last revision was of another ref; nobody may apply it now
+    }
     Mirror mirror = mirrors.mirror(source.url(), source.credentials());
     if (previous != null && previous.mirror() != mirror) {
       untrack(source.id());

@@ -128,6 +128,23 @@ class SourceWatcherIT {
   }
 
   @Test
+  void aPinThatNoRefReachesFailsOnlyItsOwnSource(GitHttpServer http, BareRepository repository, GitClient git)
+      throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    String commit = copy.write("a.txt", "1").commit("one");
+    copy.push();
+
+    watcher.track(source(http, repository, "branch", "main", HOUR));
+    watcher.track(new TrackedSource(id("pinned"), url(http, repository), credentials(http),
+        new RefSelector.Commit("0123456789abcdef0123456789abcdef01234567"), HOUR, Optional.empty()));
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> !events.failures(id("pinned")).isEmpty()
+        && events.sha(id("branch")).equals(Optional.of(commit)));
+    assertThat(events.failures(id("pinned")).get(0).error().kind()).isEqualTo(SourceException.Kind.REF_NOT_FOUND);
+    assertThat(events.failures(id("branch"))).isEmpty();
+  }
+
+  @Test
   void failuresBackOffExponentially(GitHttpServer http, BareRepository repository) {
     TrackedSource wrong = new TrackedSource(id("s"), url(http, repository),
         new GitCredentials.Basic(http.credentials().username(), "wrong"), new RefSelector.Branch("main"),
