@@ -11,7 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes the Functions in the cluster match one revision of a FunctionRepository, all or nothing.
+ * Makes the Functions in the cluster match one revision of a FunctionRepository. A revision the API server rejects writes nothing.
  *
  * <p>A sync runs four steps, and the first that cannot go on stops it:
  *
@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
  *       drifted in the cluster is written; a Function another repository manages stops the sync;
  *   <li>{@code dryRun}: the API server checks every write with {@code dryRun=All}; if it rejects any, nothing is
  *       written;
- *   <li>{@code execute}: the writes, for real.
+ *   <li>{@code execute}: the writes, for real. These are separate calls (Kubernetes has no transaction), so a
+ *       transient failure here, after the dry run accepted everything, leaves part of the revision written; it
+ *       surfaces as {@link SyncFailedException}, and the next sync of the same revision completes it.
  * </ol>
  *
  * <p>The revision annotation says which revision last changed a Function's applied content. A new revision that

@@ -1,5 +1,5 @@
 /**
- * Sync: makes the Functions in the cluster match one revision of a FunctionRepository, all or nothing.
+ * Sync: makes the Functions in the cluster match one revision of a FunctionRepository. A revision the API server rejects writes nothing.
  *
  * <pre>{@code
  * SyncRequest request = new SyncRequest(namespace, name, revision, desiredFunctions,
