@@ -46,6 +46,16 @@ public final class MirrorCache implements AutoCloseable {
         key, k -> new Mirror(url, credentials, settings.cacheDir().resolve(k), settings, this::evictToBudget));
   }
 
+  /**
+   * Closes a mirror nobody tracks any more (its repository and SSH client) and forgets it; its files stay until
+   * the disk budget needs the room. A later {@link #mirror} of the same key opens it again.
+   */
+  public void release(Mirror mirror) {
+    if (mirrors.values().remove(mirror)) {
+      mirror.close();
+    }
+  }
+
   /** The bytes of every mirror on disk, including ones left by an earlier run. */
   public long diskUsage() {
     return Directories.sizeOf(settings.cacheDir());

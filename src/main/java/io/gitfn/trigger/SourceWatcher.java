@@ -98,6 +98,8 @@ public final class SourceWatcher implements AutoCloseable {
     if (poll != null && poll.remove(id)) {
       polls.remove(poll.mirror());
       unschedule(poll);
+      // Without this, every rotated Secret or changed URL would leave a Repository and an SSH client open.
+      mirrors.release(poll.mirror());
     }
   }
 

@@ -145,6 +145,20 @@ class SourceWatcherIT {
   }
 
   @Test
+  void aMirrorNobodyTracksIsReleased(GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    copy.write("a.txt", "1").commit("one");
+    copy.push();
+    watcher.track(source(http, repository, "s", "main", HOUR));
+    await().atMost(Duration.ofSeconds(10)).until(() -> events.revisions(id("s")) == 1);
+    Mirror before = mirrors.mirror(url(http, repository), credentials(http));
+
+    watcher.untrack(id("s"));
+
+    assertThat(mirrors.mirror(url(http, repository), credentials(http))).isNotSameAs(before);
+  }
+
+  @Test
   void failuresBackOffExponentially(GitHttpServer http, BareRepository repository) {
     TrackedSource wrong = new TrackedSource(id("s"), url(http, repository),
         new GitCredentials.Basic(http.credentials().username(), "wrong"), new RefSelector.Branch("main"),
