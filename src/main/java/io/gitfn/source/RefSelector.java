@@ -49,6 +49,16 @@ public sealed interface RefSelector {
     return Revision.isSha(trimmed) ? new Commit(trimmed) : new BranchOrTag(trimmed);
   }
 
+  /** The revision of the ref {@code prefix + name}, or REF_NOT_FOUND naming it as a {@code kind}. */
+  private static Revision named(Map<String, String> refs, String prefix, String name, String kind)
+      throws SourceException {
+    String sha = refs.get(prefix + name);
+    if (sha == null) {
+      throw notFound(kind + " '" + name + "'");
+    }
+    return new Revision(name, sha);
+  }
+
   record Branch(String name) implements RefSelector {
     public Branch {
       name = shortName(name, HEADS, "branch");
@@ -56,11 +66,7 @@ public sealed interface RefSelector {
 
     @Override
     public Revision resolveIn(Map<String, String> refs) throws SourceException {
-      String sha = refs.get(HEADS + name);
-      if (sha == null) {
-        throw notFound("branch '" + name + "'");
-      }
-      return new Revision(name, sha);
+      return named(refs, HEADS, name, "branch");
     }
 
     @Override
@@ -76,11 +82,7 @@ public sealed interface RefSelector {
 
     @Override
     public Revision resolveIn(Map<String, String> refs) throws SourceException {
-      String sha = refs.get(TAGS + name);
-      if (sha == null) {
-        throw notFound("tag '" + name + "'");
-      }
-      return new Revision(name, sha);
+      return named(refs, TAGS, name, "tag");
     }
 
     @Override
