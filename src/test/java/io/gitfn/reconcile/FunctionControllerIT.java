@@ -68,6 +68,8 @@ class FunctionControllerIT {
         .singleElement().satisfies(p -> assertThat(p.getPort()).isEqualTo(80));
     assertThat(first.getStatus().getPodSelector()).contains("serverless.kyma-project.io/function-name=hello");
     assertThat(first.getStatus().getHistory()).extracting("outcome").containsExactly("Succeeded");
+    assertThat(client.v1().events().inNamespace(ns.name()).list().getItems()).extracting(io.fabric8.kubernetes.api.model.Event::getReason)
+        .contains("SourceUpdated", "JobRunning", "JobFinished", "DeploymentReady");
 
     client.resources(Function.class).inNamespace(ns.name()).withName("hello")
         .edit(f -> withEnv(f, "two"));
@@ -99,6 +101,29 @@ class FunctionControllerIT {
     assertThat(jobs(client, ns)).hasSize(2);
     assertThat(get(client, ns, "hello").getStatus().getHistory()).extracting("outcome")
         .containsExactly("Reused", "Succeeded", "Succeeded");
+  }
+
+  @Test
+  void aContextOverTheConfigMapLimitIsAnInvalidSpecAndBuildsNothing(KubernetesClient client, TestNamespace ns) {
+    String huge = "// " + "x".repeat(1024 * 1024 + 1);
+    client.resource(function(client, ns, "huge", huge, "one")).create();
+
+    await().atMost(WAIT).untilAsserted(() -> {
+      Function fn = get(client, ns, "huge");
+      assertThat(fn.getStatus()).isNotNull();
+      assertThat(fn.getStatus().getConditions()).filteredOn(c -> c.getType().equals("ConfigurationReady"))
+          .singleElement().satisfies(c -> {
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getReason()).isEqualTo("InvalidFunctionSpec");
+            assertThat(c.getMessage()).contains("ConfigMap limit");
+          });
+      assertThat(client.v1().events().inNamespace(ns.name()).list().getItems()).anySatisfy(e -> {
+        assertThat(e.getType()).isEqualTo("Warning");
+        assertThat(e.getReason()).isEqualTo("InvalidFunctionSpec");
+      });
+    });
+    assertThat(jobs(client, ns)).isEmpty();
+    assertThat(client.apps().deployments().inNamespace(ns.name()).list().getItems()).isEmpty();
   }
 
   @Test
