@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -68,7 +69,7 @@ class FunctionControllerIT {
         .singleElement().satisfies(p -> assertThat(p.getPort()).isEqualTo(80));
     assertThat(first.getStatus().getPodSelector()).contains("serverless.kyma-project.io/function-name=hello");
     assertThat(first.getStatus().getHistory()).extracting("outcome").containsExactly("Succeeded");
-    assertThat(client.v1().events().inNamespace(ns.name()).list().getItems()).extracting(io.fabric8.kubernetes.api.model.Event::getReason)
+    assertThat(client.v1().events().inNamespace(ns.name()).list().getItems()).extracting(Event::getReason)
         .contains("SourceUpdated", "JobRunning", "JobFinished", "DeploymentReady");
 
     client.resources(Function.class).inNamespace(ns.name()).withName("hello")
