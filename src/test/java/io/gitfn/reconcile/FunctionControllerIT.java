@@ -13,6 +13,9 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.ScaleConfig;
+import io.gitfn.build.BuildJobSpec;
+import io.gitfn.build.BuildSettings;
+import io.gitfn.build.ContentKey;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
@@ -22,6 +25,7 @@ import io.gitfn.workload.DeploymentSpec;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
@@ -102,6 +106,37 @@ class FunctionControllerIT {
     assertThat(jobs(client, ns)).hasSize(2);
     assertThat(get(client, ns, "hello").getStatus().getHistory()).extracting("outcome")
         .containsExactly("Reused", "Succeeded", "Succeeded");
+  }
+
+  @Test
+  void aFailedBuildLeavesTheRunningVersionServing(KubernetesClient client, TestNamespace ns) {
+    client.resource(function(client, ns, "steady", V1, "one")).create();
+    String running = awaitReady(client, ns, "steady").getStatus().getImage();
+
+    // kwok only completes Job Pods; a Job whose Pod can never be scheduled fails at its deadline instead.
+    Function next = withSource(get(client, ns, "steady"), V2);
+    ContentKey key = ContentKey.ofInline(next, BuildSettings.defaults());
+    String name = BuildJobSpec.name(next, key);
+    Job failing = BuildJobSpec.forFunction(next, key, name, BuildSettings.defaults());
+    failing.getSpec().setActiveDeadlineSeconds(1L);
+    failing.getSpec().getTemplate().getSpec().setNodeSelector(Map.of("gitfn.io/no-such-node", "true"));
+    client.resource(failing).create();
+    client.resources(Function.class).inNamespace(ns.name()).withName("steady").edit(f -> withSource(f, V2));
+
+    await().atMost(WAIT).untilAsserted(() -> {
+      Function fn = get(client, ns, "steady");
+      assertThat(fn.getStatus().getConditions()).filteredOn(c -> c.getType().equals("BuildReady"))
+          .singleElement().satisfies(c -> {
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getReason()).isEqualTo("JobFailed");
+            assertThat(c.getMessage()).contains(name);
+          });
+      assertThat(fn.getStatus().getHistory()).extracting("outcome").containsExactly("Failed", "Succeeded");
+    });
+    assertThat(image(deployment(client, ns))).isEqualTo(running);
+    assertThat(get(client, ns, "steady").getStatus().getImage()).isEqualTo(running);
+    assertThat(get(client, ns, "steady").getStatus().getConditions())
+        .filteredOn(c -> c.getType().equals("Running")).extracting(Condition::getStatus).containsExactly("True");
   }
 
   @Test
