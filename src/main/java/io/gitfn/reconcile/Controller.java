@@ -2,6 +2,7 @@ package io.gitfn.reconcile;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.build.BuildSettings;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
 import io.gitfn.source.Backoff;
@@ -15,6 +16,7 @@ import io.gitfn.trigger.SourceWatcher;
 import io.gitfn.trigger.webhook.WebhookReceiver;
 import io.gitfn.trigger.webhook.WebhookServer;
 import io.gitfn.trigger.webhook.WebhookSettings;
+import io.gitfn.workload.WorkloadSettings;
 import io.javaoperatorsdk.operator.Operator;
 import java.net.URI;
 import java.time.Clock;
@@ -24,7 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * gitfn's controller, put together: the source watcher and its mirrors, the webhook receiver, and the
- * Java Operator SDK running the FunctionRepository reconciler. {@code gitfn controller} runs one; tests
+ * Java Operator SDK running the FunctionRepository and Function reconcilers. {@code gitfn controller} runs one; tests
  * start one against the test bed.
  */
 public final class Controller implements AutoCloseable {
@@ -48,6 +50,18 @@ public final class Controller implements AutoCloseable {
    */
   public static Controller start(KubernetesClient client, SourceSettings sources, WebhookSettings webhookSettings,
       ControllerSettings settings, String webhookHost, int webhookPort) throws Exception {
+    return start(client, sources, webhookSettings, settings, BuildSettings.defaults(), WorkloadSettings.defaults(),
+        webhookHost, webhookPort);
+  }
+
+  /**
+   * Starts a controller that also builds and runs Functions with the given settings.
+   *
+   * @param webhookHost and {@code webhookPort}: where the receiver listens (port 0 picks a free one)
+   */
+  public static Controller start(KubernetesClient client, SourceSettings sources, WebhookSettings webhookSettings,
+      ControllerSettings settings, BuildSettings builds, WorkloadSettings workloads, String webhookHost,
+      int webhookPort) throws Exception {
     Clock clock = Clock.systemUTC();
     MirrorCache mirrors = new MirrorCache(sources);
     // The watcher reports to the reconciler, which needs the watcher: a forwarding reference closes the loop.
@@ -75,6 +89,7 @@ public final class Controller implements AutoCloseable {
             || !Objects.equals(requestedAt(updated), requestedAt(old))
             || !Objects.equals(updated.getMetadata().getFinalizers(), old.getMetadata().getFinalizers())
             || updated.getMetadata().getDeletionTimestamp() != null));
+    operator.register(new FunctionReconciler(client, builds, workloads, clock));
     operator.start();
     return new Controller(mirrors, watcher, webhooks, operator);
   }

@@ -1,0 +1,123 @@
+package io.gitfn.reconcile;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionHistoryEntry;
+import io.gitfn.api.function.FunctionStatus;
+import io.gitfn.build.ContentKey;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One reconcile of a Function: what its steps found, turned into status and events at the end. Status is written
+ * only when it changed, and each changed condition gets one Event whose reason is the condition's reason.
+ */
+final class FunctionPass {
+
+  static final String REVISION = "gitfn.io/revision";
+  static final String SUCCEEDED = "Succeeded";
+  static final String REUSED = "Reused";
+  static final String FAILED = "Failed";
+
+  private final Function fn;
+  private final FunctionStatus status;
+  private final List<Condition> conditions;
+  private final Long generation;
+  private final String before;
+  private final Clock clock;
+  private final KubernetesSerialization json;
+  private final Map<String, Condition> changed = new LinkedHashMap<>();
+  private Duration retry;
+
+  FunctionPass(Function fn, Clock clock, KubernetesSerialization json) {
+    this.fn = fn;
+    this.status = fn.getStatus() == null ? new FunctionStatus() : fn.getStatus();
+    this.conditions = Conditions.copy(status.getConditions());
+    this.generation = fn.getMetadata().getGeneration();
+    this.clock = clock;
+    this.json = json;
+    this.before = json.asJson(status);
+  }
+
+  FunctionStatus status() {
+    return status;
+  }
+
+  void condition(String type, String value, String reason, String message) {
+    if (Conditions.set(conditions, type, value, reason, message, generation, clock.instant())) {
+      changed.put(type, Conditions.find(conditions, type).orElseThrow());
+    }
+  }
+
+  /** True when the history records a build of this key that worked: its image exists. */
+  boolean knownGood(ContentKey key) {
+    return history().stream().anyMatch(e -> key.value().equals(e.getContentKey())
+        && (SUCCEEDED.equals(e.getOutcome()) || REUSED.equals(e.getOutcome())));
+  }
+
+  /** Adds a history entry, newest first, unless the newest already says the same about the same key. */
+  void record(ContentKey key, String image, String outcome) {
+    List<FunctionHistoryEntry> history = new ArrayList<>(history());
+    if (!history.isEmpty() && key.value().equals(history.get(0).getContentKey())
+        && outcome.equals(history.get(0).getOutcome())) {
+      return;
+    }
+    FunctionHistoryEntry entry = new FunctionHistoryEntry();
+    entry.setRevision(revision());
+    entry.setContentKey(key.value());
+    entry.setImage(image);
+    entry.setTime(clock.instant().toString());
+    entry.setOutcome(outcome);
+    history.add(0, entry);
+    status.setHistory(new ArrayList<>(
+        history.subList(0, Math.min(history.size(), FunctionStatus.HISTORY_LIMIT))));
+  }
+
+  /** True when the newest history entry is about this key. */
+  boolean newestIs(ContentKey key) {
+    List<FunctionHistoryEntry> history = history();
+    return !history.isEmpty() && key.value().equals(history.get(0).getContentKey());
+  }
+
+  void retryWithin(Duration delay) {
+    retry = retry == null || delay.compareTo(retry) < 0 ? delay : retry;
+  }
+
+  UpdateControl<Function> finish(EventRecorder events) {
+    status.setConditions(conditions);
+    status.setObservedGeneration(generation);
+    status.setRuntime(fn.getSpec().getRuntime());
+    for (Condition c : changed.values()) {
+      if ("False".equals(c.getStatus())) {
+        events.warning(fn, c.getReason(), c.getMessage());
+      } else {
+        events.normal(fn, c.getReason(), c.getMessage());
+      }
+    }
+    UpdateControl<Function> control;
+    if (before.equals(json.asJson(status))) {
+      control = UpdateControl.noUpdate();
+    } else {
+      fn.setStatus(status);
+      control = UpdateControl.patchStatus(fn);
+    }
+    return retry == null ? control : control.rescheduleAfter(retry);
+  }
+
+  private String revision() {
+    Map<String, String> annotations = fn.getMetadata().getAnnotations();
+    String revision = annotations == null ? null : annotations.get(REVISION);
+    return Objects.requireNonNullElse(revision, "inline");
+  }
+
+  private List<FunctionHistoryEntry> history() {
+    return status.getHistory() == null ? List.of() : status.getHistory();
+  }
+}

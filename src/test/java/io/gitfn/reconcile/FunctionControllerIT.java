@@ -1,0 +1,271 @@
+package io.gitfn.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.ScaleConfig;
+import io.gitfn.build.BuildJobSpec;
+import io.gitfn.build.BuildSettings;
+import io.gitfn.build.ContentKey;
+import io.gitfn.source.SourceSettings;
+import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.TestNamespace;
+import io.gitfn.testbed.WithKubeCluster;
+import io.gitfn.trigger.webhook.WebhookSettings;
+import io.gitfn.workload.DeploymentSpec;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Function controller in cluster mode: kwok completes build Jobs and makes Pods Ready, the controller-manager
+ * rolls Deployments out and collects the children of a deleted Function.
+ */
+@WithKubeCluster
+class FunctionControllerIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  private static final String V1 = "module.exports = { main: () => 'v1' };";
+  private static final String V2 = "module.exports = { main: () => 'v2' };";
+  private static KubernetesClient controllerClient;
+  private static Controller controller;
+
+  @BeforeAll
+  static void startController(KubeTestBed bed) throws Exception {
+    bed.installCrds();
+    controllerClient = bed.newClient();
+    controller = Controller.start(controllerClient,
+        SourceSettings.defaults(Files.createTempDirectory("gitfn-function-mirrors")), WebhookSettings.defaults(),
+        ControllerSettings.defaults(), "127.0.0.1", 0);
+  }
+
+  @AfterAll
+  static void stopController() throws Exception {
+    controller.close();
+    controllerClient.close();
+  }
+
+  @Test
+  void anInlineFunctionBuildsOnceEachContentAndRollsBackWithoutABuild(KubernetesClient client, TestNamespace ns) {
+    client.resource(function(client, ns, "hello", V1, "one")).create();
+
+    Function first = awaitReady(client, ns, "hello");
+    String firstImage = first.getStatus().getImage();
+    assertThat(jobs(client, ns)).hasSize(1);
+    assertThat(client.configMaps().inNamespace(ns.name()).withName(jobs(client, ns).get(0).getMetadata().getName())
+        .get()).isNotNull();
+    assertThat(client.services().inNamespace(ns.name()).withName("hello").get().getSpec().getPorts())
+        .singleElement().satisfies(p -> assertThat(p.getPort()).isEqualTo(80));
+    assertThat(first.getStatus().getPodSelector()).contains("serverless.kyma-project.io/function-name=hello");
+    assertThat(first.getStatus().getHistory()).extracting("outcome").containsExactly("Succeeded");
+    assertThat(client.v1().events().inNamespace(ns.name()).list().getItems()).extracting(Event::getReason)
+        .contains("SourceUpdated", "JobRunning", "JobFinished", "DeploymentReady");
+
+    client.resources(Function.class).inNamespace(ns.name()).withName("hello")
+        .edit(f -> withEnv(f, "two"));
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(env(deployment(client, ns))).contains(new EnvVar("VERSION", "two", null));
+      assertThat(ready(client, ns, "hello")).isTrue();
+    });
+    assertThat(jobs(client, ns)).hasSize(1);
+
+    client.resources(Function.class).inNamespace(ns.name()).withName("hello")
+        .edit(f -> withSource(f, V2));
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(jobs(client, ns)).hasSize(2);
+      Function current = get(client, ns, "hello");
+      assertThat(current.getStatus().getImage()).isNotEqualTo(firstImage);
+      assertThat(image(deployment(client, ns))).isEqualTo(current.getStatus().getImage());
+      assertThat(ready(client, ns, "hello")).isTrue();
+    });
+    assertThat(jobs(client, ns)).extracting(j -> j.getMetadata().getLabels().get("gitfn.io/content-key"))
+        .doesNotHaveDuplicates();
+
+    client.resources(Function.class).inNamespace(ns.name()).withName("hello")
+        .edit(f -> withSource(f, V1));
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(image(deployment(client, ns))).isEqualTo(firstImage);
+      assertThat(get(client, ns, "hello").getStatus().getImage()).isEqualTo(firstImage);
+      assertThat(ready(client, ns, "hello")).isTrue();
+    });
+    assertThat(jobs(client, ns)).hasSize(2);
+    assertThat(get(client, ns, "hello").getStatus().getHistory()).extracting("outcome")
+        .containsExactly("Reused", "Succeeded", "Succeeded");
+  }
+
+  @Test
+  void aFailedBuildLeavesTheRunningVersionServing(KubernetesClient client, TestNamespace ns) {
+    client.resource(function(client, ns, "steady", V1, "one")).create();
+    String running = awaitReady(client, ns, "steady").getStatus().getImage();
+
+    // kwok only completes Job Pods; a Job whose Pod can never be scheduled fails at its deadline instead.
+    Function next = withSource(get(client, ns, "steady"), V2);
+    ContentKey key = ContentKey.ofInline(next, BuildSettings.defaults());
+    String name = BuildJobSpec.name(next, key);
+    Job failing = BuildJobSpec.forFunction(next, key, name, BuildSettings.defaults());
+    failing.getSpec().setActiveDeadlineSeconds(1L);
+    failing.getSpec().getTemplate().getSpec().setNodeSelector(Map.of("gitfn.io/no-such-node", "true"));
+    client.resource(failing).create();
+    client.resources(Function.class).inNamespace(ns.name()).withName("steady").edit(f -> withSource(f, V2));
+
+    await().atMost(WAIT).untilAsserted(() -> {
+      Function fn = get(client, ns, "steady");
+      assertThat(fn.getStatus().getConditions()).filteredOn(c -> c.getType().equals("BuildReady"))
+          .singleElement().satisfies(c -> {
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getReason()).isEqualTo("JobFailed");
+            assertThat(c.getMessage()).contains(name);
+          });
+      assertThat(fn.getStatus().getHistory()).extracting("outcome").containsExactly("Failed", "Succeeded");
+    });
+    assertThat(image(deployment(client, ns))).isEqualTo(running);
+    assertThat(get(client, ns, "steady").getStatus().getImage()).isEqualTo(running);
+    assertThat(get(client, ns, "steady").getStatus().getConditions())
+        .filteredOn(c -> c.getType().equals("Running")).extracting(Condition::getStatus).containsExactly("True");
+  }
+
+  @Test
+  void aContextOverTheConfigMapLimitIsAnInvalidSpecAndBuildsNothing(KubernetesClient client, TestNamespace ns) {
+    String huge = "// " + "x".repeat(1024 * 1024 + 1);
+    client.resource(function(client, ns, "huge", huge, "one")).create();
+
+    await().atMost(WAIT).untilAsserted(() -> {
+      Function fn = get(client, ns, "huge");
+      assertThat(fn.getStatus()).isNotNull();
+      assertThat(fn.getStatus().getConditions()).filteredOn(c -> c.getType().equals("ConfigurationReady"))
+          .singleElement().satisfies(c -> {
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getReason()).isEqualTo("InvalidFunctionSpec");
+            assertThat(c.getMessage()).contains("ConfigMap limit");
+          });
+      assertThat(client.v1().events().inNamespace(ns.name()).list().getItems()).anySatisfy(e -> {
+        assertThat(e.getType()).isEqualTo("Warning");
+        assertThat(e.getReason()).isEqualTo("InvalidFunctionSpec");
+      });
+    });
+    assertThat(jobs(client, ns)).isEmpty();
+    assertThat(client.apps().deployments().inNamespace(ns.name()).list().getItems()).isEmpty();
+  }
+
+  @Test
+  void scaleConfigWithRoomToScaleGetsAnHpa(KubernetesClient client, TestNamespace ns) {
+    Function fn = function(client, ns, "scaled", V1, "one");
+    ScaleConfig scale = new ScaleConfig();
+    scale.setMinReplicas(1);
+    scale.setMaxReplicas(3);
+    fn.getSpec().setScaleConfig(scale);
+    client.resource(fn).create();
+
+    await().atMost(WAIT).untilAsserted(() -> assertThat(client.autoscaling().v2().horizontalPodAutoscalers()
+        .inNamespace(ns.name()).withName("scaled").get()).isNotNull());
+    awaitReady(client, ns, "scaled");
+  }
+
+  @Test
+  void deletingAFunctionRemovesItsChildren(KubernetesClient client, TestNamespace ns) {
+    client.resource(function(client, ns, "gone", V1, "one")).create();
+    awaitReady(client, ns, "gone");
+
+    client.resources(Function.class).inNamespace(ns.name()).withName("gone").delete();
+
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(client.apps().deployments().inNamespace(ns.name()).list().getItems()).isEmpty();
+      assertThat(client.services().inNamespace(ns.name()).withName("gone").get()).isNull();
+      assertThat(jobs(client, ns)).isEmpty();
+      assertThat(client.configMaps().inNamespace(ns.name()).withLabel("gitfn.io/content-key").list().getItems())
+          .isEmpty();
+    });
+  }
+
+  private static Function function(KubernetesClient client, TestNamespace ns, String name, String source,
+      String version) {
+    return client.getKubernetesSerialization().unmarshal("""
+        apiVersion: serverless.kyma-project.io/v1alpha2
+        kind: Function
+        metadata:
+          name: %s
+          namespace: %s
+        spec:
+          runtime: nodejs22
+          source:
+            inline:
+              source: "%s"
+          env:
+            - name: VERSION
+              value: "%s"
+        """.formatted(name, ns.name(), source, version), Function.class);
+  }
+
+  private static Function withEnv(Function fn, String version) {
+    fn.getSpec().setEnv(List.of(new EnvVar("VERSION", version, null)));
+    return fn;
+  }
+
+  private static Function withSource(Function fn, String source) {
+    fn.getSpec().getSource().getInline().setSource(source);
+    return fn;
+  }
+
+  private static Function awaitReady(KubernetesClient client, TestNamespace ns, String name) {
+    await().atMost(WAIT).untilAsserted(() -> {
+      Function fn = get(client, ns, name);
+      assertThat(fn.getStatus()).isNotNull();
+      assertThat(fn.getStatus().getConditions()).extracting(Condition::getType, Condition::getStatus)
+          .containsExactlyInAnyOrder(tuple("ConfigurationReady", "True"),
+              tuple("BuildReady", "True"),
+              tuple("Running", "True"));
+      assertThat(fn.getStatus().getImage()).isNotBlank();
+      assertThat(fn.getStatus().getPodSelector()).isNotBlank();
+      assertThat(fn.getStatus().getObservedGeneration()).isEqualTo(fn.getMetadata().getGeneration());
+    });
+    return get(client, ns, name);
+  }
+
+  private static boolean ready(KubernetesClient client, TestNamespace ns, String name) {
+    Function fn = get(client, ns, name);
+    return fn.getStatus() != null && fn.getStatus().getConditions() != null
+        && Objects.equals(fn.getStatus().getObservedGeneration(), fn.getMetadata().getGeneration())
+        && fn.getStatus().getConditions().stream().allMatch(c -> c.getStatus().equals("True"))
+        && fn.getStatus().getConditions().size() == 3;
+  }
+
+  private static Function get(KubernetesClient client, TestNamespace ns, String name) {
+    return client.resources(Function.class).inNamespace(ns.name()).withName(name).get();
+  }
+
+  private static List<Job> jobs(KubernetesClient client, TestNamespace ns) {
+    return client.batch().v1().jobs().inNamespace(ns.name()).list().getItems();
+  }
+
+  private static Deployment deployment(KubernetesClient client, TestNamespace ns) {
+    return client.apps().deployments().inNamespace(ns.name()).list().getItems().get(0);
+  }
+
+  private static List<EnvVar> env(Deployment deployment) {
+    return container(deployment).map(Container::getEnv).orElse(List.of());
+  }
+
+  private static String image(Deployment deployment) {
+    return container(deployment).map(Container::getImage).orElse(null);
+  }
+
+  private static Optional<Container> container(Deployment deployment) {
+    return deployment.getSpec().getTemplate().getSpec().getContainers().stream()
+        .filter(c -> c.getName().equals(DeploymentSpec.CONTAINER)).findFirst();
+  }
+}

@@ -1,0 +1,78 @@
+package io.gitfn.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionSpec;
+import io.gitfn.api.function.FunctionStatus;
+import io.gitfn.build.ContentKey;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class FunctionPassTest {
+
+  private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+
+  @Test
+  void aKeyIsKnownGoodOnlyAfterASucceededOrReusedEntry() {
+    FunctionPass pass = pass(function(null));
+    pass.record(key('a'), "img:a", FunctionPass.FAILED);
+    assertThat(pass.knownGood(key('a'))).isFalse();
+
+    pass.record(key('b'), "img:b", FunctionPass.SUCCEEDED);
+    pass.record(key('a'), "img:a", FunctionPass.REUSED);
+
+    assertThat(pass.knownGood(key('a'))).isTrue();
+    assertThat(pass.knownGood(key('b'))).isTrue();
+    assertThat(pass.knownGood(key('c'))).isFalse();
+  }
+
+  @Test
+  void theSameOutcomeForTheNewestKeyIsNotRecordedTwice() {
+    FunctionPass pass = pass(function("main@sha1:abc"));
+    pass.record(key('a'), "img:a", FunctionPass.SUCCEEDED);
+    pass.record(key('a'), "img:a", FunctionPass.SUCCEEDED);
+
+    assertThat(pass.status().getHistory()).singleElement().satisfies(e -> {
+      assertThat(e.getRevision()).isEqualTo("main@sha1:abc");
+      assertThat(e.getTime()).isEqualTo("2026-01-01T00:00:00Z");
+      assertThat(pass.newestIs(key('a'))).isTrue();
+    });
+  }
+
+  @Test
+  void historyKeepsTheNewestTenAndNamesInlineRevisions() {
+    FunctionPass pass = pass(function(null));
+    String hex = "0123456789abcdef";
+    for (int i = 0; i < 12; i++) {
+      pass.record(key(hex.charAt(i)), "img:" + i, FunctionPass.SUCCEEDED);
+    }
+
+    assertThat(pass.status().getHistory()).hasSize(FunctionStatus.HISTORY_LIMIT);
+    assertThat(pass.status().getHistory().get(0).getImage()).isEqualTo("img:11");
+    assertThat(pass.status().getHistory().get(0).getRevision()).isEqualTo("inline");
+  }
+
+  private static FunctionPass pass(Function fn) {
+    return new FunctionPass(fn, CLOCK, new KubernetesSerialization());
+  }
+
+  private static ContentKey key(char c) {
+    return new ContentKey(String.valueOf(c).repeat(64));
+  }
+
+  private static Function function(String revision) {
+    Function fn = new Function();
+    fn.getMetadata().setName("hello");
+    fn.getMetadata().setGeneration(1L);
+    if (revision != null) {
+      fn.getMetadata().setAnnotations(Map.of(FunctionPass.REVISION, revision));
+    }
+    fn.setSpec(new FunctionSpec());
+    return fn;
+  }
+}
