@@ -11,6 +11,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionHistoryEntry;
+import io.gitfn.api.function.FunctionStatus;
 import io.gitfn.api.function.FunctionStatus;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositoryStatus;
@@ -194,6 +196,38 @@ class CliIT {
 
     Run yaml = gitfn("history", "repository", "infra", "-n", ns.name(), "-o", "yaml");
     assertThat(yaml.out()).startsWith("- revision: \"main@sha1:bbbb");
+  }
+
+  @Test
+  void aFunctionsHistoryShowsItsRevisionsAndImages(KubernetesClient client, TestNamespace ns) {
+    apply(client, ns, function("hello"), null);
+    Function hello = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
+    FunctionStatus status = new FunctionStatus();
+    status.setHistory(List.of(
+        entry("main@sha1:" + "b".repeat(40), "2026-03-01T11:00:00Z", "Reused", "k1", "registry.local/shop-hello:k1"),
+        entry("main@sha1:" + "a".repeat(40), "2026-03-01T10:00:00Z", "Succeeded", "k1", "registry.local/shop-hello:k1")));
+    hello.setStatus(status);
+    client.resource(hello).updateStatus();
+
+    Run table = gitfn("history", "function", "hello", "-n", ns.name());
+
+    assertThat(table.exitCode()).as(table.err()).isZero();
+    assertThat(table.out().lines()).containsExactly(
+        "REVISION                                             TIME                   OUTCOME     KEY   IMAGE",
+        "main@sha1:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb   2026-03-01T11:00:00Z   Reused      k1    registry.local/shop-hello:k1",
+        "main@sha1:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa   2026-03-01T10:00:00Z   Succeeded   k1    registry.local/shop-hello:k1");
+    assertThat(gitfn("history", "function", "nope", "-n", ns.name()).err())
+        .isEqualTo("Error: function \"nope\" not found in namespace \"" + ns.name() + "\"\n");
+  }
+
+  private static FunctionHistoryEntry entry(String revision, String time, String outcome, String key, String image) {
+    FunctionHistoryEntry entry = new FunctionHistoryEntry();
+    entry.setRevision(revision);
+    entry.setTime(time);
+    entry.setOutcome(outcome);
+    entry.setContentKey(key);
+    entry.setImage(image);
+    return entry;
   }
 
   @Test
