@@ -1,5 +1,6 @@
 package io.gitfn.cli;
 
+import io.gitfn.reconcile.Conditions;
 import io.gitfn.api.function.ConditionType;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionStatus;

@@ -8,8 +8,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-/** Kubernetes-convention conditions: one per type, with a transition time that moves only when the status does. */
-final class Conditions {
+/**
+ * Kubernetes-convention conditions: one per type, with a transition time that moves only when the status does.
+ * The reconcilers write them; the command line reads them from a status that may not be written yet.
+ */
+public final class Conditions {
 
   private Conditions() {}
 
@@ -38,8 +41,23 @@ final class Conditions {
     return conditions.removeIf(c -> c.getType().equals(type));
   }
 
-  static Optional<Condition> find(List<Condition> conditions, String type) {
-    return conditions.stream().filter(c -> c.getType().equals(type)).findFirst();
+  /** The condition of {@code type}; empty also when there are no conditions at all yet. */
+  public static Optional<Condition> find(List<Condition> conditions, String type) {
+    return conditions == null ? Optional.empty()
+        : conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
+  }
+
+  public static boolean isTrue(List<Condition> conditions, String type) {
+    return find(conditions, type).map(c -> "True".equals(c.getStatus())).orElse(false);
+  }
+
+  /** The condition's status, or Unknown as kubectl would show a missing one. */
+  public static String status(List<Condition> conditions, String type) {
+    return find(conditions, type).map(Condition::getStatus).orElse("Unknown");
+  }
+
+  public static String message(List<Condition> conditions, String type) {
+    return find(conditions, type).map(Condition::getMessage).orElse("");
   }
 
   static List<Condition> copy(List<Condition> conditions) {
