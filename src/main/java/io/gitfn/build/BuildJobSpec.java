@@ -76,6 +76,7 @@ public final class BuildJobSpec {
         .withLabels(labels)
         // An Istio sidecar would keep the Pod, and so the Job, running after kaniko exits (§2.5).
         .addToAnnotations("sidecar.istio.io/inject", "false")
+        .addToAnnotations(settings.podAnnotations())
         .endMetadata()
         .withNewSpec()
         .withRestartPolicy("Never")

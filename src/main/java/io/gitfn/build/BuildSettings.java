@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param packageRegistrySecret an optional Secret with {@code .npmrc} or {@code pip.conf} for dependency installs,
  *     or null
  * @param buildProfile the build resource profile used when a Function names none
+ * @param podAnnotations annotations on every build Pod, such as a service mesh's opt-out
+ * @param concurrency how many build Jobs may run at once, cluster-wide; the rest wait in a queue
  */
 public record BuildSettings(
     String registry,
@@ -26,7 +28,11 @@ public record BuildSettings(
     Map<FunctionRuntime, String> baseImages,
     String registrySecret,
     String packageRegistrySecret,
-    String buildProfile) {
+    String buildProfile,
+    Map<String, String> podAnnotations,
+    int concurrency) {
+
+  public static final int DEFAULT_CONCURRENCY = 5;
 
   public static final String DEFAULT_BUILDER_IMAGE = "gcr.io/kaniko-project/executor:v1.23.2";
 
@@ -62,13 +68,17 @@ public record BuildSettings(
       throw new IllegalArgumentException(
           "buildProfile `" + buildProfile + "` is not one of " + String.join(", ", BuildProfiles.NAMES));
     }
+    podAnnotations = Map.copyOf(Objects.requireNonNull(podAnnotations, "podAnnotations"));
+    if (concurrency < 1) {
+      throw new IllegalArgumentException("concurrency must be at least 1, not " + concurrency);
+    }
     registry = registry.endsWith("/") ? registry.substring(0, registry.length() - 1) : registry;
   }
 
   /** The in-cluster registry, kaniko, Kyma's base images and Kyma's default build profile {@code normal}. */
   public static BuildSettings defaults() {
     return new BuildSettings("registry.local:5000", DEFAULT_BUILDER_IMAGE, DEFAULT_BUILDER_ARGS,
-        DEFAULT_BASE_IMAGES, DEFAULT_REGISTRY_SECRET, null, BuildProfiles.DEFAULT);
+        DEFAULT_BASE_IMAGES, DEFAULT_REGISTRY_SECRET, null, BuildProfiles.DEFAULT, Map.of(), DEFAULT_CONCURRENCY);
   }
 
   /** The base image a runtime builds on when the Function does not override it. */
@@ -78,18 +88,29 @@ public record BuildSettings(
 
   public BuildSettings withRegistry(String registry) {
     return new BuildSettings(registry, builderImage, builderArgs, baseImages, registrySecret,
-        packageRegistrySecret, buildProfile);
+        packageRegistrySecret, buildProfile, podAnnotations, concurrency);
   }
 
   public BuildSettings withPackageRegistrySecret(String secret) {
-    return new BuildSettings(registry, builderImage, builderArgs, baseImages, registrySecret, secret, buildProfile);
+    return new BuildSettings(registry, builderImage, builderArgs, baseImages, registrySecret, secret, buildProfile, podAnnotations,
+        concurrency);
   }
 
   public BuildSettings withBaseImage(FunctionRuntime runtime, String image) {
     Map<FunctionRuntime, String> images = new EnumMap<>(baseImages);
     images.put(runtime, image);
     return new BuildSettings(registry, builderImage, builderArgs, images, registrySecret, packageRegistrySecret,
-        buildProfile);
+        buildProfile, podAnnotations, concurrency);
+  }
+
+  public BuildSettings withPodAnnotations(Map<String, String> annotations) {
+    return new BuildSettings(registry, builderImage, builderArgs, baseImages, registrySecret,
+        packageRegistrySecret, buildProfile, annotations, concurrency);
+  }
+
+  public BuildSettings withConcurrency(int limit) {
+    return new BuildSettings(registry, builderImage, builderArgs, baseImages, registrySecret,
+        packageRegistrySecret, buildProfile, podAnnotations, limit);
   }
 
   private static void requireNonBlank(String value, String name) {

@@ -87,12 +87,12 @@ final class ClusterComponents implements AutoCloseable {
                 "--manage-all-nodes=false",
                 "--manage-nodes-with-annotation-selector=" + KWOK_NODE_ANNOTATION + "=fake",
                 "--node-ip=127.0.0.1",
-                "--cidr=10.244.0.0/24")));
+                "--cidr=10.244.0.0/20")));
   }
 
   private void addFakeNode(ControlPlane plane, Duration timeout) {
     Map<String, Quantity> capacity =
-        Map.of("cpu", new Quantity("32"), "memory", new Quantity("256Gi"), "pods", new Quantity("250"));
+        Map.of("cpu", new Quantity("32"), "memory", new Quantity("256Gi"), "pods", new Quantity("2000"));
     Node node =
         new NodeBuilder()
             .withNewMetadata()

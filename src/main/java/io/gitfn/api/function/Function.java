@@ -29,10 +29,17 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Running", jsonPath = ".status.conditions[?(@.type=='Running')].status")
 @AdditionalPrinterColumn(name = "Runtime", jsonPath = ".spec.runtime")
 @AdditionalPrinterColumn(name = "Commit", jsonPath = ".status.commit")
+@AdditionalPrinterColumn(name = "Pinned", jsonPath = ".status.pinnedRevision", priority = 1)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
 public class Function extends CustomResource<FunctionSpec, FunctionStatus> implements Namespaced {
 
   public static final String GROUP = "serverless.kyma-project.io";
   public static final String VERSION = "v1alpha2";
+
+  /**
+   * Set by {@code gitfn rollback function --pin}: the revision (a history entry's {@code revision}) whose image
+   * the Function runs until the annotation is removed. Sync never owns it, so the next sync keeps the pin.
+   */
+  public static final String PINNED_REVISION = "gitfn.io/pinned-revision";
 }

@@ -59,6 +59,10 @@ public class FunctionStatus {
   @JsonPropertyDescription("The source revision the image was built from, like main@sha1:<40 hex>.")
   private String sourceRevision;
 
+  @JsonPropertyDescription("The revision the Function is pinned to by `gitfn rollback function --pin`, if any: "
+      + "it runs that revision's image until unpinned, whatever its spec says.")
+  private String pinnedRevision;
+
   @Size(max = HISTORY_LIMIT)
   @JsonPropertyDescription("The latest builds and rollouts, newest first.")
   private List<FunctionHistoryEntry> history;
@@ -173,5 +177,13 @@ public class FunctionStatus {
 
   public void setHistory(List<FunctionHistoryEntry> history) {
     this.history = history;
+  }
+
+  public String getPinnedRevision() {
+    return pinnedRevision;
+  }
+
+  public void setPinnedRevision(String pinnedRevision) {
+    this.pinnedRevision = pinnedRevision;
   }
 }
