@@ -3,7 +3,10 @@ package io.gitfn.cli;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.reconcile.Controller;
+import io.gitfn.build.BuildSettings;
 import io.gitfn.reconcile.ControllerSettings;
+import io.gitfn.reconcile.GoDuration;
+import io.gitfn.workload.WorkloadSettings;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.trigger.webhook.WebhookSettings;
 import java.nio.file.Files;
@@ -58,14 +61,35 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--allow-target-namespace", description = "A namespace other than its own that a FunctionRepository may write into (repeatable).")
   List<String> allowedTargetNamespaces = List.of();
 
+  @Option(names = "--function-source-interval", defaultValue = "1m", description = "How often a Function's own Git source is checked without a webhook (default: ${DEFAULT-VALUE}).")
+  String functionSourceInterval;
+
+  @Option(names = "--registry", defaultValue = "registry.local:5000", description = "Registry that build Jobs push images to and Deployments pull from (default: ${DEFAULT-VALUE}).")
+  String registry;
+
+  @Option(names = "--registry-secret", defaultValue = BuildSettings.DEFAULT_REGISTRY_SECRET, description = "dockerconfigjson Secret, in each Function's namespace, that the builder pushes with (default: ${DEFAULT-VALUE}).")
+  String registrySecret;
+
+  @Option(names = "--package-registry-secret", description = "Secret with .npmrc or pip.conf, in each Function's namespace, for dependency installs.")
+  String packageRegistrySecret;
+
+  @Option(names = "--builder-image", defaultValue = BuildSettings.DEFAULT_BUILDER_IMAGE, description = "The kaniko executor image (default: ${DEFAULT-VALUE}).")
+  String builderImage;
+
+  @Option(names = "--build-concurrency", defaultValue = "5", description = "Build Jobs that may run at once, cluster-wide; the rest queue (default: ${DEFAULT-VALUE}).")
+  int buildConcurrency;
+
   @Override
   public Integer call() throws Exception {
     SourceSettings sources = new SourceSettings(cacheDir(), bytes(diskBudget), Duration.ofSeconds(gitTimeoutSeconds),
         bytes(maxRepositorySize), bytes(maxFileSize));
     WebhookSettings webhooks = webhookSecretFile == null ? WebhookSettings.defaults()
         : WebhookSettings.defaults().withGlobalSecret(Files.readString(webhookSecretFile).strip());
-    ControllerSettings settings = new ControllerSettings(
-        knownHosts == null ? "" : Files.readString(knownHosts), new HashSet<>(allowedTargetNamespaces));
+    ControllerSettings settings = new ControllerSettings(knownHosts == null ? "" : Files.readString(knownHosts),
+        new HashSet<>(allowedTargetNamespaces), GoDuration.parse(functionSourceInterval));
+    BuildSettings defaults = BuildSettings.defaults();
+    BuildSettings builds = new BuildSettings(registry, builderImage, defaults.builderArgs(), defaults.baseImages(),
+        registrySecret, packageRegistrySecret, defaults.buildProfile(), defaults.podAnnotations(), buildConcurrency);
     CountDownLatch stopped = new CountDownLatch(1);
     Thread main = Thread.currentThread();
     // On SIGTERM the hook lets the main thread close the controller, and waits for it, so that running passes
@@ -79,7 +103,8 @@ final class ControllerCommand implements Callable<Integer> {
       }
     }, "gitfn-stop"));
     try (KubernetesClient client = kube.client();
-        Controller controller = Controller.start(client, sources, webhooks, settings, webhookBind, webhookPort)) {
+        Controller controller = Controller.start(client, sources, webhooks, settings, builds,
+            WorkloadSettings.defaults(), webhookBind, webhookPort)) {
       log.info("gitfn controller running against {}; webhooks at {}", client.getMasterUrl(), controller.webhookUri());
       stopped.await();
       log.info("stopping");

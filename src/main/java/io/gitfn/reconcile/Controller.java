@@ -2,6 +2,7 @@ package io.gitfn.reconcile;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
@@ -65,21 +66,33 @@ public final class Controller implements AutoCloseable {
     Clock clock = Clock.systemUTC();
     MirrorCache mirrors = new MirrorCache(sources);
     // The watcher reports to the reconciler, which needs the watcher: a forwarding reference closes the loop.
-    AtomicReference<SourceEvents> reconcilerEvents = new AtomicReference<>();
+    AtomicReference<SourceEvents> repositoryEvents = new AtomicReference<>();
+    AtomicReference<FunctionReconciler> functions = new AtomicReference<>();
     SourceWatcher watcher = new SourceWatcher(mirrors, new SourceEvents() {
+      // A Function only needs waking: its pass reads the watcher's state.
       @Override
       public void revision(SourceId source, Revision revision, String cause) {
-        reconcilerEvents.get().revision(source, revision, cause);
+        if (source.kind().equals(FunctionSource.KIND)) {
+          functions.get().wake(source.namespace(), source.name());
+        } else {
+          repositoryEvents.get().revision(source, revision, cause);
+        }
       }
 
       @Override
       public void failed(SourceId source, SourceException error, Duration retryIn) {
-        reconcilerEvents.get().failed(source, error, retryIn);
+        if (source.kind().equals(FunctionSource.KIND)) {
+          functions.get().wake(source.namespace(), source.name());
+        } else {
+          repositoryEvents.get().failed(source, error, retryIn);
+        }
       }
     }, clock, Backoff.DEFAULT, 4);
     FunctionRepositoryReconciler reconciler = new FunctionRepositoryReconciler(client, watcher, mirrors,
         new ManifestReader(ManifestOptions.defaults()), settings, clock);
-    reconcilerEvents.set(reconciler);
+    repositoryEvents.set(reconciler);
+    functions.set(new FunctionReconciler(client, watcher, mirrors, builds, new BuildQueue(builds.concurrency()),
+        workloads, settings, clock));
     WebhookServer webhooks = WebhookServer.start(webhookHost, webhookPort,
         new WebhookReceiver(watcher.webhookTargets(), webhookSettings, clock));
     Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
@@ -89,7 +102,12 @@ public final class Controller implements AutoCloseable {
             || !Objects.equals(requestedAt(updated), requestedAt(old))
             || !Objects.equals(updated.getMetadata().getFinalizers(), old.getMetadata().getFinalizers())
             || updated.getMetadata().getDeletionTimestamp() != null));
-    operator.register(new FunctionReconciler(client, builds, workloads, clock));
+    // The same for Functions, whose annotations ask for a rebuild or pin a revision.
+    operator.register(functions.get(), o -> o.withGenerationAware(false).withOnUpdateFilter((updated, old) ->
+        !Objects.equals(updated.getMetadata().getGeneration(), old.getMetadata().getGeneration())
+            || !Objects.equals(updated.getMetadata().getAnnotations(), old.getMetadata().getAnnotations())
+            || !Objects.equals(updated.getMetadata().getFinalizers(), old.getMetadata().getFinalizers())
+            || updated.getMetadata().getDeletionTimestamp() != null));
     operator.start();
     return new Controller(mirrors, watcher, webhooks, operator);
   }

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One reconcile of a Function: what its steps found, turned into status and events at the end. Status is written
@@ -35,6 +36,7 @@ final class FunctionPass {
   private final KubernetesSerialization json;
   private final Map<String, Condition> changed = new LinkedHashMap<>();
   private Duration retry;
+  private String revision;
 
   FunctionPass(Function fn, Clock clock, KubernetesSerialization json) {
     this.fn = fn;
@@ -86,6 +88,17 @@ final class FunctionPass {
     return !history.isEmpty() && key.value().equals(history.get(0).getContentKey());
   }
 
+  /** The source revision this pass works on, for history entries; by default the sync's revision annotation. */
+  void revision(String revision) {
+    this.revision = revision;
+  }
+
+  /** The history entry of a revision whose image is known good, if there is one; the newest wins. */
+  Optional<FunctionHistoryEntry> knownGood(String revision) {
+    return history().stream().filter(e -> revision.equals(e.getRevision())
+        && (SUCCEEDED.equals(e.getOutcome()) || REUSED.equals(e.getOutcome()))).findFirst();
+  }
+
   void retryWithin(Duration delay) {
     retry = retry == null || delay.compareTo(retry) < 0 ? delay : retry;
   }
@@ -112,6 +125,9 @@ final class FunctionPass {
   }
 
   private String revision() {
+    if (revision != null) {
+      return revision;
+    }
     Map<String, String> annotations = fn.getMetadata().getAnnotations();
     String revision = annotations == null ? null : annotations.get(REVISION);
     return Objects.requireNonNullElse(revision, "inline");

@@ -41,6 +41,8 @@ class FunctionControllerIT {
 
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final String V1 = "module.exports = { main: () => 'v1' };";
+  // The test bed's kwok fails build Pods whose base image is on this host, as kaniko fails to pull it.
+  static final String FAILING_BASE_IMAGE = "registry.invalid/broken:1";
   private static final String V2 = "module.exports = { main: () => 'v2' };";
   private static KubernetesClient controllerClient;
   private static Controller controller;
@@ -62,50 +64,78 @@ class FunctionControllerIT {
 
   @Test
   void anInlineFunctionBuildsOnceEachContentAndRollsBackWithoutABuild(KubernetesClient client, TestNamespace ns) {
-    client.resource(function(client, ns, "hello", V1, "one")).create();
+    try (JobLog created = JobLog.watch(client, ns)) {
+      client.resource(function(client, ns, "hello", V1, "one")).create();
 
-    Function first = awaitReady(client, ns, "hello");
-    String firstImage = first.getStatus().getImage();
-    assertThat(jobs(client, ns)).hasSize(1);
-    assertThat(client.configMaps().inNamespace(ns.name()).withName(jobs(client, ns).get(0).getMetadata().getName())
-        .get()).isNotNull();
-    assertThat(client.services().inNamespace(ns.name()).withName("hello").get().getSpec().getPorts())
-        .singleElement().satisfies(p -> assertThat(p.getPort()).isEqualTo(80));
-    assertThat(first.getStatus().getPodSelector()).contains("serverless.kyma-project.io/function-name=hello");
-    assertThat(first.getStatus().getHistory()).extracting("outcome").containsExactly("Succeeded");
-    assertThat(client.v1().events().inNamespace(ns.name()).list().getItems()).extracting(Event::getReason)
-        .contains("SourceUpdated", "JobRunning", "JobFinished", "DeploymentReady");
+      Function first = awaitReady(client, ns, "hello");
+      String firstImage = first.getStatus().getImage();
+      assertThat(created.names()).hasSize(1);
+      assertThat(client.configMaps().inNamespace(ns.name()).withName(created.names().get(0)).get()).isNotNull();
+      assertThat(client.services().inNamespace(ns.name()).withName("hello").get().getSpec().getPorts())
+          .singleElement().satisfies(p -> assertThat(p.getPort()).isEqualTo(80));
+      assertThat(first.getStatus().getPodSelector()).contains("serverless.kyma-project.io/function-name=hello");
+      assertThat(first.getStatus().getHistory()).extracting("outcome").containsExactly("Succeeded");
+      assertThat(client.v1().events().inNamespace(ns.name()).list().getItems()).extracting(Event::getReason)
+          .contains("SourceUpdated", "JobRunning", "JobFinished", "DeploymentReady");
 
-    client.resources(Function.class).inNamespace(ns.name()).withName("hello")
-        .edit(f -> withEnv(f, "two"));
-    await().atMost(WAIT).untilAsserted(() -> {
-      assertThat(env(deployment(client, ns))).contains(new EnvVar("VERSION", "two", null));
-      assertThat(ready(client, ns, "hello")).isTrue();
-    });
-    assertThat(jobs(client, ns)).hasSize(1);
+      client.resources(Function.class).inNamespace(ns.name()).withName("hello")
+          .edit(f -> withEnv(f, "two"));
+      await().atMost(WAIT).untilAsserted(() -> {
+        assertThat(env(deployment(client, ns))).contains(new EnvVar("VERSION", "two", null));
+        assertThat(ready(client, ns, "hello")).isTrue();
+      });
+      assertThat(created.names()).hasSize(1);
 
-    client.resources(Function.class).inNamespace(ns.name()).withName("hello")
-        .edit(f -> withSource(f, V2));
-    await().atMost(WAIT).untilAsserted(() -> {
-      assertThat(jobs(client, ns)).hasSize(2);
-      Function current = get(client, ns, "hello");
-      assertThat(current.getStatus().getImage()).isNotEqualTo(firstImage);
-      assertThat(image(deployment(client, ns))).isEqualTo(current.getStatus().getImage());
-      assertThat(ready(client, ns, "hello")).isTrue();
-    });
-    assertThat(jobs(client, ns)).extracting(j -> j.getMetadata().getLabels().get("gitfn.io/content-key"))
-        .doesNotHaveDuplicates();
+      client.resources(Function.class).inNamespace(ns.name()).withName("hello")
+          .edit(f -> withSource(f, V2));
+      await().atMost(WAIT).untilAsserted(() -> {
+        assertThat(created.names()).hasSize(2);
+        Function current = get(client, ns, "hello");
+        assertThat(current.getStatus().getImage()).isNotEqualTo(firstImage);
+        assertThat(image(deployment(client, ns))).isEqualTo(current.getStatus().getImage());
+        assertThat(ready(client, ns, "hello")).isTrue();
+        // Once the new image runs, the old key's Job and context ConfigMap go; the history remembers the image.
+        assertThat(jobs(client, ns)).singleElement().extracting(j -> j.getMetadata().getName())
+            .isEqualTo(created.names().get(1));
+        assertThat(client.configMaps().inNamespace(ns.name()).withName(created.names().get(0)).get()).isNull();
+      });
 
-    client.resources(Function.class).inNamespace(ns.name()).withName("hello")
-        .edit(f -> withSource(f, V1));
-    await().atMost(WAIT).untilAsserted(() -> {
-      assertThat(image(deployment(client, ns))).isEqualTo(firstImage);
-      assertThat(get(client, ns, "hello").getStatus().getImage()).isEqualTo(firstImage);
-      assertThat(ready(client, ns, "hello")).isTrue();
-    });
-    assertThat(jobs(client, ns)).hasSize(2);
-    assertThat(get(client, ns, "hello").getStatus().getHistory()).extracting("outcome")
-        .containsExactly("Reused", "Succeeded", "Succeeded");
+      client.resources(Function.class).inNamespace(ns.name()).withName("hello")
+          .edit(f -> withSource(f, V1));
+      await().atMost(WAIT).untilAsserted(() -> {
+        assertThat(image(deployment(client, ns))).isEqualTo(firstImage);
+        assertThat(get(client, ns, "hello").getStatus().getImage()).isEqualTo(firstImage);
+        assertThat(ready(client, ns, "hello")).isTrue();
+      });
+      assertThat(created.names()).hasSize(2);
+      assertThat(get(client, ns, "hello").getStatus().getHistory()).extracting("outcome")
+          .containsExactly("Reused", "Succeeded", "Succeeded");
+    }
+  }
+
+  @Test
+  void aRequestedReconcileBuildsAFailedKeyAgain(KubernetesClient client, TestNamespace ns) {
+    try (JobLog created = JobLog.watch(client, ns)) {
+      Function fn = function(client, ns, "retried", V1, "one");
+      fn.getSpec().setRuntimeImageOverride(FAILING_BASE_IMAGE);
+      client.resource(fn).create();
+      await().atMost(WAIT).untilAsserted(() -> assertThat(condition(get(client, ns, "retried"), "BuildReady"))
+          .satisfies(c -> assertThat(c.getReason()).isEqualTo("JobFailed")));
+      assertThat(created.names()).hasSize(1);
+
+      client.resources(Function.class).inNamespace(ns.name()).withName("retried").edit(f -> {
+        f.getMetadata().getAnnotations().put("gitfn.io/requested-at", "2026-11-22T10:00:00Z");
+        return f;
+      });
+
+      // The same Job name again: the failed one is deleted and made anew, and fails again the same way.
+      await().atMost(WAIT).untilAsserted(() -> {
+        assertThat(created.uids()).hasSize(2);
+        assertThat(condition(get(client, ns, "retried"), "BuildReady").getReason()).isEqualTo("JobFailed");
+        assertThat(jobs(client, ns)).singleElement().satisfies(j -> assertThat(
+            j.getMetadata().getAnnotations()).containsEntry("gitfn.io/requested-at", "2026-11-22T10:00:00Z"));
+      });
+    }
   }
 
   @Test
@@ -242,6 +272,12 @@ class FunctionControllerIT {
         && Objects.equals(fn.getStatus().getObservedGeneration(), fn.getMetadata().getGeneration())
         && fn.getStatus().getConditions().stream().allMatch(c -> c.getStatus().equals("True"))
         && fn.getStatus().getConditions().size() == 3;
+  }
+
+  private static Condition condition(Function fn, String type) {
+    assertThat(fn.getStatus()).isNotNull();
+    return fn.getStatus().getConditions().stream().filter(c -> c.getType().equals(type)).findFirst()
+        .orElseThrow(() -> new AssertionError("no condition " + type + " in " + fn.getStatus().getConditions()));
   }
 
   private static Function get(KubernetesClient client, TestNamespace ns, String name) {

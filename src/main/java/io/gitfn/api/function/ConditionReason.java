@@ -9,6 +9,8 @@ public final class ConditionReason {
   public static final String CONFIG_MAP_UPDATED = "ConfigMapUpdated";
   public static final String SOURCE_UPDATED = "SourceUpdated";
   public static final String SOURCE_UPDATE_FAILED = "SourceUpdateFailed";
+  /** gitfn's addition: the pinned revision has no known-good image in the history. */
+  public static final String PINNED_REVISION_UNKNOWN = "PinnedRevisionUnknown";
 
   // BuildReady
   public static final String JOB_CREATED = "JobCreated";
@@ -17,6 +19,8 @@ public final class ConditionReason {
   public static final String JOB_RUNNING = "JobRunning";
   public static final String JOB_FINISHED = "JobFinished";
   public static final String JOB_FAILED = "JobFailed";
+  /** gitfn's addition: the build waits for a slot, as the cluster-wide build limit allows only so many. */
+  public static final String JOB_QUEUED = "JobQueued";
 
   // Running
   public static final String DEPLOYMENT_CREATED = "DeploymentCreated";

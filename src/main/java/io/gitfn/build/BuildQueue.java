@@ -1,0 +1,189 @@
+package io.gitfn.build;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Caps how many build Jobs run at once, cluster-wide, and lets the rest wait their turn in arrival order.
+ *
+ * <p>A build that cannot start waits with a wake-up callback. When a running build finishes, the slot is handed
+ * to the first waiter and its callback runs, so a waiting Function is reconciled exactly when it can start; nobody
+ * polls. A handed-over slot stays reserved for that build until it starts or is withdrawn, so a newcomer cannot
+ * take it in between.
+ *
+ * <p>Builds are named by their Job ({@code namespace/name}); the owner (the Function) lets a Function that moved on
+ * to another key give up its place in one call. The queue lives in memory: after a restart the controller counts
+ * the Jobs it finds running again through {@link #running}.
+ */
+public final class BuildQueue {
+
+  /** Where a build stands after {@link #admit}. */
+  public record Admission(boolean started, int ahead, int running, int limit) {
+
+    /** How a waiting build reads in a condition message. */
+    public String describe() {
+      return "waiting for a build slot: " + running + " of " + limit + " builds run, " + ahead
+          + (ahead == 1 ? " build is" : " builds are") + " ahead in the queue";
+    }
+  }
+
+  private record Waiter(String job, Runnable wake) {}
+
+  private final int limit;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Set<String> running = new HashSet<>();
+  private final Set<String> reserved = new HashSet<>();
+  private final Map<String, Waiter> waiting = new LinkedHashMap<>(); // owner -> its build, in arrival order
+
+  public BuildQueue(int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("the build limit must be at least 1, not " + limit);
+    }
+    this.limit = limit;
+  }
+
+  /**
+   * Asks to start {@code job} for {@code owner}. Started means the caller creates the Job now; otherwise the
+   * build waits, and {@code wake} runs once when a slot is handed to it. Asking again while waiting keeps the
+   * place in the queue; asking for another job drops the owner's earlier request.
+   */
+  public Admission admit(String owner, String job, Runnable wake) {
+    Objects.requireNonNull(wake, "wake");
+    List<Runnable> wakes;
+    Admission admission;
+    lock.lock();
+    try {
+      Waiter earlier = waiting.get(owner);
+      if (earlier != null && !earlier.job().equals(job)) {
+        waiting.remove(owner);
+        reserved.remove(earlier.job());
+      }
+      if (running.contains(job)) {
+        admission = new Admission(true, 0, running.size(), limit);
+      } else if (reserved.remove(job) || free() > 0) {
+        // A free slot means nobody waits without one: the hand-over below runs after every change.
+        waiting.remove(owner);
+        running.add(job);
+        admission = new Admission(true, 0, running.size(), limit);
+      } else {
+        waiting.putIfAbsent(owner, new Waiter(job, wake));
+        admission = new Admission(false, position(owner), running.size(), limit);
+      }
+      wakes = handOver();
+    } finally {
+      lock.unlock();
+    }
+    wakes.forEach(Runnable::run);
+    return admission;
+  }
+
+  /** Counts a Job found running (after a restart, say) against the limit. */
+  public void running(String job) {
+    lock.lock();
+    try {
+      running.add(job);
+      reserved.remove(job);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The Job finished, failed or is gone: its slot goes to the next waiter. */
+  public void finished(String job) {
+    release(() -> {
+      running.remove(job);
+      reserved.remove(job);
+    });
+  }
+
+  /** The owner no longer wants a build that has not started: it leaves the queue and frees any reserved slot. */
+  public void withdraw(String owner) {
+    release(() -> {
+      Waiter waiter = waiting.remove(owner);
+      if (waiter != null) {
+        reserved.remove(waiter.job());
+      }
+    });
+  }
+
+  /** Builds waiting for a slot. */
+  public int depth() {
+    lock.lock();
+    try {
+      return waiting.size() - reservedWaiters();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Builds running now. */
+  public int runningCount() {
+    lock.lock();
+    try {
+      return running.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  public int limit() {
+    return limit;
+  }
+
+  private void release(Runnable change) {
+    List<Runnable> wakes;
+    lock.lock();
+    try {
+      change.run();
+      wakes = handOver();
+    } finally {
+      lock.unlock();
+    }
+    wakes.forEach(Runnable::run); // outside the lock: a wake-up may call straight back into the queue
+  }
+
+  /** Reserves free slots for the first waiters that have none yet and returns their wake-ups. */
+  private List<Runnable> handOver() {
+    List<Runnable> wakes = new ArrayList<>();
+    for (Waiter waiter : waiting.values()) {
+      if (free() <= 0) {
+        break;
+      }
+      if (reserved.add(waiter.job())) {
+        wakes.add(waiter.wake());
+      }
+    }
+    return wakes;
+  }
+
+  private int free() {
+    return limit - running.size() - reserved.size();
+  }
+
+  private int position(String owner) {
+    int ahead = 0;
+    for (Map.Entry<String, Waiter> entry : waiting.entrySet()) {
+      if (entry.getKey().equals(owner)) {
+        return ahead;
+      }
+      ahead++;
+    }
+    return ahead;
+  }
+
+  private int reservedWaiters() {
+    int count = 0;
+    for (Waiter waiter : waiting.values()) {
+      if (reserved.contains(waiter.job())) {
+        count++;
+      }
+    }
+    return count;
+  }
+}

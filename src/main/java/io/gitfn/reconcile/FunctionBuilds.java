@@ -1,0 +1,228 @@
+package io.gitfn.reconcile;
+
+import static io.gitfn.api.function.ConditionReason.JOB_FAILED;
+import static io.gitfn.api.function.ConditionReason.JOB_FINISHED;
+import static io.gitfn.api.function.ConditionReason.JOB_QUEUED;
+import static io.gitfn.api.function.ConditionReason.JOB_RUNNING;
+import static io.gitfn.api.function.ConditionType.BUILD_READY;
+
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.function.Function;
+import io.gitfn.build.BuildJobSpec;
+import io.gitfn.build.BuildQueue;
+import io.gitfn.build.BuildSettings;
+import io.gitfn.build.ContentKey;
+import io.gitfn.build.ContextConfigMapSpec;
+import io.gitfn.reconcile.FunctionSource.Build;
+import io.gitfn.workload.Labels;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * A Function's build Jobs: finds or makes the image of a content key through the cluster-wide {@link BuildQueue},
+ * and deletes the Jobs that are no longer needed.
+ */
+final class FunctionBuilds {
+
+  /** On a build Job: the Function's {@code gitfn.io/requested-at} when the Job was made, so a new one retries. */
+  static final String REQUESTED_AT = "gitfn.io/requested-at";
+  // A safety net only: the Job informer wakes the Function when its Job changes.
+  private static final Duration WAITING = Duration.ofSeconds(30);
+
+  private final KubernetesClient client;
+  private final BuildSettings settings;
+  private final BuildQueue queue;
+  private final Consumer<Function> wake;
+
+  FunctionBuilds(KubernetesClient client, BuildSettings settings, BuildQueue queue, Consumer<Function> wake) {
+    this.client = client;
+    this.settings = settings;
+    this.queue = queue;
+    this.wake = wake;
+  }
+
+  /**
+   * Makes sure the image for the key exists; returns true when it does. A key with a Succeeded or Reused history
+   * entry, or a completed Job, needs no build. Otherwise the build waits for a slot in the queue, then the context
+   * ConfigMap and the Job are created and BuildReady follows the Job. A failed Job leaves the running Deployment as
+   * it is; a new {@code gitfn.io/requested-at} on the Function builds it again.
+   */
+  boolean ensure(Function fn, Build build, Collection<Job> jobs, FunctionPass pass) {
+    account(jobs);
+    String built = "image " + build.image() + " is built";
+    if (pass.knownGood(build.key())) {
+      queue.withdraw(owner(fn));
+      pass.condition(BUILD_READY, "True", JOB_FINISHED, built);
+      return true;
+    }
+    String name = BuildJobSpec.name(fn, build.key());
+    Optional<Job> found = find(fn, name, jobs);
+    if (found.isPresent() && failed(found.get()) && retryRequested(fn, found.get())) {
+      delete(found.get()); // its deletion wakes the Function, whose next pass queues the build again
+      pass.condition(BUILD_READY, "Unknown", JOB_QUEUED, "building " + build.image() + " again, as requested");
+      return false;
+    }
+    if (found.isEmpty()) {
+      BuildQueue.Admission admission = queue.admit(owner(fn), jobKey(fn, name), () -> wake.accept(fn));
+      if (!admission.started()) {
+        pass.condition(BUILD_READY, "Unknown", JOB_QUEUED, build.image() + " is " + admission.describe());
+        return false;
+      }
+      found = Optional.of(start(fn, build, name));
+    }
+    Job job = found.get();
+    if (succeeded(job)) {
+      queue.finished(jobKey(job));
+      pass.condition(BUILD_READY, "True", JOB_FINISHED, built);
+      pass.record(build.key(), build.image(), FunctionPass.SUCCEEDED);
+      return true;
+    }
+    if (failed(job)) {
+      queue.finished(jobKey(job));
+      String why = terminationMessage(job).map(m -> ": " + m).orElse("");
+      pass.condition(BUILD_READY, "False", JOB_FAILED, "Job " + name + " failed" + why
+          + "; the running version stays. Fix the source, or run `gitfn reconcile function "
+          + fn.getMetadata().getName() + "` to build it again");
+      pass.record(build.key(), build.image(), FunctionPass.FAILED);
+      return false;
+    }
+    queue.running(jobKey(job));
+    pass.condition(BUILD_READY, "Unknown", JOB_RUNNING, "Job " + name + " builds " + build.image());
+    pass.retryWithin(WAITING);
+    return false;
+  }
+
+  /**
+   * Deletes the finished Jobs, and their context ConfigMaps, of every key but {@code current}: the history keeps
+   * what they built, and the image stays in the registry. The current key's Job stays, for its logs.
+   */
+  void cleanUp(Collection<Job> jobs, ContentKey current) {
+    for (Job job : jobs) {
+      String key = job.getMetadata().getLabels() == null ? null
+          : job.getMetadata().getLabels().get(Labels.CONTENT_KEY);
+      if (!current.tag().equals(key) && (succeeded(job) || failed(job))) {
+        delete(job);
+      }
+    }
+  }
+
+  /** A deleted Function: its place in the queue and the slots of its Jobs, which Kubernetes collects, go. */
+  void forget(Function fn, Collection<Job> jobs) {
+    queue.withdraw(owner(fn));
+    jobs.forEach(job -> queue.finished(jobKey(job)));
+  }
+
+  /** Keeps the queue's count right when Jobs finish or were running before a restart. */
+  private void account(Collection<Job> jobs) {
+    for (Job job : jobs) {
+      if (succeeded(job) || failed(job)) {
+        queue.finished(jobKey(job));
+      } else {
+        queue.running(jobKey(job));
+      }
+    }
+  }
+
+  /** The Job of this name: from the informer, or from the API server when the informer has not seen it yet. */
+  private Optional<Job> find(Function fn, String name, Collection<Job> jobs) {
+    Optional<Job> cached = jobs.stream().filter(j -> j.getMetadata().getName().equals(name)).findFirst();
+    // A failed Job in the cache may already be deleted and made again under the same name: ask the server.
+    if (cached.isPresent() && !failed(cached.get())) {
+      return cached;
+    }
+    return Optional.ofNullable(client.batch().v1().jobs().inNamespace(fn.getMetadata().getNamespace())
+        .withName(name).get());
+  }
+
+  private Job start(Function fn, Build build, String name) {
+    apply(ContextConfigMapSpec.forFunction(fn, build.key(), build.context()));
+    Job job = BuildJobSpec.forFunction(fn, build.key(), name, settings);
+    requestedAt(fn).ifPresent(value -> {
+      Map<String, String> annotations = new java.util.LinkedHashMap<>();
+      if (job.getMetadata().getAnnotations() != null) {
+        annotations.putAll(job.getMetadata().getAnnotations());
+      }
+      annotations.put(REQUESTED_AT, value);
+      job.getMetadata().setAnnotations(annotations);
+    });
+    return apply(job);
+  }
+
+  private void delete(Job job) {
+    String namespace = job.getMetadata().getNamespace();
+    client.batch().v1().jobs().inNamespace(namespace).withName(job.getMetadata().getName())
+        .withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND).delete();
+    client.configMaps().inNamespace(namespace).withName(job.getMetadata().getName()).delete();
+    queue.finished(jobKey(job));
+  }
+
+  private static boolean retryRequested(Function fn, Job job) {
+    Optional<String> requested = requestedAt(fn);
+    Map<String, String> annotations = job.getMetadata().getAnnotations();
+    String handled = annotations == null ? null : annotations.get(REQUESTED_AT);
+    return requested.isPresent() && !requested.get().equals(handled);
+  }
+
+  private static Optional<String> requestedAt(Function fn) {
+    Map<String, String> annotations = fn.getMetadata().getAnnotations();
+    return Optional.ofNullable(annotations == null ? null : annotations.get(REQUESTED_AT));
+  }
+
+  static boolean succeeded(Job job) {
+    return job.getStatus() != null && count(job.getStatus().getSucceeded()) > 0;
+  }
+
+  static boolean failed(Job job) {
+    return job.getStatus() != null && count(job.getStatus().getFailed()) > 0;
+  }
+
+  private static int count(Integer value) {
+    return value == null ? 0 : value;
+  }
+
+  private Optional<String> terminationMessage(Job job) {
+    List<Pod> pods = client.pods().inNamespace(job.getMetadata().getNamespace())
+        .withLabel("job-name", job.getMetadata().getName()).list().getItems();
+    return pods.stream()
+        .filter(p -> p.getStatus() != null && p.getStatus().getContainerStatuses() != null)
+        .flatMap(p -> p.getStatus().getContainerStatuses().stream())
+        .map(ContainerStatus::getState)
+        .filter(s -> s != null && s.getTerminated() != null)
+        .map(s -> s.getTerminated())
+        .map(ContainerStateTerminated::getMessage)
+        .filter(m -> m != null && !m.isBlank())
+        .map(String::strip)
+        .findFirst();
+  }
+
+  private static String owner(Function fn) {
+    return fn.getMetadata().getNamespace() + "/" + fn.getMetadata().getName();
+  }
+
+  private static String jobKey(Function fn, String name) {
+    return fn.getMetadata().getNamespace() + "/" + name;
+  }
+
+  private static String jobKey(Job job) {
+    return jobKey(Objects.requireNonNull(job.getMetadata().getNamespace()), job.getMetadata().getName());
+  }
+
+  private static String jobKey(String namespace, String name) {
+    return namespace + "/" + name;
+  }
+
+  private <T extends HasMetadata> T apply(T desired) {
+    return client.resource(desired).fieldManager(FunctionReconciler.FIELD_MANAGER).forceConflicts()
+        .serverSideApply();
+  }
+}
