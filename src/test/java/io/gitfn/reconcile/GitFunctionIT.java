@@ -1,0 +1,245 @@
+package io.gitfn.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.function.Function;
+import io.gitfn.source.SourceSettings;
+import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.TestNamespace;
+import io.gitfn.testbed.WithKubeCluster;
+import io.gitfn.testbed.git.BareRepository;
+import io.gitfn.testbed.git.GitClient;
+import io.gitfn.testbed.git.GitHttpServer;
+import io.gitfn.testbed.git.GitServers;
+import io.gitfn.testbed.git.WorkingCopy;
+import io.gitfn.trigger.webhook.WebhookSettings;
+import io.gitfn.workload.DeploymentSpec;
+import java.nio.file.Files;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Functions whose source is a folder of a Git repository, in cluster mode: the key is the folder's tree, so only
+ * commits that change the folder build, and a revert goes back to the image built before.
+ */
+@WithKubeCluster
+@ExtendWith(GitServers.class)
+class GitFunctionIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  private static final String V1 = "module.exports = { main: () => 'v1' };\n";
+  private static final String V2 = "module.exports = { main: () => 'v2' };\n";
+  private static KubernetesClient controllerClient;
+  private static Controller controller;
+
+  @BeforeAll
+  static void startController(KubeTestBed bed) throws Exception {
+    bed.installCrds();
+    controllerClient = bed.newClient();
+    controller = Controller.start(controllerClient,
+        SourceSettings.defaults(Files.createTempDirectory("gitfn-git-function-mirrors")), WebhookSettings.defaults(),
+        ControllerSettings.defaults().withFunctionSourceInterval(Duration.ofSeconds(1)), "127.0.0.1", 0);
+  }
+
+  @AfterAll
+  static void stopController() throws Exception {
+    controller.close();
+    controllerClient.close();
+  }
+
+  @Test
+  void onlyCommitsThatChangeBaseDirBuildAndARevertReusesTheEarlierImage(KubernetesClient client, TestNamespace ns,
+      GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    String first = copy.write("functions/hello/handler.js", V1)
+        .write("functions/hello/package.json", "{\"name\": \"hello\"}\n")
+        .write("README.md", "# functions\n").commit("hello v1");
+    copy.push();
+
+    try (JobLog created = JobLog.watch(client, ns)) {
+      createFunction(client, ns, http, repository);
+      Function ready = awaitReady(client, ns, "main@sha1:" + first);
+      String firstImage = ready.getStatus().getImage();
+      assertThat(ready.getStatus().getCommit()).isEqualTo(first);
+      assertThat(ready.getStatus().getReference()).isEqualTo("main");
+      assertThat(ready.getStatus().getBaseDir()).isEqualTo("functions/hello");
+      assertThat(created.names()).hasSize(1);
+      assertThat(client.configMaps().inNamespace(ns.name()).withName(created.names().get(0)).get().getData())
+          .containsEntry("handler.js", V1).containsKey("Dockerfile");
+
+      String docs = copy.write("README.md", "# functions, documented\n").commit("docs only");
+      copy.push();
+      Function afterDocs = awaitReady(client, ns, "main@sha1:" + docs);
+      assertThat(afterDocs.getStatus().getImage()).isEqualTo(firstImage);
+      assertThat(created.names()).as("a commit outside baseDir builds nothing").hasSize(1);
+
+      String second = copy.write("functions/hello/handler.js", V2).commit("hello v2");
+      copy.push();
+      Function afterChange = awaitReady(client, ns, "main@sha1:" + second);
+      assertThat(afterChange.getStatus().getImage()).isNotEqualTo(firstImage);
+      assertThat(image(deployment(client, ns))).isEqualTo(afterChange.getStatus().getImage());
+      assertThat(created.names()).hasSize(2);
+
+      copy.git("revert", "--no-edit", "HEAD");
+      String reverted = copy.head();
+      copy.push();
+      Function afterRevert = awaitReady(client, ns, "main@sha1:" + reverted);
+      assertThat(afterRevert.getStatus().getImage()).isEqualTo(firstImage);
+      assertThat(image(deployment(client, ns))).isEqualTo(firstImage);
+      assertThat(created.names()).as("a revert builds nothing").hasSize(2);
+      assertThat(afterRevert.getStatus().getHistory()).extracting("outcome", "revision").first()
+          .isEqualTo(org.assertj.core.groups.Tuple.tuple("Reused", "main@sha1:" + reverted));
+    }
+  }
+
+  @Test
+  void aPinHoldsAnEarlierImageThroughNewCommitsUntilUnpinned(KubernetesClient client, TestNamespace ns,
+      GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    String first = copy.write("functions/hello/handler.js", V1).commit("hello v1");
+    copy.push();
+    createFunction(client, ns, http, repository);
+    String firstImage = awaitReady(client, ns, "main@sha1:" + first).getStatus().getImage();
+    String second = copy.write("functions/hello/handler.js", V2).commit("hello v2");
+    copy.push();
+    String secondImage = awaitReady(client, ns, "main@sha1:" + second).getStatus().getImage();
+
+    annotate(client, ns, "main@sha1:" + first);
+    await().atMost(WAIT).untilAsserted(() -> {
+      Function fn = get(client, ns);
+      assertThat(fn.getStatus().getPinnedRevision()).isEqualTo("main@sha1:" + first);
+      assertThat(fn.getStatus().getImage()).isEqualTo(firstImage);
+      assertThat(image(deployment(client, ns))).isEqualTo(firstImage);
+    });
+
+    String third = copy.write("functions/hello/handler.js", V2 + "// a comment\n").commit("hello v3");
+    copy.push();
+    await().atMost(WAIT).until(() -> third.equals(get(client, ns).getStatus().getCommit()));
+    assertThat(image(deployment(client, ns))).as("the pin holds through a new commit").isEqualTo(firstImage);
+
+    annotate(client, ns, null);
+    await().atMost(WAIT).untilAsserted(() -> {
+      Function fn = get(client, ns);
+      assertThat(fn.getStatus().getPinnedRevision()).isNull();
+      assertThat(fn.getStatus().getImage()).isNotIn(firstImage, secondImage);
+      assertThat(image(deployment(client, ns))).isEqualTo(fn.getStatus().getImage());
+    });
+  }
+
+  @Test
+  void aPinToARevisionWithoutAnImageIsReportedAndChangesNothing(KubernetesClient client, TestNamespace ns,
+      GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    String first = copy.write("functions/hello/handler.js", V1).commit("hello v1");
+    copy.push();
+    createFunction(client, ns, http, repository);
+    String image = awaitReady(client, ns, "main@sha1:" + first).getStatus().getImage();
+
+    annotate(client, ns, "main@sha1:0000000000000000000000000000000000000000");
+
+    await().atMost(WAIT).untilAsserted(() -> assertThat(condition(get(client, ns), "ConfigurationReady"))
+        .satisfies(c -> {
+          assertThat(c.getStatus()).isEqualTo("False");
+          assertThat(c.getReason()).isEqualTo("PinnedRevisionUnknown");
+          assertThat(c.getMessage()).contains("--unpin");
+        }));
+    assertThat(image(deployment(client, ns))).isEqualTo(image);
+  }
+
+  @Test
+  void aMissingBaseDirIsASourceErrorNamingIt(KubernetesClient client, TestNamespace ns, GitHttpServer http,
+      BareRepository repository, GitClient git) throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    copy.write("elsewhere/handler.js", V1).commit("no hello");
+    copy.push();
+
+    createFunction(client, ns, http, repository);
+
+    await().atMost(WAIT).untilAsserted(() -> assertThat(condition(get(client, ns), "ConfigurationReady"))
+        .satisfies(c -> {
+          assertThat(c.getStatus()).isEqualTo("False");
+          assertThat(c.getReason()).isEqualTo("SourceUpdateFailed");
+          assertThat(c.getMessage()).contains("baseDir 'functions/hello' does not exist");
+        }));
+    assertThat(client.batch().v1().jobs().inNamespace(ns.name()).list().getItems()).isEmpty();
+  }
+
+  private static void createFunction(KubernetesClient client, TestNamespace ns, GitHttpServer http,
+      BareRepository repository) {
+    client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("git")
+        .endMetadata().addToStringData("username", http.credentials().username())
+        .addToStringData("password", http.credentials().password()).build()).create();
+    client.resource(client.getKubernetesSerialization().unmarshal("""
+        ---
+        apiVersion: serverless.kyma-project.io/v1alpha2
+        kind: Function
+        metadata:
+          name: hello
+          namespace: %s
+        spec:
+          runtime: nodejs22
+          source:
+            gitRepository:
+              url: %s
+              baseDir: functions/hello
+              reference: main
+              auth:
+                type: basic
+                secretName: git
+        """.formatted(ns.name(), http.url(repository.name())), Function.class)).create();
+  }
+
+  private static void annotate(KubernetesClient client, TestNamespace ns, String pin) {
+    client.resources(Function.class).inNamespace(ns.name()).withName("hello").edit(f -> {
+      if (pin == null) {
+        f.getMetadata().getAnnotations().remove(Function.PINNED_REVISION);
+      } else {
+        f.getMetadata().getAnnotations().put(Function.PINNED_REVISION, pin);
+      }
+      return f;
+    });
+  }
+
+  /** Waits until the Function runs what it resolved at this revision, and returns it. */
+  private static Function awaitReady(KubernetesClient client, TestNamespace ns, String revision) {
+    await().atMost(WAIT).untilAsserted(() -> {
+      Function fn = get(client, ns);
+      assertThat(fn.getStatus()).isNotNull();
+      assertThat(fn.getStatus().getSourceRevision()).isEqualTo(revision);
+      assertThat(fn.getStatus().getConditions()).allSatisfy(c -> assertThat(c.getStatus())
+          .as(c.getType() + ": " + c.getMessage()).isEqualTo("True")).hasSize(3);
+      assertThat(image(deployment(client, ns))).isEqualTo(fn.getStatus().getImage());
+    });
+    return get(client, ns);
+  }
+
+  private static Condition condition(Function fn, String type) {
+    assertThat(fn.getStatus()).isNotNull();
+    return fn.getStatus().getConditions().stream().filter(c -> c.getType().equals(type)).findFirst()
+        .orElseThrow(() -> new AssertionError("no condition " + type));
+  }
+
+  private static Function get(KubernetesClient client, TestNamespace ns) {
+    return client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
+  }
+
+  private static Deployment deployment(KubernetesClient client, TestNamespace ns) {
+    Deployment deployment = client.apps().deployments().inNamespace(ns.name()).withName("hello").get();
+    assertThat(deployment).as("Deployment hello").isNotNull();
+    return deployment;
+  }
+
+  private static String image(Deployment deployment) {
+    return deployment.getSpec().getTemplate().getSpec().getContainers().stream()
+        .filter(c -> c.getName().equals(DeploymentSpec.CONTAINER)).findFirst().map(Container::getImage).orElse(null);
+  }
+}
