@@ -41,7 +41,7 @@ class FunctionCrdTest {
   }
 
   @Test
-  void printsConfiguredBuiltRunningRuntimeCommitAndAgeInThatOrder() {
+  void printsConfiguredBuiltRunningRuntimeCommitPinnedAndAgeInThatOrder() {
     assertThat(version.getAdditionalPrinterColumns())
         .extracting("name", "jsonPath", "type")
         .containsExactly(
@@ -50,6 +50,7 @@ class FunctionCrdTest {
             tuple("Running", ".status.conditions[?(@.type=='Running')].status", "string"),
             tuple("Runtime", ".spec.runtime", "string"),
             tuple("Commit", ".status.commit", "string"),
+            tuple("Pinned", ".status.pinnedRevision", "string"),
             tuple("Age", ".metadata.creationTimestamp", "date"));
   }
 
