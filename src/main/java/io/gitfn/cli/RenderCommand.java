@@ -3,7 +3,10 @@ package io.gitfn.cli;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesList;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.api.function.ConditionReason;
 import io.gitfn.api.function.Function;
+import io.gitfn.build.BuildContextTooLargeException;
+import io.gitfn.build.BuildSettings;
 import io.gitfn.manifest.InvalidManifestException;
 import io.gitfn.manifest.Manifest;
 import io.gitfn.manifest.ManifestError;
@@ -20,6 +23,7 @@ import io.gitfn.source.RepositoryUrl;
 import io.gitfn.source.Revision;
 import io.gitfn.source.SourceException;
 import io.gitfn.source.SourceSettings;
+import io.gitfn.workload.WorkloadSettings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -27,6 +31,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -35,14 +40,28 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code gitfn render}: the Functions a folder or a Git repository declares, as gitfn would apply them. No cluster
  * is needed; an invalid revision prints every error with its file and line and exits 1.
+ *
+ * <p>With {@code --with-workloads} each Function is followed by the children the Function controller would create
+ * for it on a fresh cluster ({@link FunctionChildren}), less the owner references and UID label that only a live
+ * Function can give them.
  */
 @Command(
     name = "render",
     mixinStandardHelpOptions = true,
     description = "Print the Functions that a folder or a Git repository declares, without a cluster.",
+    footerHeading = "%nWith --with-workloads:%n",
+    footer = {
+        "Each Function is followed by its build context ConfigMap, build Job, Deployment, Service and, when"
+            + " scaleConfig has min < max, its HPA, built by the code the controller applies them with.",
+        "They have no ownerReferences and no serverless.kyma-project.io/uuid label: both need the Function's UID,"
+            + " which only the cluster assigns, and the controller adds them. Nor do they have the"
+            + " gitfn.io/repository label that a FunctionRepository puts on its Functions and so on their children.",
+        "A Function with a Git source gets only its Service and HPA: the rest depends on the commit the controller"
+            + " resolves (a notice on stderr names it). The controller does not run Git sources yet."},
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:the Functions were printed", "1:the revision is invalid; the errors are on stderr",
-        "2:the folder or repository could not be read"})
+    exitCodeList = {"0:the Functions were printed", "1:the revision is invalid, or with --with-workloads the"
+        + " controller would refuse a Function's spec; the errors are on stderr",
+        "2:the folder or repository could not be read, or the options do not go together"})
 final class RenderCommand implements Callable<Integer> {
 
   static final int INVALID = 1;
@@ -70,6 +89,20 @@ final class RenderCommand implements Callable<Integer> {
       description = "yaml (a stream of documents) or json (a List). Default: ${DEFAULT-VALUE}.")
   Format output;
 
+  @Option(names = "--with-workloads",
+      description = "After each Function, print the objects the controller would create for it; see below.")
+  boolean withWorkloads;
+
+  @Option(names = "--registry", paramLabel = "HOST[:PORT][/PATH]",
+      description = "With --with-workloads: the registry images are pushed to and run from, which image names"
+          + " hold. Default: ${DEFAULT-VALUE}.")
+  String registry = BuildSettings.defaults().registry();
+
+  @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
+      description = "With --with-workloads: the namespace of Functions that name none, as a FunctionRepository"
+          + " places them in its own; their children and image names use it. Default: ${DEFAULT-VALUE}.")
+  String namespace = "default";
+
   @Option(names = "--cache-dir", paramLabel = "DIR",
       description = "Where Git mirrors are kept. Default: $XDG_CACHE_HOME/gitfn/mirrors or ~/.cache/gitfn/mirrors.")
   Path cacheDir;
@@ -81,11 +114,10 @@ final class RenderCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     try {
+      checkWorkloadOptions();
       Manifest manifest = render();
       manifest.notices().forEach(notice -> err.println("notice: " + notice));
-      out.print(format(manifest.functions()));
-      out.flush();
-      return 0;
+      return print(manifest.functions(), out, err);
     } catch (InvalidManifestException e) {
       err.println("the revision is invalid; nothing would be applied:");
       e.errors().stream().map(ManifestError::toString).forEach(err::println);
@@ -96,6 +128,58 @@ final class RenderCommand implements Callable<Integer> {
     } finally {
       err.flush();
     }
+  }
+
+  private void checkWorkloadOptions() {
+    CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+    for (String option : List.of("--registry", "--namespace")) {
+      if (!withWorkloads && parsed.hasMatchedOption(option)) {
+        throw new CommandLine.ParameterException(spec.commandLine(), option + " applies with --with-workloads");
+      }
+    }
+  }
+
+  /**
+   * Prints the Functions, each followed by its children with {@code --with-workloads}; returns the exit code.
+   * Like an invalid revision, a spec the controller would refuse prints nothing on stdout and every error on
+   * stderr.
+   */
+  int print(List<Function> functions, PrintWriter out, PrintWriter err) {
+    List<HasMetadata> documents = new ArrayList<>();
+    List<String> refused = new ArrayList<>();
+    BuildSettings builds = BuildSettings.defaults().withRegistry(registry);
+    for (Function function : functions) {
+      documents.add(function);
+      if (!withWorkloads) {
+        continue;
+      }
+      Function live = FunctionChildren.asApplied(function, namespace);
+      try {
+        FunctionChildren children = FunctionChildren.of(live, builds, WorkloadSettings.defaults());
+        documents.addAll(children.objects());
+        if (children.sourceDependent()) {
+          err.println("notice: Function " + describe(live) + " has a Git source: its ConfigMap, Job and"
+              + " Deployment depend on the commit the controller resolves, so only its "
+              + children.objects().stream().map(HasMetadata::getKind).collect(Collectors.joining(" and "))
+              + (children.objects().size() == 1 ? " is" : " are") + " printed");
+        }
+      } catch (BuildContextTooLargeException e) {
+        refused.add(e.getMessage());
+      }
+    }
+    if (!refused.isEmpty()) {
+      err.println("the controller would refuse these Functions with " + ConditionReason.INVALID_FUNCTION_SPEC
+          + "; nothing printed:");
+      refused.forEach(err::println);
+      return INVALID;
+    }
+    out.print(format(documents));
+    out.flush();
+    return 0;
+  }
+
+  private static String describe(Function function) {
+    return function.getMetadata().getNamespace() + "/" + function.getMetadata().getName();
   }
 
   private Manifest render() throws IOException, SourceException, InvalidManifestException {
@@ -129,16 +213,16 @@ final class RenderCommand implements Callable<Integer> {
     return base.resolve("gitfn").resolve("mirrors");
   }
 
-  private String format(List<Function> functions) {
+  private String format(List<HasMetadata> documents) {
     KubernetesSerialization serialization = new KubernetesSerialization();
     if (output == Format.json) {
       KubernetesList list = new KubernetesList();
-      list.setItems(new ArrayList<HasMetadata>(functions));
+      list.setItems(documents);
       return serialization.asJson(list) + "\n";
     }
     StringBuilder stream = new StringBuilder();
-    for (Function function : functions) {
-      String yaml = serialization.asYaml(function);
+    for (HasMetadata document : documents) {
+      String yaml = serialization.asYaml(document);
       stream.append(yaml.startsWith("---") ? "" : "---\n").append(yaml);
     }
     return stream.toString();

@@ -4,11 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.api.function.Function;
+import io.gitfn.build.BuildContext;
+import io.gitfn.build.BuildSettings;
+import io.gitfn.build.ContentKey;
+import io.gitfn.manifest.ManifestOptions;
+import io.gitfn.manifest.ManifestReader;
+import io.gitfn.source.FolderTree;
+import io.gitfn.workload.TestFunction;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -121,5 +133,277 @@ class RenderCommandTest {
     assertThat(run.exitCode()).isZero();
     assertThat(run.out()).contains("name: \"hello\"", "name: \"greeter\"", "name: \"py-hello\"", "name: \"orders\"",
         "name: \"orders-from-git\"", "scaleConfig:", "gitRepository:");
+  }
+
+  // --with-workloads
+
+  private static final String NODE = "module.exports = { main: () => 'ok' };\n";
+
+  /** a: no scaleConfig; b: Function YAML with min 1, max 3; c: Function YAML with min = max = 2. */
+  private void writeThreeInlineFunctions() throws IOException {
+    write("functions/a/handler.js", NODE);
+    write("functions/a/package.json", "{}\n");
+    write("functions/scaled.yaml", """
+        apiVersion: serverless.kyma-project.io/v1alpha2
+        kind: Function
+        metadata:
+          name: b
+        spec:
+          runtime: nodejs22
+          source: {inline: {source: "module.exports = { main: () => 'b' };"}}
+          scaleConfig: {minReplicas: 1, maxReplicas: 3}
+        ---
+        apiVersion: serverless.kyma-project.io/v1alpha2
+        kind: Function
+        metadata:
+          name: c
+        spec:
+          runtime: python312
+          source: {inline: {source: "def main(event, context):\\n    return 'c'\\n"}}
+          scaleConfig: {minReplicas: 2, maxReplicas: 2}
+        """);
+  }
+
+  private static List<JsonNode> items(Run run) throws IOException {
+    List<JsonNode> items = new ArrayList<>();
+    new ObjectMapper().readTree(run.out()).path("items").forEach(items::add);
+    return items;
+  }
+
+  private static List<String> kindsAndNames(List<JsonNode> items) {
+    return items.stream().map(i -> i.path("kind").asText() + " " + i.path("metadata").path("name").asText()).toList();
+  }
+
+  private static JsonNode find(List<JsonNode> items, String kind, String name) {
+    return items.stream()
+        .filter(i -> i.path("kind").asText().equals(kind) && i.path("metadata").path("name").asText().equals(name))
+        .findFirst().orElseThrow(() -> new AssertionError("no " + kind + " " + name));
+  }
+
+  private static ContentKey keyOf(JsonNode function) {
+    Function fn = new KubernetesSerialization().unmarshal(function.toString(), Function.class);
+    return ContentKey.ofInline(fn, BuildSettings.defaults());
+  }
+
+  @Test
+  void withWorkloadsEachFunctionIsFollowedByItsChildrenInApplyOrder() throws Exception {
+    writeThreeInlineFunctions();
+
+    Run run = render(folder.toString(), "--with-workloads", "-o", "json");
+
+    assertThat(run.err()).isEmpty();
+    assertThat(run.exitCode()).isZero();
+    List<JsonNode> items = items(run);
+    String a = "a-build-" + keyOf(items.get(0)).tag().substring(0, 10);
+    String b = "b-build-" + keyOf(find(items, "Function", "b")).tag().substring(0, 10);
+    String c = "c-build-" + keyOf(find(items, "Function", "c")).tag().substring(0, 10);
+    assertThat(kindsAndNames(items)).containsExactly(
+        "Function a", "ConfigMap " + a, "Job " + a, "Deployment a", "Service a",
+        "Function b", "ConfigMap " + b, "Job " + b, "Deployment b", "Service b", "HorizontalPodAutoscaler b",
+        "Function c", "ConfigMap " + c, "Job " + c, "Deployment c", "Service c");
+  }
+
+  @Test
+  void withWorkloadsTheImageTagIsTheContentKeyTagAndTheJobBuildsFromItsConfigMap() throws Exception {
+    writeThreeInlineFunctions();
+
+    List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-o", "json"));
+
+    String tag = keyOf(find(items, "Function", "a")).tag();
+    String image = "registry.local:5000/default-a:" + tag;
+    JsonNode job = find(items, "Job", "a-build-" + tag.substring(0, 10));
+    JsonNode configMap = find(items, "ConfigMap", "a-build-" + tag.substring(0, 10));
+    JsonNode deployment = find(items, "Deployment", "a");
+    assertThat(deployment.at("/spec/template/spec/containers/0/image").asText()).isEqualTo(image);
+    assertThat(job.at("/metadata/labels/gitfn.io~1content-key").asText()).isEqualTo(tag);
+    assertThat(job.at("/spec/template/spec/containers/0/args").toString()).contains("\"--destination=" + image + "\"");
+    assertThat(job.at("/spec/template/spec/volumes/0/configMap/name").asText())
+        .isEqualTo(configMap.at("/metadata/name").asText());
+    assertThat(configMap.at("/data/handler.js").asText()).isEqualTo(NODE);
+    assertThat(configMap.at("/data/Dockerfile").asText()).contains("FROM ${base_image}");
+  }
+
+  @Test
+  void withWorkloadsTheChildrenHaveANamespaceButNoOwnerReferenceOrUid() throws Exception {
+    writeThreeInlineFunctions();
+
+    List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-o", "json"));
+
+    List<JsonNode> children = items.stream().filter(i -> !i.path("kind").asText().equals("Function")).toList();
+    assertThat(children).hasSize(13).allSatisfy(child -> {
+      assertThat(child.at("/metadata/namespace").asText()).isEqualTo("default");
+      assertThat(child.at("/metadata/ownerReferences").isMissingNode()).isTrue();
+      assertThat(child.at("/metadata/labels").has("serverless.kyma-project.io/uuid")).isFalse();
+    });
+    // The Functions stay as declared: a FunctionRepository, not Git, places them.
+    assertThat(find(items, "Function", "a").at("/metadata/namespace").isMissingNode()).isTrue();
+  }
+
+  @Test
+  void registryAndNamespaceNameTheImage() throws Exception {
+    writeThreeInlineFunctions();
+
+    List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-o", "json",
+        "--registry", "registry.example.com/team/", "-n", "shop"));
+
+    String image = "registry.example.com/team/shop-a:" + keyOf(find(items, "Function", "a")).tag();
+    assertThat(find(items, "Deployment", "a").at("/spec/template/spec/containers/0/image").asText())
+        .isEqualTo(image);
+    assertThat(find(items, "Service", "a").at("/metadata/namespace").asText()).isEqualTo("shop");
+  }
+
+  @Test
+  void aFunctionsOwnNamespaceWinsOverTheNamespaceOption() throws Exception {
+    write("fn.yaml", """
+        apiVersion: serverless.kyma-project.io/v1alpha2
+        kind: Function
+        metadata: {name: hello, namespace: team-a}
+        spec:
+          runtime: nodejs22
+          source: {inline: {source: "module.exports = {};"}}
+        """);
+
+    List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-n", "shop", "-o", "json"));
+
+    assertThat(find(items, "Deployment", "hello").at("/metadata/namespace").asText()).isEqualTo("team-a");
+    assertThat(find(items, "Deployment", "hello").at("/spec/template/spec/containers/0/image").asText())
+        .startsWith("registry.local:5000/team-a-hello:");
+  }
+
+  @Test
+  void withWorkloadsYamlIsOneDocumentPerObjectInTheSameOrder() throws Exception {
+    writeThreeInlineFunctions();
+
+    Run yaml = render(folder.toString(), "--with-workloads");
+    Run json = render(folder.toString(), "--with-workloads", "-o", "json");
+
+    assertThat(yaml.exitCode()).isZero();
+    assertThat(yaml.out()).startsWith("---\n");
+    List<String> documents = List.of(yaml.out().substring(4).split("(?m)^---\n"));
+    assertThat(documents).hasSize(16);
+    assertThat(documents.stream().map(d -> d.lines().filter(l -> l.startsWith("kind: ")).findFirst().orElse(""))
+        .toList())
+        .containsExactlyElementsOf(items(json).stream().map(i -> "kind: \"" + i.path("kind").asText() + "\"")
+            .toList());
+  }
+
+  @Test
+  void withoutTheFlagTheOutputIsTheFunctionsAlone() throws Exception {
+    writeThreeInlineFunctions();
+    KubernetesSerialization serialization = new KubernetesSerialization();
+    String expected = new ManifestReader(ManifestOptions.defaults())
+        .read(new FolderTree(folder), "", List.of()).functions().stream()
+        .map(serialization::asYaml)
+        .map(yaml -> yaml.startsWith("---") ? yaml : "---\n" + yaml)
+        .collect(Collectors.joining());
+
+    Run run = render(folder.toString());
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).isEqualTo(expected);
+    assertThat(run.out()).doesNotContain("kind: \"ConfigMap\"", "kind: \"Job\"", "kind: \"Deployment\"",
+        "kind: \"Service\"", "kind: \"HorizontalPodAutoscaler\"");
+  }
+
+  @Test
+  void aGitSourcedFunctionGetsItsServiceAndHpaAndANotice() throws Exception {
+    write("from-git.yaml", """
+        apiVersion: serverless.kyma-project.io/v1alpha2
+        kind: Function
+        metadata: {name: orders}
+        spec:
+          runtime: nodejs20
+          source:
+            gitRepository: {url: "https://github.com/kyma-project/examples.git", baseDir: orders, reference: main}
+          scaleConfig: {minReplicas: 1, maxReplicas: 4}
+        """);
+
+    Run run = render(folder.toString(), "--with-workloads", "-o", "json");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(kindsAndNames(items(run)))
+        .containsExactly("Function orders", "Service orders", "HorizontalPodAutoscaler orders");
+    assertThat(run.err()).isEqualTo("notice: Function default/orders has a Git source: its ConfigMap, Job and"
+        + " Deployment depend on the commit the controller resolves, so only its Service and HorizontalPodAutoscaler are"
+        + " printed\n");
+  }
+
+  @Test
+  void theDeploymentStartsWithTheReplicasAFreshClusterHolds() throws Exception {
+    write("replicas.yaml", """
+        apiVersion: serverless.kyma-project.io/v1alpha2
+        kind: Function
+        metadata: {name: fixed}
+        spec: {runtime: nodejs22, source: {inline: {source: x}}, replicas: 3}
+        ---
+        apiVersion: serverless.kyma-project.io/v1alpha2
+        kind: Function
+        metadata: {name: scaled}
+        spec:
+          runtime: nodejs22
+          source: {inline: {source: x}}
+          replicas: 4
+          scaleConfig: {minReplicas: 2, maxReplicas: 5}
+        """);
+
+    List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-o", "json"));
+
+    assertThat(find(items, "Deployment", "fixed").at("/spec/replicas").asInt()).isEqualTo(3);
+    // The sync sends no replicas an HPA drives; the CRD defaults them to 1 and the HPA scales up from there.
+    assertThat(find(items, "Deployment", "scaled").at("/spec/replicas").asInt()).isEqualTo(1);
+    assertThat(find(items, "HorizontalPodAutoscaler", "scaled").at("/spec/minReplicas").asInt()).isEqualTo(2);
+    assertThat(find(items, "Function", "scaled").at("/spec/replicas").asInt()).isEqualTo(4);
+  }
+
+  @Test
+  void aBuildContextOverTheConfigMapLimitIsRefusedLikeTheControllerRefusesIt() {
+    // The manifest reader caps inline sources below the limit, so this spec only reaches the printer directly.
+    Function big = TestFunction.inline().named("big").inNamespace("shop")
+        .code("x".repeat((int) BuildContext.LIMIT)).build();
+    Function small = TestFunction.inline().named("small").inNamespace("shop").build();
+    RenderCommand command = new RenderCommand();
+    command.withWorkloads = true;
+    command.output = RenderCommand.Format.yaml;
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+
+    int exitCode = command.print(List.of(small, big), new PrintWriter(out), new PrintWriter(err, true));
+
+    assertThat(exitCode).isEqualTo(RenderCommand.INVALID);
+    assertThat(out.toString()).isEmpty();
+    assertThat(err.toString()).startsWith(
+        "the controller would refuse these Functions with InvalidFunctionSpec; nothing printed:\n"
+            + "Function shop/big: the build context is ")
+        .contains("over the ConfigMap limit of 1048576 bytes (1 MiB)")
+        .doesNotContain("shop/small");
+  }
+
+  @Test
+  void registryAndNamespaceNeedWithWorkloads() throws Exception {
+    write("functions/a/handler.js", NODE);
+    write("functions/a/package.json", "{}\n");
+
+    Run registry = render(folder.toString(), "--registry", "registry.example.com");
+    Run namespace = render(folder.toString(), "-n", "shop");
+
+    assertThat(registry.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(registry.out()).isEmpty();
+    assertThat(registry.err()).contains("--registry applies with --with-workloads");
+    assertThat(namespace.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(namespace.err()).contains("--namespace applies with --with-workloads");
+  }
+
+  @Test
+  void theGitopsExamplesRenderWithWorkloads() throws Exception {
+    Path examples = Path.of(System.getProperty("gitfn.project.dir", "."), "gitops-examples");
+
+    Run run = render(examples.toString(), "--with-workloads", "-o", "json");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.err()).contains("notice: Function default/orders-from-git has a Git source");
+    List<String> kinds = kindsAndNames(items(run));
+    assertThat(kinds).contains("Deployment hello", "HorizontalPodAutoscaler hello", "Deployment greeter",
+        "Deployment py-hello", "Deployment orders", "Service orders-from-git");
+    assertThat(kinds).doesNotContain("Deployment orders-from-git", "HorizontalPodAutoscaler greeter");
   }
 }

@@ -1,0 +1,92 @@
+package io.gitfn.cli;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionSpec;
+import io.gitfn.build.BuildContext;
+import io.gitfn.build.BuildContextTooLargeException;
+import io.gitfn.build.BuildJobSpec;
+import io.gitfn.build.BuildSettings;
+import io.gitfn.build.ContentKey;
+import io.gitfn.build.ContextConfigMapSpec;
+import io.gitfn.reconcile.sync.FunctionSync;
+import io.gitfn.source.Revision;
+import io.gitfn.workload.DeploymentSpec;
+import io.gitfn.workload.HpaSpec;
+import io.gitfn.workload.ServiceSpec;
+import io.gitfn.workload.WorkloadSettings;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The objects the Function controller creates for one Function on a fresh cluster, from the same builders and in
+ * the order it applies them: the build context ConfigMap, the build Job, the Deployment, the Service and the HPA.
+ *
+ * <p>They carry no owner reference: one needs the Function's UID, which only the API server assigns, and the
+ * API server rejects an owner reference without it. For the same reason they have no
+ * {@code serverless.kyma-project.io/uuid} label, which the controller adds (to the selector too) from the live
+ * Function's UID.
+ *
+ * @param objects the children, in apply order
+ * @param sourceDependent whether the Function has a Git source, so that its ConfigMap, Job and Deployment depend
+ *     on the commit the controller resolves and are not among {@code objects}
+ */
+record FunctionChildren(List<HasMetadata> objects, boolean sourceDependent) {
+
+  /** FunctionSpec's {@code @Default} for replicas, which the API server fills in. */
+  static final int DEFAULT_REPLICAS = 1;
+
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+  // The sync needs a revision for its annotation; render only keeps the spec, which no revision changes.
+  private static final Revision RENDERED = new Revision("render", "0".repeat(40));
+
+  FunctionChildren {
+    objects = List.copyOf(objects);
+  }
+
+  /**
+   * The Function as a fresh cluster holds it once a sync applied it, which is what the controller builds from: in
+   * its own namespace or else in the repository's, with the spec the sync sends and the API server's default for
+   * what it leaves out. Its labels stay as declared; the cluster's also hold the repository label.
+   */
+  static Function asApplied(Function declared, String repositoryNamespace) {
+    String own = declared.getMetadata().getNamespace();
+    String namespace = own == null || own.isBlank() ? repositoryNamespace : own;
+    GenericKubernetesResource applied = FunctionSync.appliedObject(declared, namespace, "", RENDERED);
+    Function live = SERIALIZATION.clone(declared);
+    live.getMetadata().setNamespace(namespace);
+    live.setSpec(SERIALIZATION.convertValue(applied.getAdditionalProperties().get("spec"), FunctionSpec.class));
+    if (live.getSpec().getReplicas() == null) {
+      // The sync sends no replicas that Git leaves out or that an HPA drives, and the CRD defaults them.
+      live.getSpec().setReplicas(DEFAULT_REPLICAS);
+    }
+    return live;
+  }
+
+  /**
+   * The children of {@code fn}, a Function {@linkplain #asApplied as the cluster holds it}.
+   *
+   * @throws BuildContextTooLargeException when the controller would refuse the spec with InvalidFunctionSpec
+   */
+  static FunctionChildren of(Function fn, BuildSettings builds, WorkloadSettings workloads)
+      throws BuildContextTooLargeException {
+    List<HasMetadata> objects = new ArrayList<>();
+    boolean fromGit = fn.getSpec().getSource().getInline() == null;
+    if (!fromGit) {
+      // FunctionReconciler.configure, startBuild and rollOut, for a key with no Succeeded build yet.
+      ContentKey key = ContentKey.ofInline(fn, builds);
+      BuildContext context = BuildContext.ofInline(fn, builds);
+      objects.add(ContextConfigMapSpec.forFunction(fn, key, context));
+      objects.add(BuildJobSpec.forFunction(fn, key, BuildJobSpec.name(fn, key), builds));
+      objects.add(DeploymentSpec.forFunction(fn, BuildJobSpec.image(fn, key, builds), workloads));
+    }
+    // Neither depends on the source. The controller leaves Git sources alone for now; its Git slice will apply them.
+    objects.add(ServiceSpec.forFunction(fn));
+    HpaSpec.forFunction(fn, workloads).ifPresent(objects::add);
+    // Without a UID the reference would be invalid, not merely incomplete; see the class comment.
+    objects.forEach(object -> object.getMetadata().setOwnerReferences(null));
+    return new FunctionChildren(objects, fromGit);
+  }
+}
