@@ -8,10 +8,8 @@ import static io.gitfn.api.function.ConditionType.BUILD_READY;
 import static io.gitfn.api.function.ConditionType.CONFIGURATION_READY;
 import static io.gitfn.api.function.ConditionType.RUNNING;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
-import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.Function;
@@ -22,10 +20,7 @@ import io.gitfn.build.ContentKey;
 import io.gitfn.reconcile.FunctionSource.Build;
 import io.gitfn.source.MirrorCache;
 import io.gitfn.trigger.SourceWatcher;
-import io.gitfn.workload.DeploymentSpec;
-import io.gitfn.workload.HpaSpec;
 import io.gitfn.workload.Labels;
-import io.gitfn.workload.ServiceSpec;
 import io.gitfn.workload.WorkloadSettings;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -34,6 +29,9 @@ import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.Workflow;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
+import io.gitfn.reconcile.Rollout.Release;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
@@ -52,19 +50,25 @@ import java.util.stream.Collectors;
  * Runs a Function: builds its image once per content key and rolls it out.
  *
  * <p>A pass goes as far as the world allows: {@link FunctionSource} works out the key and image,
- * {@link FunctionBuilds} finds or makes the image, and once the image is known good {@link #rollOut} applies the
- * Deployment, Service and HPA. A Job or Deployment that moves, a Git source that moves and a build slot that
- * frees up each wake the Function through an event source, so nothing polls.
+ * {@link FunctionBuilds} finds or makes the image, and the workflow of dependents applies the Deployment (only
+ * once an image is known good), the Service, and the HPA (only while scaleConfig leaves room to scale). A Job or
+ * Deployment that moves, a Git source that moves and a build slot that frees up each wake the Function through an
+ * event source, so nothing polls. Status is written once, at the end of the pass.
  *
  * <p>A Function pinned with {@code gitfn.io/pinned-revision} runs the image its history has for that revision,
  * whatever its spec's source says, until the annotation goes.
  */
+@Workflow(explicitInvocation = true, dependents = {
+    @Dependent(name = "deployment", type = FunctionDeployment.class,
+        reconcilePrecondition = FunctionDeployment.HasRelease.class),
+    @Dependent(name = "service", type = FunctionService.class),
+    @Dependent(name = "hpa", type = FunctionHpa.class, reconcilePrecondition = FunctionHpa.RoomToScale.class)})
 public final class FunctionReconciler implements Reconciler<Function>, Cleaner<Function> {
 
   static final String FIELD_MANAGER = "gitfn";
   // A safety net only: the informers on Jobs and Deployments wake the Function when they change.
   private static final Duration WAITING = Duration.ofSeconds(30);
-  private static final String MANAGED = Labels.MANAGED_BY + "=" + Labels.MANAGER;
+  static final String MANAGED = Labels.MANAGED_BY + "=" + Labels.MANAGER;
 
   private final KubernetesClient client;
   private final WorkloadSettings workloads;
@@ -88,16 +92,12 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
 
   @Override
   public List<EventSource<?, Function>> prepareEventSources(EventSourceContext<Function> context) {
-    return List.of(childInformer(Job.class, context), childInformer(Deployment.class, context), wakeUps);
-  }
-
-  private static <R extends HasMetadata> EventSource<R, Function> childInformer(Class<R> kind,
-      EventSourceContext<Function> context) {
-    return new InformerEventSource<>(InformerEventSourceConfiguration.from(kind, Function.class)
-        .withName(kind.getSimpleName().toLowerCase())
+    // The dependents bring their own informers; Jobs are not dependents, since a pass may keep several.
+    return List.of(new InformerEventSource<>(InformerEventSourceConfiguration.from(Job.class, Function.class)
+        .withName("job")
         .withLabelSelector(MANAGED)
         .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Function.class))
-        .build(), context);
+        .build(), context), wakeUps);
   }
 
   /** Reconciles a Function now: its Git source moved, or a build slot was handed to it. */
@@ -114,13 +114,12 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     pass.status().setPinnedRevision(pin);
     Optional<Release> release = pin != null ? pinned(fn, pin, pass)
         : build.filter(b -> builds.ensure(fn, b, jobs, pass)).map(b -> new Release(b.key(), b.image()));
-    if (release.isPresent()) {
-      boolean rolledOut = rollOut(fn, release.get(), pass);
-      if (rolledOut && build.isPresent()) {
-        builds.cleanUp(jobs, build.get().key());
-      }
-    } else {
-      reportRunning(fn, pass);
+    new Rollout(release, workloads).handTo(context);
+    context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+    release.ifPresent(r -> recordRelease(r, pass));
+    boolean rolledOut = reportRunning(context, pass);
+    if (rolledOut && release.isPresent() && build.isPresent() && pin == null) {
+      builds.cleanUp(jobs, build.get().key());
     }
     return pass.finish(events);
   }
@@ -137,9 +136,6 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     String revision = annotations == null ? null : annotations.get(Function.PINNED_REVISION);
     return revision == null || revision.isBlank() ? null : revision.strip();
   }
-
-  /** What runs: an image and the content key it was built from. */
-  record Release(ContentKey key, String image) {}
 
   /**
    * The image of the revision the Function is pinned to, when it is. A pin to a revision with no known-good image
@@ -159,46 +155,22 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     return Optional.of(new Release(new ContentKey(entry.get().getContentKey()), entry.get().getImage()));
   }
 
-  /**
-   * Applies the Deployment, Service and HPA for a known-good image, and sets Running from the Deployment; returns
-   * true once the Deployment has rolled out.
-   */
-  private boolean rollOut(Function fn, Release release, FunctionPass pass) {
-    Deployment deployment = apply(DeploymentSpec.forFunction(fn, release.image(), workloads));
-    apply(ServiceSpec.forFunction(fn));
-    Optional<HorizontalPodAutoscaler> hpa = HpaSpec.forFunction(fn, workloads);
-    if (hpa.isPresent()) {
-      apply(hpa.get());
-    } else {
-      deleteStaleHpa(fn);
-    }
+  /** The history notes a release that runs an earlier image again: a revert or a pin. */
+  private static void recordRelease(Release release, FunctionPass pass) {
     if (!pass.newestIs(release.key())) {
-      pass.record(release.key(), release.image(), FunctionPass.REUSED); // a revert: an earlier image runs again
+      pass.record(release.key(), release.image(), FunctionPass.REUSED);
     }
     pass.status().setImage(release.image());
-    return report(deployment, pass);
   }
 
-  private void deleteStaleHpa(Function fn) {
-    var hpas = client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(fn.getMetadata().getNamespace());
-    HorizontalPodAutoscaler stale = hpas.withName(fn.getMetadata().getName()).get();
-    if (stale != null && ownedBy(stale, fn)) {
-      hpas.resource(stale).delete();
-    }
-  }
-
-  /** Without a rollout this pass, Running still follows whatever Deployment runs. */
-  private void reportRunning(Function fn, FunctionPass pass) {
-    Deployment deployment = client.apps().deployments().inNamespace(fn.getMetadata().getNamespace())
-        .withName(fn.getMetadata().getName()).get();
-    if (deployment == null) {
+  /** Sets Running from the Deployment, whatever image it runs; returns true once it has rolled out. */
+  private boolean reportRunning(Context<Function> context, FunctionPass pass) {
+    Optional<Deployment> found = context.getSecondaryResource(Deployment.class);
+    if (found.isEmpty()) {
       pass.condition(RUNNING, "Unknown", DEPLOYMENT_WAITING, "waiting for the first image");
-    } else {
-      report(deployment, pass);
+      return false;
     }
-  }
-
-  private boolean report(Deployment deployment, FunctionPass pass) {
+    Deployment deployment = found.get();
     String name = "Deployment " + deployment.getMetadata().getName();
     boolean rolledOut = rolledOut(deployment);
     if (rolledOut) {
@@ -231,12 +203,4 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     return value == null ? 0 : value;
   }
 
-  private static boolean ownedBy(HasMetadata child, Function fn) {
-    return child.getMetadata().getOwnerReferences() != null && child.getMetadata().getOwnerReferences().stream()
-        .anyMatch(o -> o.getUid().equals(fn.getMetadata().getUid()));
-  }
-
-  private <T extends HasMetadata> T apply(T desired) {
-    return client.resource(desired).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
-  }
 }
