@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -18,6 +19,7 @@ import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.trigger.webhook.WebhookSettings;
@@ -25,7 +27,6 @@ import io.gitfn.workload.DeploymentSpec;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
@@ -143,23 +144,21 @@ class FunctionControllerIT {
     client.resource(function(client, ns, "steady", V1, "one")).create();
     String running = awaitReady(client, ns, "steady").getStatus().getImage();
 
-    // kwok only completes Job Pods; a Job whose Pod can never be scheduled fails at its deadline instead.
-    Function next = withSource(get(client, ns, "steady"), V2);
-    ContentKey key = ContentKey.ofInline(next, BuildSettings.defaults());
-    String name = BuildJobSpec.name(next, key);
-    Job failing = BuildJobSpec.forFunction(next, key, name, BuildSettings.defaults());
-    failing.getSpec().setActiveDeadlineSeconds(1L);
-    failing.getSpec().getTemplate().getSpec().setNodeSelector(Map.of("gitfn.io/no-such-node", "true"));
-    client.resource(failing).create();
-    client.resources(Function.class).inNamespace(ns.name()).withName("steady").edit(f -> withSource(f, V2));
+    // kwok fails a build Pod whose base image is under registry.invalid, as kaniko would (KwokBuildStages).
+    String broken = KwokBuildStages.FAILING_REGISTRY + "/broken:1";
+    Function next = client.resources(Function.class).inNamespace(ns.name()).withName("steady")
+        .edit(f -> withBaseImage(f, broken));
+    String job = BuildJobSpec.name(next, ContentKey.ofInline(next, BuildSettings.defaults()));
 
     await().atMost(WAIT).untilAsserted(() -> {
+      String kaniko = terminationMessage(client, ns, job);
+      assertThat(kaniko).startsWith("error building image: unable to pull base image " + broken + ": ");
       Function fn = get(client, ns, "steady");
       assertThat(fn.getStatus().getConditions()).filteredOn(c -> c.getType().equals("BuildReady"))
           .singleElement().satisfies(c -> {
             assertThat(c.getStatus()).isEqualTo("False");
             assertThat(c.getReason()).isEqualTo("JobFailed");
-            assertThat(c.getMessage()).contains(name);
+            assertThat(c.getMessage()).contains("Job " + job + " failed").contains(kaniko);
           });
       assertThat(fn.getStatus().getHistory()).extracting("outcome").containsExactly("Failed", "Succeeded");
     });
@@ -249,6 +248,21 @@ class FunctionControllerIT {
   private static Function withSource(Function fn, String source) {
     fn.getSpec().getSource().getInline().setSource(source);
     return fn;
+  }
+
+  private static Function withBaseImage(Function fn, String image) {
+    fn.getSpec().setRuntimeImageOverride(image);
+    return fn;
+  }
+
+  /** What the build Pod's container said when it ended, or null while it has not. */
+  private static String terminationMessage(KubernetesClient client, TestNamespace ns, String job) {
+    return client.pods().inNamespace(ns.name()).withLabel("job-name", job).list().getItems().stream()
+        .flatMap(p -> Optional.ofNullable(p.getStatus().getContainerStatuses()).orElse(List.of()).stream())
+        .map(c -> c.getState().getTerminated())
+        .filter(Objects::nonNull)
+        .map(ContainerStateTerminated::getMessage)
+        .findFirst().orElse(null);
   }
 
   private static Function awaitReady(KubernetesClient client, TestNamespace ns, String name) {

@@ -13,7 +13,7 @@ import java.util.Map;
 /**
  * What turns an API server into a cluster that runs workloads: kube-controller-manager (Deployments,
  * ReplicaSets, Jobs, namespaces, service accounts), kube-scheduler, and kwok with one fake node, whose
- * Pods become Ready and whose Job Pods complete.
+ * Pods become Ready and whose Job Pods complete, or fail and take their time as {@link KwokBuildStages} says.
  */
 final class ClusterComponents implements AutoCloseable {
 
@@ -83,7 +83,9 @@ final class ClusterComponents implements AutoCloseable {
             List.of(
                 binaries.binary("kwok").toString(),
                 "--kubeconfig=" + plane.kubeconfig(),
+                // kwok takes --config more than once and loads the Stages of every file.
                 "--config=" + binaries.kwokStages(),
+                "--config=" + KwokBuildStages.writeTo(dir),
                 "--manage-all-nodes=false",
                 "--manage-nodes-with-annotation-selector=" + KWOK_NODE_ANNOTATION + "=fake",
                 "--node-ip=127.0.0.1",
