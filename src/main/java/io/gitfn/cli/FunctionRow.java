@@ -5,6 +5,8 @@ import io.gitfn.api.function.ConditionType;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionStatus;
 import io.gitfn.reconcile.sync.FunctionSync;
+import io.gitfn.rollback.Pins;
+import io.gitfn.rollback.Revisions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +14,7 @@ import java.util.Map;
 
 /** One line of {@code gitfn get functions}. */
 record FunctionRow(String namespace, String name, String runtime, String configured, String built, String running,
-    String repository, String age) {
+    String repository, String pinned, String age) {
 
   static FunctionRow of(Function function, Instant now) {
     FunctionStatus status = function.getStatus() == null ? new FunctionStatus() : function.getStatus();
@@ -26,7 +28,13 @@ record FunctionRow(String namespace, String name, String runtime, String configu
         Conditions.status(status.getConditions(), ConditionType.BUILD_READY),
         Conditions.status(status.getConditions(), ConditionType.RUNNING),
         Table.orNone(labels == null ? null : labels.get(FunctionSync.REPOSITORY_LABEL)),
+        Table.orNone(Revisions.shorten(pinned(function, status))),
         Age.since(function.getMetadata().getCreationTimestamp(), now));
+  }
+
+  // What the controller reports; until it has caught up with a new pin, what was asked for.
+  private static String pinned(Function function, FunctionStatus status) {
+    return status.getPinnedRevision() != null ? status.getPinnedRevision() : Pins.annotated(function);
   }
 
   static List<String> header(boolean allNamespaces) {
@@ -34,7 +42,7 @@ record FunctionRow(String namespace, String name, String runtime, String configu
     if (allNamespaces) {
       header.add("NAMESPACE");
     }
-    header.addAll(List.of("NAME", "RUNTIME", "CONFIGURED", "BUILT", "RUNNING", "REPOSITORY", "AGE"));
+    header.addAll(List.of("NAME", "RUNTIME", "CONFIGURED", "BUILT", "RUNNING", "REPOSITORY", "PINNED", "AGE"));
     return header;
   }
 
@@ -43,7 +51,7 @@ record FunctionRow(String namespace, String name, String runtime, String configu
     if (allNamespaces) {
       cells.add(namespace);
     }
-    cells.addAll(List.of(name, runtime, configured, built, running, repository, age));
+    cells.addAll(List.of(name, runtime, configured, built, running, repository, pinned, age));
     return cells;
   }
 }

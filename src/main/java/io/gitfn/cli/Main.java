@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
     versionProvider = VersionCommand.Provider.class,
     description = "A GitOps reconciler for serverless Functions on Kubernetes.",
     subcommands = {VersionCommand.class, RenderCommand.class, ControllerCommand.class, GetCommand.class,
-        ReconcileCommand.class, SuspendCommand.class, ResumeCommand.class, HistoryCommand.class, DiffCommand.class})
+        ReconcileCommand.class, SuspendCommand.class, ResumeCommand.class, HistoryCommand.class, DiffCommand.class,
+        RollbackCommand.class})
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -136,9 +136,9 @@ class CliIT {
 
     assertThat(table.exitCode()).as(table.err()).isZero();
     List<String> lines = table.out().lines().toList();
-    assertThat(lines.get(0)).matches("NAME +RUNTIME +CONFIGURED +BUILT +RUNNING +REPOSITORY +AGE");
-    assertThat(lines.get(1)).matches("bye +python312 +Unknown +Unknown +Unknown +<none> +\\d+s");
-    assertThat(lines.get(2)).matches("hello +nodejs22 +True +Unknown +Unknown +" + ns.name() + "\\.infra +\\d+s");
+    assertThat(lines.get(0)).matches("NAME +RUNTIME +CONFIGURED +BUILT +RUNNING +REPOSITORY +PINNED +AGE");
+    assertThat(lines.get(1)).matches("bye +python312 +Unknown +Unknown +Unknown +<none> +<none> +\\d+s");
+    assertThat(lines.get(2)).matches("hello +nodejs22 +True +Unknown +Unknown +" + ns.name() + "\\.infra +<none> +\\d+s");
 
     Run json = gitfn("get", "functions", "-n", ns.name(), "-o", "json");
     JsonNode list = new ObjectMapper().readTree(json.out());

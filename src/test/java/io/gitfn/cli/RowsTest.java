@@ -82,8 +82,32 @@ class RowsTest {
     function.setStatus(status);
 
     assertThat(FunctionRow.of(function, NOW).cells(false))
-        .containsExactly("hello", "nodejs22", "True", "False", "Unknown", "shop.infra", "4d");
+        .containsExactly("hello", "nodejs22", "True", "False", "Unknown", "shop.infra", "<none>", "4d");
+    assertThat(FunctionRow.header(false)).containsExactly("NAME", "RUNTIME", "CONFIGURED", "BUILT", "RUNNING",
+        "REPOSITORY", "PINNED", "AGE");
     assertThat(FunctionRow.header(true)).first().isEqualTo("NAMESPACE");
+  }
+
+  @Test
+  void aPinShowsShortFromTheAnnotationUntilTheStatusReportsIt() {
+    Function function = YAML.unmarshal("""
+        apiVersion: serverless.kyma-project.io/v1alpha2
+        kind: Function
+        metadata:
+          name: hello
+          namespace: shop
+          annotations: {gitfn.io/pinned-revision: "main@sha1:0123456789abcdef0123456789abcdef01234567"}
+        spec: {runtime: nodejs22, source: {inline: {source: "x"}}}
+        """, Function.class);
+
+    assertThat(FunctionRow.of(function, NOW).pinned()).isEqualTo("main@sha1:0123456");
+
+    function.setStatus(new FunctionStatus());
+    function.getStatus().setPinnedRevision("release/1.x@sha1:fedcba9876543210fedcba9876543210fedcba98");
+    assertThat(FunctionRow.of(function, NOW).pinned()).as("the status says what runs").isEqualTo("release/1.x@sha1:fedcba9");
+
+    function.getStatus().setPinnedRevision("inline");
+    assertThat(FunctionRow.of(function, NOW).pinned()).isEqualTo("inline");
   }
 
   @Test

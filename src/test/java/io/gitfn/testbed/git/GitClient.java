@@ -108,6 +108,15 @@ public final class GitClient {
     return new ExternalCommand(argv, directory, environment).run();
   }
 
+  /**
+   * The environment this client's {@code git} runs with, for a program under test that runs {@code git} itself:
+   * what a user's shell would give it to reach the test servers (credentials through {@code GIT_ASKPASS}, an
+   * identity, no user or system configuration). It holds the password, so never print it.
+   */
+  public Map<String, String> environment() {
+    return environment;
+  }
+
   public Path home() {
     return home;
   }
