@@ -23,12 +23,16 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class BuildQueue {
 
-  /** Where a build stands after {@link #admit}. */
-  public record Admission(boolean started, int ahead, int running, int limit) {
+  /**
+   * Where a build stands after {@link #admit}.
+   *
+   * @param taken slots running a build or handed to a waiter that is about to start one
+   */
+  public record Admission(boolean started, int ahead, int taken, int limit) {
 
     /** How a waiting build reads in a condition message. */
     public String describe() {
-      return "waiting for a build slot: " + running + " of " + limit + " builds run, " + ahead
+      return "waiting for a build slot: " + taken + " of " + limit + " are taken, " + ahead
           + (ahead == 1 ? " build is" : " builds are") + " ahead in the queue";
     }
   }
@@ -65,15 +69,15 @@ public final class BuildQueue {
         reserved.remove(earlier.job());
       }
       if (running.contains(job)) {
-        admission = new Admission(true, 0, running.size(), limit);
+        admission = new Admission(true, 0, taken(), limit);
       } else if (reserved.remove(job) || free() > 0) {
         // A free slot means nobody waits without one: the hand-over below runs after every change.
         waiting.remove(owner);
         running.add(job);
-        admission = new Admission(true, 0, running.size(), limit);
+        admission = new Admission(true, 0, taken(), limit);
       } else {
         waiting.putIfAbsent(owner, new Waiter(job, wake));
-        admission = new Admission(false, position(owner), running.size(), limit);
+        admission = new Admission(false, position(owner), taken(), limit);
       }
       wakes = handOver();
     } finally {
@@ -163,7 +167,11 @@ public final class BuildQueue {
   }
 
   private int free() {
-    return limit - running.size() - reserved.size();
+    return limit - taken();
+  }
+
+  private int taken() {
+    return running.size() + reserved.size();
   }
 
   private int position(String owner) {

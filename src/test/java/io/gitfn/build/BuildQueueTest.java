@@ -35,7 +35,7 @@ class BuildQueueTest {
     assertThat(c.started()).isFalse();
     assertThat(c.ahead()).isZero();
     assertThat(d.ahead()).isEqualTo(1);
-    assertThat(d.describe()).isEqualTo("waiting for a build slot: 2 of 2 builds run, 1 build is ahead in the queue");
+    assertThat(d.describe()).isEqualTo("waiting for a build slot: 2 of 2 are taken, 1 build is ahead in the queue");
     assertThat(queue.depth()).isEqualTo(2);
     assertThat(woken).isEmpty();
   }

@@ -62,6 +62,12 @@ class FunctionRolloutIT {
 
   @Test
   void aRevertRollsBackWithoutABuildAndKeepsEveryReplicaAvailable(KubernetesClient client, TestNamespace ns) {
+    try (JobLog created = JobLog.watch(client, ns)) {
+      revertUnderWatch(client, ns, created);
+    }
+  }
+
+  private void revertUnderWatch(KubernetesClient client, TestNamespace ns, JobLog created) {
     // min = max leaves an HPA no room, so there is none; spec.replicas is what sets the Deployment's.
     client.resource(TestFunction.inline().named("rolling").inNamespace(ns.name()).uid(null).code(V1)
         .replicas(REPLICAS).scale(REPLICAS, REPLICAS).build()).create();
@@ -69,8 +75,7 @@ class FunctionRolloutIT {
     edit(client, ns, V2);
     String second = awaitRolledOut(client, ns, first);
     assertThat(second).isNotEqualTo(first);
-    int jobs = jobs(client, ns);
-    assertThat(jobs).isEqualTo(2);
+    await().atMost(WAIT).until(() -> created.uids().size() == 2);
 
     Deployment before = deployment(client, ns);
     assertThat(before.getSpec().getReplicas()).isEqualTo(REPLICAS);
@@ -113,7 +118,7 @@ class FunctionRolloutIT {
       assertThat(o.updated() < REPLICAS || o.replicas() > REPLICAS).isTrue();
     });
 
-    assertThat(jobs(client, ns)).as("a revert builds nothing").isEqualTo(jobs);
+    assertThat(created.uids()).as("a revert builds nothing").hasSize(2);
     Function fn = awaitReady(client, ns);
     assertThat(fn.getStatus().getImage()).isEqualTo(first);
     assertThat(fn.getStatus().getHistory()).first().satisfies(head -> {
@@ -190,9 +195,5 @@ class FunctionRolloutIT {
   private static String image(Deployment deployment) {
     return deployment.getSpec().getTemplate().getSpec().getContainers().stream()
         .filter(c -> c.getName().equals(DeploymentSpec.CONTAINER)).findFirst().orElseThrow().getImage();
-  }
-
-  private static int jobs(KubernetesClient client, TestNamespace ns) {
-    return client.batch().v1().jobs().inNamespace(ns.name()).list().getItems().size();
   }
 }

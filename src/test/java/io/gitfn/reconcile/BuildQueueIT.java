@@ -1,0 +1,141 @@
+package io.gitfn.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.function.Function;
+import io.gitfn.build.BuildSettings;
+import io.gitfn.source.SourceSettings;
+import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.KwokBuildStages;
+import io.gitfn.testbed.TestNamespace;
+import io.gitfn.testbed.WithKubeCluster;
+import io.gitfn.trigger.webhook.WebhookSettings;
+import io.gitfn.workload.WorkloadSettings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Builds in cluster mode with kwok holding each build Pod for a while: the cluster-wide limit holds, waiting builds
+ * say so, and a controller restarted in the middle of a build picks the running Job up instead of starting another.
+ */
+@WithKubeCluster
+class BuildQueueIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(90);
+
+  @Test
+  void eightFunctionsAtOnceNeverHaveMoreThanFiveBuildsRunning(KubeTestBed bed, KubernetesClient client,
+      TestNamespace ns) throws Exception {
+    bed.installCrds();
+    try (KubernetesClient controllerClient = bed.newClient();
+        Controller controller = start(controllerClient, Duration.ofSeconds(3));
+        JobLog jobs = JobLog.watch(client, ns)) {
+      for (int i = 0; i < 8; i++) {
+        client.resource(function(client, ns, "fn-" + i)).create();
+      }
+
+      await().atMost(WAIT).untilAsserted(() -> {
+        List<Function> queued = functions(client, ns).stream().filter(fn -> "JobQueued".equals(buildReason(fn)))
+            .toList();
+        assertThat(queued).as("Functions told they wait for a slot").isNotEmpty();
+        assertThat(queued).allSatisfy(fn -> assertThat(buildCondition(fn).getMessage())
+            .contains("waiting for a build slot: 5 of 5 are taken"));
+      });
+      await().atMost(WAIT).untilAsserted(() -> assertThat(functions(client, ns))
+          .hasSize(8).allSatisfy(fn -> assertThat(ready(fn)).as(fn.getMetadata().getName()).isTrue()));
+
+      assertThat(jobs.uids()).as("one build per Function").hasSize(8);
+      assertThat(jobs.mostActive()).as("the most builds running at once").isEqualTo(5);
+    }
+  }
+
+  @Test
+  void aControllerRestartedDuringABuildNeitherStartsASecondJobNorLosesTheFunction(KubeTestBed bed,
+      KubernetesClient client, TestNamespace ns) throws Exception {
+    bed.installCrds();
+    try (JobLog jobs = JobLog.watch(client, ns)) {
+      try (KubernetesClient controllerClient = bed.newClient();
+          Controller first = start(controllerClient, Duration.ofSeconds(8))) {
+        client.resource(function(client, ns, "survivor")).create();
+        await().atMost(WAIT).untilAsserted(() -> {
+          assertThat(jobs.uids()).hasSize(1);
+          assertThat(buildReason(get(client, ns, "survivor"))).isEqualTo("JobRunning");
+        });
+      } // stopped while kwok still holds the build Pod
+
+      Job running = client.batch().v1().jobs().inNamespace(ns.name()).list().getItems().get(0);
+      assertThat(FunctionBuilds.succeeded(running) || FunctionBuilds.failed(running))
+          .as("the build is still running when the controller stops").isFalse();
+
+      try (KubernetesClient controllerClient = bed.newClient();
+          Controller second = start(controllerClient, Duration.ofSeconds(8))) {
+        await().atMost(WAIT).untilAsserted(() -> assertThat(ready(get(client, ns, "survivor"))).isTrue());
+      }
+      assertThat(jobs.uids()).as("the restarted controller adopted the running Job").hasSize(1);
+      assertThat(get(client, ns, "survivor").getStatus().getHistory()).extracting("outcome")
+          .containsExactly("Succeeded");
+    }
+  }
+
+  private static Controller start(KubernetesClient client, Duration buildDuration) throws Exception {
+    try {
+      return Controller.start(client, SourceSettings.defaults(Files.createTempDirectory("gitfn-queue-mirrors")),
+          WebhookSettings.defaults(), ControllerSettings.defaults(),
+          BuildSettings.defaults().withPodAnnotations(KwokBuildStages.buildDuration(buildDuration)),
+          WorkloadSettings.defaults(), "127.0.0.1", 0);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Function function(KubernetesClient client, TestNamespace ns, String name) {
+    return client.getKubernetesSerialization().unmarshal("""
+        ---
+        apiVersion: serverless.kyma-project.io/v1alpha2
+        kind: Function
+        metadata:
+          name: %s
+          namespace: %s
+        spec:
+          runtime: nodejs22
+          source:
+            inline:
+              source: "module.exports = { main: () => '%s' };"
+        """.formatted(name, ns.name(), name), Function.class);
+  }
+
+  private static List<Function> functions(KubernetesClient client, TestNamespace ns) {
+    return client.resources(Function.class).inNamespace(ns.name()).list().getItems();
+  }
+
+  private static Function get(KubernetesClient client, TestNamespace ns, String name) {
+    return client.resources(Function.class).inNamespace(ns.name()).withName(name).get();
+  }
+
+  private static Condition buildCondition(Function fn) {
+    if (fn.getStatus() == null || fn.getStatus().getConditions() == null) {
+      return new Condition();
+    }
+    return fn.getStatus().getConditions().stream().filter(c -> c.getType().equals("BuildReady")).findFirst()
+        .orElseGet(Condition::new);
+  }
+
+  private static String buildReason(Function fn) {
+    return buildCondition(fn).getReason();
+  }
+
+  private static boolean ready(Function fn) {
+    return fn.getStatus() != null && fn.getStatus().getConditions() != null
+        && Objects.equals(fn.getStatus().getObservedGeneration(), fn.getMetadata().getGeneration())
+        && fn.getStatus().getConditions().size() == 3
+        && fn.getStatus().getConditions().stream().allMatch(c -> c.getStatus().equals("True"));
+  }
+}
