@@ -33,6 +33,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Works out what a Function's spec asks to build: the content key, the image and the build context.
@@ -51,6 +52,8 @@ final class FunctionSource {
   private final MirrorCache mirrors;
   private final BuildSettings builds;
   private final ControllerSettings settings;
+  // The last gitfn.io/requested-at each Function's Git source was checked for, so that a value asks once.
+  private final Map<SourceId, String> requests = new ConcurrentHashMap<>();
 
   FunctionSource(KubernetesClient client, SourceWatcher watcher, MirrorCache mirrors, BuildSettings builds,
       ControllerSettings settings) {
@@ -81,6 +84,7 @@ final class FunctionSource {
   /** Stops watching the Git source of a Function that is gone or no longer has one. */
   void untrack(Function fn) {
     watcher.untrack(idOf(fn));
+    requests.remove(idOf(fn));
   }
 
   static SourceId idOf(Function fn) {
@@ -108,6 +112,11 @@ final class FunctionSource {
       untrack(fn);
       pass.condition(CONFIGURATION_READY, "False", INVALID_FUNCTION_SPEC, e.getMessage());
       return Optional.empty();
+    }
+    String requested = fn.getMetadata().getAnnotations() == null ? null
+        : fn.getMetadata().getAnnotations().get(FunctionBuilds.REQUESTED_AT);
+    if (requested != null && !requested.equals(requests.put(source.id(), requested))) {
+      watcher.trigger(source.id(), "requested at " + requested); // the check's answer wakes the Function again
     }
     SourceState state = watcher.state(source.id());
     if (state.revision().isEmpty()) {

@@ -164,8 +164,29 @@ class CliIT {
           "Error: functionrepository \"nope\" not found in namespace \"" + ns.name() + "\"\n");
       assertThat(run.out()).isEmpty();
     }
-    Run function = gitfn("get", "function", "nope", "-n", ns.name());
-    assertThat(function.err()).isEqualTo("Error: function \"nope\" not found in namespace \"" + ns.name() + "\"\n");
+    for (String[] command : List.of(new String[] {"get", "function", "nope"},
+        new String[] {"reconcile", "function", "nope"})) {
+      Run function = gitfn(command[0], command[1], command[2], "-n", ns.name());
+      assertThat(function.exitCode()).as(String.join(" ", command)).isEqualTo(1);
+      assertThat(function.err()).isEqualTo(
+          "Error: function \"nope\" not found in namespace \"" + ns.name() + "\"\n");
+    }
+  }
+
+  @Test
+  void reconcileFunctionAsksTheControllerThroughTheRequestedAtAnnotation(KubernetesClient client,
+      TestNamespace ns) {
+    client.resource(client.getKubernetesSerialization().unmarshal("---\n" + function("hello"), Function.class))
+        .inNamespace(ns.name()).create();
+
+    Run run = gitfn("reconcile", "function", "hello", "-n", ns.name());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).isEqualTo("► annotating Function " + ns.name() + "/hello\n");
+    String requested = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get()
+        .getMetadata().getAnnotations().get("gitfn.io/requested-at");
+    assertThat(java.time.Instant.parse(requested)).isCloseTo(java.time.Instant.now(),
+        org.assertj.core.api.Assertions.within(1, java.time.temporal.ChronoUnit.MINUTES));
   }
 
   @Test
