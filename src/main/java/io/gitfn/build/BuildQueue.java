@@ -1,6 +1,7 @@
 package io.gitfn.build;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,7 +42,7 @@ public final class BuildQueue {
 
   private final int limit;
   private final ReentrantLock lock = new ReentrantLock();
-  private final Set<String> running = new HashSet<>();
+  private final Map<String, String> running = new HashMap<>(); // job -> owner
   private final Set<String> reserved = new HashSet<>();
   private final Map<String, Waiter> waiting = new LinkedHashMap<>(); // owner -> its build, in arrival order
 
@@ -68,12 +69,12 @@ public final class BuildQueue {
         waiting.remove(owner);
         reserved.remove(earlier.job());
       }
-      if (running.contains(job)) {
+      if (running.containsKey(job)) {
         admission = new Admission(true, 0, taken(), limit);
       } else if (reserved.remove(job) || free() > 0) {
         // A free slot means nobody waits without one: the hand-over below runs after every change.
         waiting.remove(owner);
-        running.add(job);
+        running.put(job, owner);
         admission = new Admission(true, 0, taken(), limit);
       } else {
         waiting.putIfAbsent(owner, new Waiter(job, wake));
@@ -88,14 +89,33 @@ public final class BuildQueue {
   }
 
   /** Counts a Job found running (after a restart, say) against the limit. */
-  public void running(String job) {
+  public void running(String owner, String job) {
     lock.lock();
     try {
-      running.add(job);
+      running.put(job, owner);
       reserved.remove(job);
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Frees the slots of the owner's builds that no longer run as far as the cluster knows: Jobs deleted by hand, or
+   * never created because the create failed. {@code live} names the owner's Jobs that exist and have not finished.
+   */
+  public void settle(String owner, Set<String> live) {
+    release(() -> running.entrySet().removeIf(e -> e.getValue().equals(owner) && !live.contains(e.getKey())));
+  }
+
+  /** A deleted owner: it leaves the queue, and the slots of its builds are free. */
+  public void forget(String owner) {
+    release(() -> {
+      Waiter waiter = waiting.remove(owner);
+      if (waiter != null) {
+        reserved.remove(waiter.job());
+      }
+      running.values().removeIf(owner::equals);
+    });
   }
 
   /** The Job finished, failed or is gone: its slot goes to the next waiter. */

@@ -22,10 +22,12 @@ import io.gitfn.reconcile.FunctionSource.Build;
 import io.gitfn.workload.Labels;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -58,15 +60,16 @@ final class FunctionBuilds {
    * it is; a new {@code gitfn.io/requested-at} on the Function builds it again.
    */
   boolean ensure(Function fn, Build build, Collection<Job> jobs, FunctionPass pass) {
-    account(jobs);
     String built = "image " + build.image() + " is built";
     if (pass.knownGood(build.key())) {
+      account(fn, jobs, Optional.empty());
       queue.withdraw(owner(fn));
       pass.condition(BUILD_READY, "True", JOB_FINISHED, built);
       return true;
     }
     String name = BuildJobSpec.name(fn, build.key());
     Optional<Job> found = find(fn, name, jobs);
+    account(fn, jobs, found);
     if (found.isPresent() && failed(found.get()) && retryRequested(fn, found.get())) {
       delete(found.get()); // its deletion wakes the Function, whose next pass queues the build again
       pass.condition(BUILD_READY, "Unknown", JOB_QUEUED, "building " + build.image() + " again, as requested");
@@ -78,7 +81,12 @@ final class FunctionBuilds {
         pass.condition(BUILD_READY, "Unknown", JOB_QUEUED, build.image() + " is " + admission.describe());
         return false;
       }
-      found = Optional.of(start(fn, build, name));
+      try {
+        found = Optional.of(start(fn, build, name));
+      } catch (RuntimeException e) {
+        queue.finished(jobKey(fn, name)); // no Job, no slot: the next pass asks again
+        throw e;
+      }
     }
     Job job = found.get();
     if (succeeded(job)) {
@@ -96,7 +104,7 @@ final class FunctionBuilds {
       pass.record(build.key(), build.image(), FunctionPass.FAILED);
       return false;
     }
-    queue.running(jobKey(job));
+    queue.running(owner(fn), jobKey(job));
     pass.condition(BUILD_READY, "Unknown", JOB_RUNNING, "Job " + name + " builds " + build.image());
     pass.retryWithin(WAITING);
     return false;
@@ -117,20 +125,28 @@ final class FunctionBuilds {
   }
 
   /** A deleted Function: its place in the queue and the slots of its Jobs, which Kubernetes collects, go. */
-  void forget(Function fn, Collection<Job> jobs) {
-    queue.withdraw(owner(fn));
-    jobs.forEach(job -> queue.finished(jobKey(job)));
+  void forget(Function fn) {
+    queue.forget(owner(fn));
   }
 
-  /** Keeps the queue's count right when Jobs finish or were running before a restart. */
-  private void account(Collection<Job> jobs) {
+  /**
+   * Keeps the queue's count right: Jobs that finished or vanished free their slots, and Jobs running since before a
+   * restart take theirs.
+   *
+   * @param current the Job of the current key as the API server has it, which the informer may not have seen yet
+   */
+  private void account(Function fn, Collection<Job> jobs, Optional<Job> current) {
+    Set<String> live = new HashSet<>();
     for (Job job : jobs) {
       if (succeeded(job) || failed(job)) {
         queue.finished(jobKey(job));
       } else {
-        queue.running(jobKey(job));
+        queue.running(owner(fn), jobKey(job));
+        live.add(jobKey(job));
       }
     }
+    current.filter(job -> !succeeded(job) && !failed(job)).ifPresent(job -> live.add(jobKey(job)));
+    queue.settle(owner(fn), live);
   }
 
   /** The Job of this name: from the informer, or from the API server when the informer has not seen it yet. */

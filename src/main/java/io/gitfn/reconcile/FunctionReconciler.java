@@ -65,7 +65,11 @@ import java.util.stream.Collectors;
     @Dependent(name = "hpa", type = FunctionHpa.class, reconcilePrecondition = FunctionHpa.RoomToScale.class)})
 public final class FunctionReconciler implements Reconciler<Function>, Cleaner<Function> {
 
-  static final String FIELD_MANAGER = "gitfn";
+  /**
+   * The field manager of everything the Function controller writes. It is not FunctionSync's {@code gitfn}: the SDK
+   * applies the Function's finalizer with it, and an apply under the sync's manager would drop the spec it owns.
+   */
+  static final String FIELD_MANAGER = "gitfn-function-controller";
   // A safety net only: the informers on Jobs and Deployments wake the Function when they change.
   private static final Duration WAITING = Duration.ofSeconds(30);
   static final String MANAGED = Labels.MANAGED_BY + "=" + Labels.MANAGER;
@@ -127,7 +131,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
   @Override
   public DeleteControl cleanup(Function fn, Context<Function> context) {
     sources.untrack(fn);
-    builds.forget(fn, context.getSecondaryResources(Job.class));
+    builds.forget(fn);
     return DeleteControl.defaultDelete(); // the children go with their owner
   }
 

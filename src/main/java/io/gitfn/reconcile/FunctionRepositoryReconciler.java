@@ -307,10 +307,18 @@ public final class FunctionRepositoryReconciler
     return new SourceId(KIND, repository.getMetadata().getNamespace(), repository.getMetadata().getName());
   }
 
+  /**
+   * A deleted repository takes its Functions with it, as a Flux Kustomization with prune does, unless
+   * {@code spec.prune} is false: then they stay, unowned. Only Functions with this repository's label go.
+   */
   @Override
   public DeleteControl cleanup(FunctionRepository repository, Context<FunctionRepository> context) {
     watcher.untrack(idOf(repository));
     requests.remove(idOf(repository));
+    if (!Boolean.FALSE.equals(repository.getSpec().getPrune())) {
+      String owner = repository.getMetadata().getNamespace() + "." + repository.getMetadata().getName();
+      client.resources(Function.class).inAnyNamespace().withLabel(FunctionSync.REPOSITORY_LABEL, owner).delete();
+    }
     return DeleteControl.defaultDelete();
   }
 

@@ -107,12 +107,50 @@ class BuildQueueTest {
 
   @Test
   void jobsFoundRunningAfterARestartCountAgainstTheLimit() {
-    queue.running("job-x");
-    queue.running("job-y");
+    queue.running("x", "job-x");
+    queue.running("y", "job-y");
 
     assertThat(admit("a").started()).isFalse();
     queue.finished("job-x");
     assertThat(woken).containsExactly("a");
+  }
+
+  @Test
+  void settlingFreesTheSlotsOfAnOwnersBuildsThatNoLongerRun() {
+    admit("a");
+    admit("b");
+    admit("c");
+
+    queue.settle("a", java.util.Set.of()); // its Job was never created, or was deleted by hand
+
+    assertThat(woken).containsExactly("c");
+    assertThat(admit("c").started()).isTrue();
+  }
+
+  @Test
+  void settlingKeepsTheBuildsThatStillRun() {
+    admit("a");
+    admit("b");
+    admit("c");
+
+    queue.settle("a", java.util.Set.of("job-a"));
+
+    assertThat(woken).isEmpty();
+  }
+
+  @Test
+  void forgettingAnOwnerFreesItsSlotsAndItsPlace() {
+    admit("a");
+    admit("b");
+    admit("c");
+    admit("d");
+
+    queue.forget("a");
+    queue.forget("c");
+
+    assertThat(woken).containsExactly("c", "d");
+    assertThat(admit("d").started()).isTrue();
+    assertThat(queue.runningCount()).isEqualTo(2);
   }
 
   @Test

@@ -50,7 +50,7 @@ class BuildQueueIT {
             .contains("waiting for a build slot: 5 of 5 are taken"));
       });
       await().atMost(WAIT).untilAsserted(() -> assertThat(functions(client, ns))
-          .hasSize(8).allSatisfy(fn -> assertThat(ready(fn)).as(fn.getMetadata().getName()).isTrue()));
+          .hasSize(8).allSatisfy(fn -> assertThat(ready(fn)).as(describe(fn)).isTrue()));
 
       assertThat(jobs.uids()).as("one build per Function").hasSize(8);
       assertThat(jobs.mostActive()).as("the most builds running at once").isEqualTo(5);
@@ -130,6 +130,12 @@ class BuildQueueIT {
 
   private static String buildReason(Function fn) {
     return buildCondition(fn).getReason();
+  }
+
+  private static String describe(Function fn) {
+    return fn.getMetadata().getName() + ": " + (fn.getStatus() == null ? "no status"
+        : fn.getStatus().getConditions().stream().map(c -> c.getType() + "=" + c.getStatus() + " " + c.getReason()
+            + " (" + c.getMessage() + ")").toList());
   }
 
   private static boolean ready(Function fn) {

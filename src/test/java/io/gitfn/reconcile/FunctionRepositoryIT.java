@@ -219,6 +219,44 @@ class FunctionRepositoryIT {
     assertThat(functionNames(client, ns)).isEmpty();
   }
 
+  @Test
+  void deletingARepositoryDeletesItsFunctionsButNotOthers(KubernetesClient client, TestNamespace ns,
+      GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    copy.write("functions/hello.yaml", function("hello", "nodejs22", "v1")).commit("hello");
+    copy.push();
+    client.resource(client.getKubernetesSerialization().unmarshal("---\n" + function("by-hand", "nodejs22", "v1"),
+        Function.class)).inNamespace(ns.name()).create();
+    createRepository(client, ns, http, repository, Map.of());
+    await().atMost(WAIT).until(() -> functionNames(client, ns).contains("hello"));
+
+    client.resources(FunctionRepository.class).inNamespace(ns.name()).withName("infra").delete();
+
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(repositoryGone(client, ns)).isTrue();
+      assertThat(functionNames(client, ns)).containsExactly("by-hand");
+    });
+  }
+
+  @Test
+  void deletingARepositoryWithPruneOffLeavesItsFunctions(KubernetesClient client, TestNamespace ns,
+      GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    copy.write("functions/hello.yaml", function("hello", "nodejs22", "v1")).commit("hello");
+    copy.push();
+    createRepository(client, ns, http, repository, Map.of("prune", false));
+    await().atMost(WAIT).until(() -> functionNames(client, ns).contains("hello"));
+
+    client.resources(FunctionRepository.class).inNamespace(ns.name()).withName("infra").delete();
+
+    await().atMost(WAIT).until(() -> repositoryGone(client, ns));
+    assertThat(functionNames(client, ns)).containsExactly("hello");
+  }
+
+  private static boolean repositoryGone(KubernetesClient client, TestNamespace ns) {
+    return client.resources(FunctionRepository.class).inNamespace(ns.name()).withName("infra").get() == null;
+  }
+
   private static void createRepository(KubernetesClient client, TestNamespace ns, GitHttpServer http,
       BareRepository repository, Map<String, Object> extraSpec) {
     client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("git").endMetadata()
