@@ -6,6 +6,7 @@ import io.gitfn.reconcile.Controller;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.reconcile.GoDuration;
+import io.gitfn.reconcile.RegistryLookupSettings;
 import io.gitfn.workload.WorkloadSettings;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.trigger.webhook.WebhookSettings;
@@ -79,6 +80,12 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--build-concurrency", defaultValue = "5", description = "Build Jobs that may run at once, cluster-wide; the rest queue (default: ${DEFAULT-VALUE}).")
   int buildConcurrency;
 
+  @Option(names = "--registry-lookup", description = "Before building, ask the registry whether it already has the image (its OCI API, with the push Secret's credentials).")
+  boolean registryLookup;
+
+  @Option(names = "--insecure-registry", paramLabel = "HOST[:PORT]", description = "A registry the lookup reaches over plain HTTP, like the in-cluster registry.local:5000 (repeatable).")
+  List<String> insecureRegistries = List.of();
+
   @Override
   public Integer call() throws Exception {
     SourceSettings sources = new SourceSettings(cacheDir(), bytes(diskBudget), Duration.ofSeconds(gitTimeoutSeconds),
@@ -86,7 +93,9 @@ final class ControllerCommand implements Callable<Integer> {
     WebhookSettings webhooks = webhookSecretFile == null ? WebhookSettings.defaults()
         : WebhookSettings.defaults().withGlobalSecret(Files.readString(webhookSecretFile).strip());
     ControllerSettings settings = new ControllerSettings(knownHosts == null ? "" : Files.readString(knownHosts),
-        new HashSet<>(allowedTargetNamespaces), GoDuration.parse(functionSourceInterval));
+        new HashSet<>(allowedTargetNamespaces), GoDuration.parse(functionSourceInterval),
+        registryLookup ? RegistryLookupSettings.enabled(new HashSet<>(insecureRegistries))
+            : RegistryLookupSettings.disabled());
     BuildSettings defaults = BuildSettings.defaults();
     BuildSettings builds = new BuildSettings(registry, builderImage, defaults.builderArgs(), defaults.baseImages(),
         registrySecret, packageRegistrySecret, defaults.buildProfile(), defaults.podAnnotations(), buildConcurrency);

@@ -45,18 +45,22 @@ final class FunctionBuilds {
   private final BuildSettings settings;
   private final BuildQueue queue;
   private final Consumer<Function> wake;
+  private final RegistryLookup registry;
 
-  FunctionBuilds(KubernetesClient client, BuildSettings settings, BuildQueue queue, Consumer<Function> wake) {
+  FunctionBuilds(KubernetesClient client, BuildSettings settings, BuildQueue queue, RegistryLookup registry,
+      Consumer<Function> wake) {
     this.client = client;
     this.settings = settings;
     this.queue = queue;
+    this.registry = registry;
     this.wake = wake;
   }
 
   /**
    * Makes sure the image for the key exists; returns true when it does. A key with a Succeeded or Reused history
-   * entry, or a completed Job, needs no build. Otherwise the build waits for a slot in the queue, then the context
-   * ConfigMap and the Job are created and BuildReady follows the Job. A failed Job leaves the running Deployment as
+   * entry, or a completed Job, needs no build, and neither does an image the registry already has when the
+   * lookup is on. Otherwise the build waits for a slot in the queue, then the context ConfigMap and the Job are
+   * created and BuildReady follows the Job. A failed Job leaves the running Deployment as
    * it is; a new {@code gitfn.io/requested-at} on the Function builds it again.
    */
   boolean ensure(Function fn, Build build, Collection<Job> jobs, FunctionPass pass) {
@@ -80,6 +84,13 @@ final class FunctionBuilds {
       if (!admission.started()) {
         pass.condition(BUILD_READY, "Unknown", JOB_QUEUED, build.image() + " is " + admission.describe());
         return false;
+      }
+      // Asked once per build attempt, after the slot: a Function waiting in the queue asks nothing.
+      if (registry.enabled() && registry.check(build.image(), registrySecret(fn)).exists()) {
+        queue.finished(jobKey(fn, name));
+        pass.condition(BUILD_READY, "True", JOB_FINISHED, "image " + build.image() + " is already in the registry");
+        pass.record(build.key(), build.image(), FunctionPass.REUSED);
+        return true;
       }
       try {
         found = Optional.of(start(fn, build, name));
@@ -180,6 +191,21 @@ final class FunctionBuilds {
         .withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND).delete();
     client.configMaps().inNamespace(namespace).withName(job.getMetadata().getName()).delete();
     queue.finished(jobKey(job));
+  }
+
+  /** The builder's push Secret, decoded; none when it is missing, so the lookup goes anonymous. */
+  private Map<String, String> registrySecret(Function fn) {
+    io.fabric8.kubernetes.api.model.Secret secret = client.secrets().inNamespace(fn.getMetadata().getNamespace())
+        .withName(settings.registrySecret()).get();
+    Map<String, String> data = new java.util.HashMap<>();
+    if (secret != null && secret.getData() != null) {
+      secret.getData().forEach((k, v) -> data.put(k, new String(java.util.Base64.getDecoder().decode(v),
+          java.nio.charset.StandardCharsets.UTF_8)));
+    }
+    if (secret != null && secret.getStringData() != null) {
+      data.putAll(secret.getStringData());
+    }
+    return data;
   }
 
   private static boolean retryRequested(Function fn, Job job) {

@@ -90,7 +90,8 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     this.clock = clock;
     this.events = new EventRecorder(client, clock);
     this.sources = new FunctionSource(client, watcher, mirrors, buildSettings, settings);
-    this.builds = new FunctionBuilds(client, buildSettings, queue, fn -> wake(fn.getMetadata().getNamespace(),
+    this.builds = new FunctionBuilds(client, buildSettings, queue, new RegistryLookup(settings.registryLookup()),
+        fn -> wake(fn.getMetadata().getNamespace(),
         fn.getMetadata().getName()));
   }
 

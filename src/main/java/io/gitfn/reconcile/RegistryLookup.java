@@ -87,6 +87,11 @@ public final class RegistryLookup {
    * @param registrySecretData the data of the builder's {@code kubernetes.io/dockerconfigjson} Secret, already
    *     base64-decoded; null or empty to ask anonymously
    */
+  /** Whether the lookup is on; when it is off, callers need not read the registry Secret. */
+  public boolean enabled() {
+    return settings.enabled();
+  }
+
   public Result check(String image, Map<String, String> registrySecretData) {
     if (!settings.enabled()) {
       return Result.unknown("the registry lookup is off");
