@@ -12,6 +12,7 @@ import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
 import io.gitfn.build.ContextConfigMapSpec;
 import io.gitfn.reconcile.sync.FunctionSync;
+import io.gitfn.source.GitFunctionSource;
 import io.gitfn.source.Revision;
 import io.gitfn.workload.DeploymentSpec;
 import io.gitfn.workload.HpaSpec;
@@ -19,6 +20,7 @@ import io.gitfn.workload.ServiceSpec;
 import io.gitfn.workload.WorkloadSettings;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The objects the Function controller creates for one Function on a fresh cluster, from the same builders and in
@@ -30,8 +32,8 @@ import java.util.List;
  * Function's UID.
  *
  * @param objects the children, in apply order
- * @param sourceDependent whether the Function has a Git source, so that its ConfigMap, Job and Deployment depend
- *     on the commit the controller resolves and are not among {@code objects}
+ * @param sourceDependent whether the Function has a Git source that could not be resolved, so that its ConfigMap,
+ *     Job and Deployment are not among {@code objects}
  */
 record FunctionChildren(List<HasMetadata> objects, boolean sourceDependent) {
 
@@ -72,21 +74,30 @@ record FunctionChildren(List<HasMetadata> objects, boolean sourceDependent) {
    */
   static FunctionChildren of(Function fn, BuildSettings builds, WorkloadSettings workloads)
       throws BuildContextTooLargeException {
+    return of(fn, Optional.empty(), builds, workloads);
+  }
+
+  /**
+   * The children of {@code fn}; for a Git source, from what its {@code baseDir} holds at the commit it resolved,
+   * or without the ConfigMap, Job and Deployment when it could not be resolved.
+   */
+  static FunctionChildren of(Function fn, Optional<GitFunctionSource> git, BuildSettings builds,
+      WorkloadSettings workloads) throws BuildContextTooLargeException {
     List<HasMetadata> objects = new ArrayList<>();
     boolean fromGit = fn.getSpec().getSource().getInline() == null;
-    if (!fromGit) {
-      // FunctionReconciler.configure, startBuild and rollOut, for a key with no Succeeded build yet.
-      ContentKey key = ContentKey.ofInline(fn, builds);
-      BuildContext context = BuildContext.ofInline(fn, builds);
+    if (!fromGit || git.isPresent()) {
+      // FunctionSource, FunctionBuilds and the workload dependents, for a key with no Succeeded build yet.
+      ContentKey key = fromGit ? git.get().key() : ContentKey.ofInline(fn, builds);
+      BuildContext context = fromGit ? git.get().context() : BuildContext.ofInline(fn, builds);
       objects.add(ContextConfigMapSpec.forFunction(fn, key, context));
       objects.add(BuildJobSpec.forFunction(fn, key, BuildJobSpec.name(fn, key), builds));
       objects.add(DeploymentSpec.forFunction(fn, BuildJobSpec.image(fn, key, builds), workloads));
     }
-    // Neither depends on the source. The controller leaves Git sources alone for now; its Git slice will apply them.
+    // Neither depends on the source.
     objects.add(ServiceSpec.forFunction(fn));
     HpaSpec.forFunction(fn, workloads).ifPresent(objects::add);
     // Without a UID the reference would be invalid, not merely incomplete; see the class comment.
     objects.forEach(object -> object.getMetadata().setOwnerReferences(null));
-    return new FunctionChildren(objects, fromGit);
+    return new FunctionChildren(objects, fromGit && git.isEmpty());
   }
 }

@@ -5,6 +5,9 @@ import io.fabric8.kubernetes.api.model.KubernetesList;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.function.ConditionReason;
 import io.gitfn.api.function.Function;
+import java.util.Optional;
+import io.gitfn.source.GitFunctionSource;
+import io.gitfn.api.function.GitRepositorySource;
 import io.gitfn.build.BuildContextTooLargeException;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.manifest.InvalidManifestException;
@@ -56,8 +59,10 @@ import picocli.CommandLine.Parameters;
         "They have no ownerReferences and no serverless.kyma-project.io/uuid label: both need the Function's UID,"
             + " which only the cluster assigns, and the controller adds them. Nor do they have the"
             + " gitfn.io/repository label that a FunctionRepository puts on its Functions and so on their children.",
-        "A Function with a Git source gets only its Service and HPA: the rest depends on the commit the controller"
-            + " resolves (a notice on stderr names it). The controller does not run Git sources yet."},
+        "A Function with a Git source is resolved as the controller would now: its reference is looked up and its"
+            + " baseDir read (a notice on stderr names the revision). Without credentials, render reads public and"
+            + " local repositories only; when it cannot resolve one, it prints that Function's Service and HPA"
+            + " and says why on stderr."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:the Functions were printed", "1:the revision is invalid, or with --with-workloads the"
         + " controller would refuse a Function's spec; the errors are on stderr",
@@ -103,16 +108,26 @@ final class RenderCommand implements Callable<Integer> {
           + " places them in its own; their children and image names use it. Default: ${DEFAULT-VALUE}.")
   String namespace = "default";
 
+  @Option(names = "--offline",
+      description = "With --with-workloads: do not fetch the repositories of Functions with a Git source; print"
+          + " their Service and HPA only.")
+  boolean offline;
+
   @Option(names = "--cache-dir", paramLabel = "DIR",
       description = "Where Git mirrors are kept. Default: $XDG_CACHE_HOME/gitfn/mirrors or ~/.cache/gitfn/mirrors.")
   Path cacheDir;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  // Mirrors of Git-sourced Functions' own repositories, opened on first use by call(); print() alone reads none.
+  private boolean resolveGitSources;
+  private MirrorCache functionMirrors;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    resolveGitSources = true;
     try {
       checkWorkloadOptions();
       Manifest manifest = render();
@@ -127,12 +142,15 @@ final class RenderCommand implements Callable<Integer> {
       return UNREADABLE;
     } finally {
       err.flush();
+      if (functionMirrors != null) {
+        functionMirrors.close();
+      }
     }
   }
 
   private void checkWorkloadOptions() {
     CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
-    for (String option : List.of("--registry", "--namespace")) {
+    for (String option : List.of("--registry", "--namespace", "--offline")) {
       if (!withWorkloads && parsed.hasMatchedOption(option)) {
         throw new CommandLine.ParameterException(spec.commandLine(), option + " applies with --with-workloads");
       }
@@ -155,13 +173,13 @@ final class RenderCommand implements Callable<Integer> {
       }
       Function live = FunctionChildren.asApplied(function, namespace);
       try {
-        FunctionChildren children = FunctionChildren.of(live, builds, WorkloadSettings.defaults());
+        Optional<GitFunctionSource> git = resolveGit(live, builds, err);
+        FunctionChildren children = FunctionChildren.of(live, git, builds, WorkloadSettings.defaults());
         documents.addAll(children.objects());
         if (children.sourceDependent()) {
-          err.println("notice: Function " + describe(live) + " has a Git source: its ConfigMap, Job and"
-              + " Deployment depend on the commit the controller resolves, so only its "
-              + children.objects().stream().map(HasMetadata::getKind).collect(Collectors.joining(" and "))
-              + (children.objects().size() == 1 ? " is" : " are") + " printed");
+          err.println("notice: so only the " + children.objects().stream().map(HasMetadata::getKind)
+              .collect(Collectors.joining(" and ")) + " of Function " + describe(live) + " "
+              + (children.objects().size() == 1 ? "is" : "are") + " printed");
         }
       } catch (BuildContextTooLargeException e) {
         refused.add(e.getMessage());
@@ -176,6 +194,51 @@ final class RenderCommand implements Callable<Integer> {
     out.print(format(documents));
     out.flush();
     return 0;
+  }
+
+  /**
+   * Resolves a Git-sourced Function's {@code reference} and reads its {@code baseDir}, as the controller would at
+   * this moment; empty, with a notice saying why, when that cannot be done here.
+   */
+  private Optional<GitFunctionSource> resolveGit(Function fn, BuildSettings builds, PrintWriter err) {
+    GitRepositorySource git = fn.getSpec().getSource().getGitRepository();
+    if (git == null || !resolveGitSources) {
+      return Optional.empty();
+    }
+    if (offline) {
+      err.println("notice: Function " + describe(fn) + " has a Git source, which --offline does not fetch");
+      return Optional.empty();
+    }
+    if (git.getAuth() != null) {
+      err.println("notice: Function " + describe(fn) + " reads " + git.getUrl() + " with the Secret "
+          + git.getAuth().getSecretName() + ", which render does not have");
+      return Optional.empty();
+    }
+    try {
+      if (functionMirrors == null) {
+        functionMirrors = new MirrorCache(SourceSettings.defaults(cacheDir()));
+      }
+      Mirror mirror = functionMirrors.mirror(RepositoryUrl.parse(git.getUrl()), new GitCredentials.None());
+      Revision revision = mirror.resolve(RefSelector.fromKymaReference(git.getReference()));
+      mirror.ensure(List.of(revision));
+      GitFunctionSource read = GitFunctionSource.read(fn, mirror.snapshot(revision), builds);
+      err.println("notice: Function " + describe(fn) + " resolved " + git.getUrl() + " " + revision);
+      return Optional.of(read);
+    } catch (SourceException | IllegalArgumentException e) {
+      err.println("notice: Function " + describe(fn) + ": cannot resolve its Git source: " + e.getMessage());
+      return Optional.empty();
+    } catch (BuildContextTooLargeException e) {
+      err.println("notice: Function " + describe(fn) + ": " + e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  /** For tests that hand Functions to {@link #print} directly: resolve Git sources with mirrors in {@code dir}. */
+  RenderCommand resolvingGitSources(Path mirrors) {
+    resolveGitSources = true;
+    withWorkloads = true;
+    cacheDir = mirrors;
+    return this;
   }
 
   private static String describe(Function function) {

@@ -15,19 +15,17 @@ import io.gitfn.build.BuildContextTooLargeException;
 import io.gitfn.build.BuildJobSpec;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
-import io.gitfn.build.RuntimeFiles;
 import io.gitfn.source.GitCredentials;
+import io.gitfn.source.GitFunctionSource;
 import io.gitfn.source.MirrorCache;
 import io.gitfn.source.RefSelector;
 import io.gitfn.source.RepositoryUrl;
 import io.gitfn.source.Revision;
 import io.gitfn.source.SourceException;
-import io.gitfn.source.Snapshot;
 import io.gitfn.trigger.SourceId;
 import io.gitfn.trigger.SourceState;
 import io.gitfn.trigger.SourceWatcher;
 import io.gitfn.trigger.TrackedSource;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HashMap;
@@ -130,25 +128,16 @@ final class FunctionSource {
     }
     Revision revision = state.revision().get();
     try {
-      Snapshot snapshot = mirrors.mirror(source.url(), source.credentials()).snapshot(revision);
-      String baseDir = git.getBaseDir() == null ? "" : git.getBaseDir();
-      String tree = snapshot.treeId(baseDir).orElseThrow(() -> new SourceException(SourceException.Kind.PATH_NOT_FOUND,
-          "baseDir '" + baseDir + "' does not exist at " + revision));
-      RuntimeFiles files = RuntimeFiles.of(fn.getSpec().getRuntime());
-      String handler = read(snapshot, baseDir, files.source()).orElseThrow(() -> new SourceException(
-          SourceException.Kind.PATH_NOT_FOUND, "baseDir '" + baseDir + "' has no " + files.source() + " at "
-          + revision));
-      String dependencies = read(snapshot, baseDir, files.dependencies()).orElse(null);
-      ContentKey key = ContentKey.ofGitTree(fn, tree, builds);
-      BuildContext context = BuildContext.of(fn, handler, dependencies, builds);
+      GitFunctionSource read = GitFunctionSource.read(fn,
+          mirrors.mirror(source.url(), source.credentials()).snapshot(revision), builds);
       status.setCommit(revision.sha());
       status.setSourceRevision(revision.toString());
       pass.revision(revision.toString());
       String checked = state.error().map(e -> "; the last check failed, so this is the last good revision: " + e)
           .orElse("");
-      return Optional.of(configured(fn, key, context, pass, revision + " (baseDir tree " + tree.substring(0, 12)
-          + ", content key " + key.tag() + ")" + checked));
-    } catch (SourceException | IOException e) {
+      return Optional.of(configured(fn, read.key(), read.context(), pass, revision + " (baseDir tree "
+          + read.tree().substring(0, 12) + ", content key " + read.key().tag() + ")" + checked));
+    } catch (SourceException e) {
       pass.condition(CONFIGURATION_READY, "False", SOURCE_UPDATE_FAILED, e.getMessage());
       return Optional.empty();
     } catch (BuildContextTooLargeException e) {
@@ -207,18 +196,6 @@ final class FunctionSource {
       data.putAll(secret.getStringData());
     }
     return data;
-  }
-
-  private static Optional<String> read(Snapshot snapshot, String baseDir, String file) throws IOException {
-    String path = baseDir.isBlank() ? file : baseDir + "/" + file;
-    try {
-      return Optional.of(new String(snapshot.read(path), StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      if (e.getCause() instanceof SourceException s && s.kind() == SourceException.Kind.PATH_NOT_FOUND) {
-        return Optional.empty();
-      }
-      throw e;
-    }
   }
 
   /** A spec or Secret problem only a person can fix. */

@@ -306,7 +306,7 @@ class RenderCommandTest {
   }
 
   @Test
-  void aGitSourcedFunctionGetsItsServiceAndHpaAndANotice() throws Exception {
+  void aGitSourcedFunctionRenderCannotResolveGetsItsServiceAndHpaAndNoticesSayingWhy() throws Exception {
     write("from-git.yaml", """
         apiVersion: serverless.kyma-project.io/v1alpha2
         kind: Function
@@ -318,14 +318,13 @@ class RenderCommandTest {
           scaleConfig: {minReplicas: 1, maxReplicas: 4}
         """);
 
-    Run run = render(folder.toString(), "--with-workloads", "-o", "json");
+    Run run = render(folder.toString(), "--with-workloads", "--offline", "-o", "json");
 
     assertThat(run.exitCode()).isZero();
     assertThat(kindsAndNames(items(run)))
         .containsExactly("Function orders", "Service orders", "HorizontalPodAutoscaler orders");
-    assertThat(run.err()).isEqualTo("notice: Function default/orders has a Git source: its ConfigMap, Job and"
-        + " Deployment depend on the commit the controller resolves, so only its Service and HorizontalPodAutoscaler are"
-        + " printed\n");
+    assertThat(run.err()).isEqualTo("notice: Function default/orders has a Git source, which --offline does not"
+        + " fetch\nnotice: so only the Service and HorizontalPodAutoscaler of Function default/orders are printed\n");
   }
 
   @Test
@@ -397,7 +396,7 @@ class RenderCommandTest {
   void theGitopsExamplesRenderWithWorkloads() throws Exception {
     Path examples = Path.of(System.getProperty("gitfn.project.dir", "."), "gitops-examples");
 
-    Run run = render(examples.toString(), "--with-workloads", "-o", "json");
+    Run run = render(examples.toString(), "--with-workloads", "--offline", "-o", "json");
 
     assertThat(run.exitCode()).isZero();
     assertThat(run.err()).contains("notice: Function default/orders-from-git has a Git source");

@@ -47,6 +47,40 @@ class RenderIT {
   }
 
   @Test
+  void withWorkloadsAGitSourcedFunctionIsResolvedAsTheControllerWouldResolveIt(
+      GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
+    WorkingCopy clone = git.clone(http.url(repository.name()));
+    clone.write("code/orders/handler.js", "module.exports = { main: () => 'orders' };\n")
+        .write("code/orders/package.json", "{\"name\": \"orders\"}\n").commit("orders");
+    clone.push();
+    String url = "file://" + repository.directory().toAbsolutePath();
+    // The manifest reader only takes https, ssh and git URLs, and the test server wants basic auth, which render
+    // does not have: so the Function goes straight to the printing step, with the bare repository's file:// URL.
+    io.gitfn.api.function.Function orders = new io.fabric8.kubernetes.client.utils.KubernetesSerialization()
+        .unmarshal("""
+            ---
+            apiVersion: serverless.kyma-project.io/v1alpha2
+            kind: Function
+            metadata: {name: orders}
+            spec:
+              runtime: nodejs22
+              source:
+                gitRepository: {url: "%s", baseDir: code/orders, reference: main}
+            """.formatted(url), io.gitfn.api.function.Function.class);
+    java.io.StringWriter out = new java.io.StringWriter();
+    java.io.StringWriter err = new java.io.StringWriter();
+
+    int exit = new RenderCommand().resolvingGitSources(cacheDir.resolve("mirrors"))
+        .print(java.util.List.of(orders), new java.io.PrintWriter(out), new java.io.PrintWriter(err));
+
+    assertThat(exit).as(err.toString()).isZero();
+    assertThat(err.toString()).isEqualTo("notice: Function default/orders resolved " + url + " main@sha1:"
+        + clone.head() + "\n");
+    assertThat(out.toString()).contains("kind: \"ConfigMap\"", "handler.js: |", "'orders'", "kind: \"Job\"",
+        "kind: \"Deployment\"", "kind: \"Service\"");
+  }
+
+  @Test
   void anInvalidCommitExitsOneWithTheErrors(GitHttpServer http, BareRepository repository, GitClient git)
       throws Exception {
     WorkingCopy clone = git.clone(http.url(repository.name()));

@@ -79,16 +79,14 @@ class FunctionControllerIT {
       assertThat(client.v1().events().inNamespace(ns.name()).list().getItems()).extracting(Event::getReason)
           .contains("SourceUpdated", "JobRunning", "JobFinished", "DeploymentReady");
 
-      client.resources(Function.class).inNamespace(ns.name()).withName("hello")
-          .edit(f -> withEnv(f, "two"));
+      FunctionEdits.edit(client, ns, "hello", f -> withEnv(f, "two"));
       await().atMost(WAIT).untilAsserted(() -> {
         assertThat(env(deployment(client, ns))).contains(new EnvVar("VERSION", "two", null));
         assertThat(ready(client, ns, "hello")).isTrue();
       });
       assertThat(created.names()).hasSize(1);
 
-      client.resources(Function.class).inNamespace(ns.name()).withName("hello")
-          .edit(f -> withSource(f, V2));
+      FunctionEdits.edit(client, ns, "hello", f -> withSource(f, V2));
       await().atMost(WAIT).untilAsserted(() -> {
         assertThat(created.names()).hasSize(2);
         Function current = get(client, ns, "hello");
@@ -101,8 +99,7 @@ class FunctionControllerIT {
         assertThat(client.configMaps().inNamespace(ns.name()).withName(created.names().get(0)).get()).isNull();
       });
 
-      client.resources(Function.class).inNamespace(ns.name()).withName("hello")
-          .edit(f -> withSource(f, V1));
+      FunctionEdits.edit(client, ns, "hello", f -> withSource(f, V1));
       await().atMost(WAIT).untilAsserted(() -> {
         assertThat(image(deployment(client, ns))).isEqualTo(firstImage);
         assertThat(get(client, ns, "hello").getStatus().getImage()).isEqualTo(firstImage);
@@ -124,7 +121,7 @@ class FunctionControllerIT {
           .satisfies(c -> assertThat(c.getReason()).isEqualTo("JobFailed")));
       assertThat(created.names()).hasSize(1);
 
-      client.resources(Function.class).inNamespace(ns.name()).withName("retried").edit(f -> {
+      FunctionEdits.edit(client, ns, "retried", f -> {
         f.getMetadata().getAnnotations().put("gitfn.io/requested-at", "2026-11-22T10:00:00Z");
         return f;
       });
@@ -146,8 +143,7 @@ class FunctionControllerIT {
 
     // kwok fails a build Pod whose base image is under registry.invalid, as kaniko would (KwokBuildStages).
     String broken = KwokBuildStages.FAILING_REGISTRY + "/broken:1";
-    Function next = client.resources(Function.class).inNamespace(ns.name()).withName("steady")
-        .edit(f -> withBaseImage(f, broken));
+    Function next = FunctionEdits.edit(client, ns, "steady", f -> withBaseImage(f, broken));
     String job = BuildJobSpec.name(next, ContentKey.ofInline(next, BuildSettings.defaults()));
 
     await().atMost(WAIT).untilAsserted(() -> {

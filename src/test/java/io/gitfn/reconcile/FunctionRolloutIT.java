@@ -152,7 +152,7 @@ class FunctionRolloutIT {
   }
 
   private static void edit(KubernetesClient client, TestNamespace ns, String source) {
-    client.resources(Function.class).inNamespace(ns.name()).withName("rolling").edit(f -> {
+    FunctionEdits.edit(client, ns, "rolling", f -> {
       f.getSpec().getSource().getInline().setSource(source);
       return f;
     });

@@ -198,15 +198,12 @@ class GitFunctionIT {
         """.formatted(ns.name(), http.url(repository.name())), Function.class)).create();
   }
 
+  /** Sets or removes the pin with a merge patch, as `gitfn rollback function` does: no conflict with the controller. */
   private static void annotate(KubernetesClient client, TestNamespace ns, String pin) {
-    client.resources(Function.class).inNamespace(ns.name()).withName("hello").edit(f -> {
-      if (pin == null) {
-        f.getMetadata().getAnnotations().remove(Function.PINNED_REVISION);
-      } else {
-        f.getMetadata().getAnnotations().put(Function.PINNED_REVISION, pin);
-      }
-      return f;
-    });
+    String value = pin == null ? "null" : "\"" + pin + "\"";
+    client.resources(Function.class).inNamespace(ns.name()).withName("hello").patch(
+        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+        "{\"metadata\": {\"annotations\": {\"" + Function.PINNED_REVISION + "\": " + value + "}}}");
   }
 
   /** Waits until the Function runs what it resolved at this revision, and returns it. */
