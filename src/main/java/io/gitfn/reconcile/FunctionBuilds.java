@@ -197,15 +197,11 @@ final class FunctionBuilds {
   private Map<String, String> registrySecret(Function fn) {
     io.fabric8.kubernetes.api.model.Secret secret = client.secrets().inNamespace(fn.getMetadata().getNamespace())
         .withName(settings.registrySecret()).get();
-    Map<String, String> data = new java.util.HashMap<>();
-    if (secret != null && secret.getData() != null) {
-      secret.getData().forEach((k, v) -> data.put(k, new String(java.util.Base64.getDecoder().decode(v),
-          java.nio.charset.StandardCharsets.UTF_8)));
+    try {
+      return SecretData.of(secret);
+    } catch (IllegalArgumentException e) {
+      return Map.of(); // a broken push Secret fails the build, with kaniko's message; the lookup goes anonymous
     }
-    if (secret != null && secret.getStringData() != null) {
-      data.putAll(secret.getStringData());
-    }
-    return data;
   }
 
   private static boolean retryRequested(Function fn, Job job) {

@@ -42,13 +42,10 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -281,21 +278,11 @@ public final class FunctionRepositoryReconciler
     if (secret == null) {
       throw new InvalidSourceException("SecretNotFound", field + ": Secret " + namespace + "/" + name + " not found");
     }
-    Map<String, String> data = new HashMap<>();
-    if (secret.getData() != null) {
-      for (Map.Entry<String, String> entry : secret.getData().entrySet()) {
-        try {
-          data.put(entry.getKey(), new String(Base64.getDecoder().decode(entry.getValue()), StandardCharsets.UTF_8));
-        } catch (IllegalArgumentException e) {
-          throw new InvalidSourceException("InvalidSecret", field + ": key `" + entry.getKey() + "` of Secret "
-              + namespace + "/" + name + " is not base64");
-        }
-      }
+    try {
+      return SecretData.of(secret);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidSourceException("InvalidSecret", field + ": " + e.getMessage());
     }
-    if (secret.getStringData() != null) {
-      data.putAll(secret.getStringData());
-    }
-    return data;
   }
 
   private static List<String> ignoreLines(FunctionRepositorySpec spec) {

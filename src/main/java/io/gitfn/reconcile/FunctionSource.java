@@ -26,9 +26,6 @@ import io.gitfn.trigger.SourceId;
 import io.gitfn.trigger.SourceState;
 import io.gitfn.trigger.SourceWatcher;
 import io.gitfn.trigger.TrackedSource;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -187,15 +184,11 @@ final class FunctionSource {
       throw new InvalidSource("spec.source.gitRepository.auth: Secret " + fn.getMetadata().getNamespace() + "/"
           + name + " does not exist");
     }
-    Map<String, String> data = new HashMap<>();
-    if (secret.getData() != null) {
-      secret.getData().forEach((k, v) -> data.put(k, new String(Base64.getDecoder().decode(v),
-          StandardCharsets.UTF_8)));
+    try {
+      return SecretData.of(secret);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidSource("spec.source.gitRepository.auth: " + e.getMessage());
     }
-    if (secret.getStringData() != null) {
-      data.putAll(secret.getStringData());
-    }
-    return data;
   }
 
   /** A spec or Secret problem only a person can fix. */
