@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionCommand.Provider.class,
     description = "A GitOps reconciler for serverless Functions on Kubernetes.",
-    subcommands = {VersionCommand.class, RenderCommand.class, ControllerCommand.class, GetCommand.class,
+    subcommands = {VersionCommand.class, UpCommand.class, RenderCommand.class, ControllerCommand.class, GetCommand.class,
         ReconcileCommand.class, SuspendCommand.class, ResumeCommand.class, HistoryCommand.class, DiffCommand.class,
         RollbackCommand.class})
 public final class Main implements Runnable {

@@ -1,0 +1,140 @@
+package io.gitfn.local;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The Functions local mode runs, kept in step with what the source declares. A changed Function rolls out
+ * blue/green: the new process must pass {@code /healthz} before the proxy switches to it, requests already on the
+ * old one finish there, and then it stops. A release that fails to start leaves the old one serving and says why;
+ * every other Function goes on.
+ */
+final class LocalFunctions implements AutoCloseable {
+
+  private static final Duration STARTUP = Duration.ofSeconds(60);
+  private static final Duration DRAIN = Duration.ofSeconds(30);
+
+  private final Proxy proxy;
+  private final RuntimeHomes runtimes;
+  private final Dependencies dependencies;
+  private final Path cache;
+  private final Progress progress;
+  private final Map<String, Running> running = new HashMap<>(); // namespace/name -> what serves it
+
+  private record Running(FunctionProcess process, Proxy.Backend backend) {}
+
+  LocalFunctions(Proxy proxy, Path cache, Progress progress) {
+    this.proxy = proxy;
+    this.runtimes = new RuntimeHomes(cache);
+    this.dependencies = new Dependencies(cache);
+    this.cache = cache;
+    this.progress = progress;
+  }
+
+  /** Brings the running Functions in line with {@code desired}: starts, switches and stops processes. */
+  synchronized void apply(List<LocalRelease> desired) {
+    Set<String> wanted = desired.stream().map(LocalRelease::id).collect(Collectors.toSet());
+    for (String gone : new ArrayList<>(running.keySet())) {
+      if (!wanted.contains(gone)) {
+        Running old = running.remove(gone);
+        String[] id = gone.split("/", 2);
+        proxy.unroute(id[0], id[1]);
+        stop(old);
+        progress.say(gone, "removed");
+      }
+    }
+    for (LocalRelease release : desired) {
+      Running current = running.get(release.id());
+      if (current != null && current.process().release().sameAs(release)) {
+        continue;
+      }
+      roll(release, current);
+    }
+  }
+
+  private void roll(LocalRelease release, Running current) {
+    long started = System.nanoTime();
+    try {
+      Path home = runtimes.home(Language.of(release.runtime()));
+      long installing = System.nanoTime();
+      Dependencies.Installed installed = dependencies.install(release.runtime(), release.dependencies());
+      if (installed.fresh()) {
+        progress.say(release.id(), "installed dependencies in " + millis(installing));
+      }
+      long starting = System.nanoTime();
+      FunctionProcess process = FunctionProcess.start(release, home, installed, cache, STARTUP);
+      progress.say(release.id(), "started " + release.runtime().value() + " on port " + process.port() + " in "
+          + millis(starting) + " (content key " + release.key().tag().substring(0, 12) + ")");
+      Proxy.Backend backend = new Proxy.Backend(process.port());
+      proxy.route(release.namespace(), release.name(), backend);
+      running.put(release.id(), new Running(process, backend));
+      progress.say(release.id(), "switched in " + millis(started) + "; serving at " + progress.url(release));
+      if (current != null) {
+        stop(current);
+      }
+    } catch (LocalException e) {
+      progress.fail(release.id(), (current == null ? "not started: " : "kept the running version: ")
+          + e.getMessage());
+    }
+  }
+
+  /** Lets the old process finish the requests it has, then stops it. */
+  private static void stop(Running old) {
+    Proxy.drain(old.backend(), DRAIN);
+    old.process().close();
+  }
+
+  /** The processes running now, by Function. */
+  synchronized Map<String, Long> pids() {
+    Map<String, Long> pids = new HashMap<>();
+    running.forEach((id, r) -> pids.put(id, r.process().pid()));
+    return pids;
+  }
+
+  private static String millis(long since) {
+    return (System.nanoTime() - since) / 1_000_000 + " ms";
+  }
+
+  @Override
+  public synchronized void close() {
+    running.values().parallelStream().forEach(r -> r.process().close());
+    running.clear();
+  }
+
+  /** Where local mode tells the user what it does. */
+  interface Progress {
+    void say(String function, String message);
+
+    void fail(String function, String message);
+
+    String url(LocalRelease release);
+
+    static Progress to(PrintWriter out, String base) {
+      return new Progress() {
+        @Override
+        public synchronized void say(String function, String message) {
+          out.println("✔ " + function + ": " + message);
+          out.flush();
+        }
+
+        @Override
+        public synchronized void fail(String function, String message) {
+          out.println("✗ " + function + ": " + message);
+          out.flush();
+        }
+
+        @Override
+        public String url(LocalRelease release) {
+          return base + "/" + release.name();
+        }
+      };
+    }
+  }
+}

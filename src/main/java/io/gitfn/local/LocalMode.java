@@ -1,0 +1,159 @@
+package io.gitfn.local;
+
+import io.gitfn.api.function.Function;
+import io.gitfn.build.BuildContext;
+import io.gitfn.build.BuildContextTooLargeException;
+import io.gitfn.build.BuildSettings;
+import io.gitfn.build.ContentKey;
+import io.gitfn.manifest.InvalidManifestException;
+import io.gitfn.manifest.Manifest;
+import io.gitfn.manifest.ManifestError;
+import io.gitfn.manifest.ManifestOptions;
+import io.gitfn.manifest.ManifestReader;
+import io.gitfn.source.GitCredentials;
+import io.gitfn.source.GitFunctionSource;
+import io.gitfn.source.Mirror;
+import io.gitfn.source.MirrorCache;
+import io.gitfn.source.RefSelector;
+import io.gitfn.source.RepositoryUrl;
+import io.gitfn.source.Revision;
+import io.gitfn.source.SourceException;
+import io.gitfn.source.SourceSettings;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code gitfn up}: the GitOps loop on one machine. It follows a folder or a Git branch with the controller's
+ * source and manifest layers, and runs every Function it declares behind one proxy, blue/green. Bad input is
+ * reported per Function, and the others keep running.
+ */
+public final class LocalMode implements AutoCloseable {
+
+  // The controller's content key, computed with its defaults: local mode only uses it to name builds.
+  private static final BuildSettings KEYS = BuildSettings.defaults();
+
+  private final LocalSettings settings;
+  private final PrintWriter out;
+  private final Proxy proxy;
+  private final LocalFunctions functions;
+  private final MirrorCache mirrors;
+  private final ManifestReader manifests = new ManifestReader(ManifestOptions.defaults());
+  private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread thread = new Thread(r, "gitfn-up");
+    thread.setDaemon(true);
+    return thread;
+  });
+
+  private LocalMode(LocalSettings settings, PrintWriter out, Proxy proxy) {
+    this.settings = settings;
+    this.out = out;
+    this.proxy = proxy;
+    this.mirrors = new MirrorCache(SourceSettings.defaults(settings.cache().resolve("mirrors")));
+    this.functions = new LocalFunctions(proxy, settings.cache(), LocalFunctions.Progress.to(out, baseUrl(proxy)));
+  }
+
+  /** Starts the proxy; nothing runs until {@link #follow}. */
+  public static LocalMode start(LocalSettings settings, PrintWriter out) throws LocalException {
+    Proxy proxy = Proxy.start(settings.bind(), settings.port());
+    LocalMode mode = new LocalMode(settings, out, proxy);
+    out.println("gitfn up: serving Functions at " + baseUrl(proxy) + "/<function>");
+    out.flush();
+    return mode;
+  }
+
+  /** The proxy's port. */
+  public int port() {
+    return proxy.port();
+  }
+
+  /** The process of each running Function, by {@code namespace/name}. */
+  public Map<String, Long> pids() {
+    return functions.pids();
+  }
+
+  /**
+   * Follows a folder, or a Git URL at {@code ref}, reading the Functions under {@code path}: applies the current
+   * state at once and then every change, until closed.
+   */
+  public void follow(String source, String ref, String path) {
+    WatchedSource watched = WatchedSource.of(source, ref, mirrors);
+    loop.scheduleWithFixedDelay(() -> check(watched, path), 0, settings.interval().toMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  private void check(WatchedSource watched, String path) {
+    try {
+      Optional<WatchedSource.Change> change = watched.poll();
+      if (change.isEmpty()) {
+        return;
+      }
+      say("↻ " + change.get().describe());
+      Manifest manifest = manifests.read(change.get().tree(), path == null ? "." : path, List.of());
+      manifest.notices().forEach(notice -> say("notice: " + notice));
+      List<LocalRelease> releases = new ArrayList<>();
+      for (Function fn : manifest.functions()) {
+        release(fn).ifPresent(releases::add);
+      }
+      functions.apply(releases);
+    } catch (InvalidManifestException e) {
+      say("✗ this revision is invalid, so the running Functions stay as they are:");
+      e.errors().stream().map(ManifestError::toString).forEach(line -> say("  " + line));
+    } catch (IOException | SourceException | RuntimeException e) {
+      say("✗ cannot read the source: " + e.getMessage() + "; trying again in " + settings.interval().toMillis()
+          + " ms");
+    }
+  }
+
+  /** What to run for one Function, or empty with the reason printed. */
+  private Optional<LocalRelease> release(Function fn) {
+    String id = (fn.getMetadata().getNamespace() == null ? "default" : fn.getMetadata().getNamespace()) + "/"
+        + fn.getMetadata().getName();
+    List<String> warnings = new ArrayList<>();
+    try {
+      LocalRelease release;
+      if (fn.getSpec().getSource().getGitRepository() != null) {
+        var git = fn.getSpec().getSource().getGitRepository();
+        Mirror mirror = mirrors.mirror(RepositoryUrl.parse(git.getUrl()), new GitCredentials.None());
+        Revision revision = mirror.resolve(RefSelector.fromKymaReference(git.getReference()));
+        mirror.ensure(List.of(revision));
+        GitFunctionSource read = GitFunctionSource.read(fn, mirror.snapshot(revision), KEYS);
+        release = LocalRelease.of(fn, read.key(), read.context(), warnings);
+      } else {
+        release = LocalRelease.of(fn, ContentKey.ofInline(fn, KEYS), BuildContext.ofInline(fn, KEYS), warnings);
+      }
+      warnings.forEach(w -> say("notice: " + id + ": " + w));
+      return Optional.of(release);
+    } catch (SourceException | BuildContextTooLargeException | IllegalArgumentException e) {
+      say("✗ " + id + ": " + e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  private void say(String line) {
+    synchronized (out) {
+      out.println(line);
+      out.flush();
+    }
+  }
+
+  private static String baseUrl(Proxy proxy) {
+    return "http://localhost:" + proxy.port();
+  }
+
+  /** Stops following, then every Function process, then the proxy. */
+  @Override
+  public void close() throws Exception {
+    loop.shutdownNow();
+    loop.awaitTermination(30, TimeUnit.SECONDS);
+    try (mirrors; proxy) {
+      functions.close();
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package io.gitfn.local;
+
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.build.BuildContext;
+import io.gitfn.build.ContentKey;
+import io.gitfn.build.RuntimeFiles;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One version of a Function as local mode runs it: the content key and files of its build, and its env.
+ * Two releases with the same key share a build folder; a new env alone starts a new process from the same build.
+ *
+ * @param namespace the Function's namespace, {@code default} when it names none
+ * @param env the Function's own {@code spec.env} values; {@code valueFrom} has no cluster to read from
+ */
+record LocalRelease(String namespace, String name, FunctionRuntime runtime, ContentKey key, String handler,
+    String dependencies, Map<String, String> env) {
+
+  LocalRelease {
+    env = Map.copyOf(env);
+  }
+
+  static LocalRelease of(Function fn, ContentKey key, BuildContext context, List<String> warnings) {
+    RuntimeFiles files = RuntimeFiles.of(fn.getSpec().getRuntime());
+    Map<String, String> env = new LinkedHashMap<>();
+    List<EnvVar> declared = fn.getSpec().getEnv() == null ? List.of() : fn.getSpec().getEnv();
+    for (EnvVar var : declared) {
+      if (var.getValueFrom() != null) {
+        warnings.add("env " + var.getName() + " reads a " + (var.getValueFrom().getSecretKeyRef() != null ? "Secret"
+            : "ConfigMap") + ", which local mode has not; it is left unset");
+      } else {
+        env.put(var.getName(), Objects.requireNonNullElse(var.getValue(), ""));
+      }
+    }
+    String namespace = fn.getMetadata().getNamespace() == null ? "default" : fn.getMetadata().getNamespace();
+    return new LocalRelease(namespace, fn.getMetadata().getName(), fn.getSpec().getRuntime(), key,
+        context.data().get(files.source()), context.data().getOrDefault(files.dependencies(), ""), env);
+  }
+
+  /** {@code namespace/name}. */
+  String id() {
+    return namespace + "/" + name;
+  }
+
+  /** Whether {@code other} runs exactly what this one runs, so nothing needs to restart. */
+  boolean sameAs(LocalRelease other) {
+    return other != null && key.equals(other.key) && env.equals(other.env) && runtime == other.runtime;
+  }
+}

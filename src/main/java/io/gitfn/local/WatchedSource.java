@@ -1,0 +1,98 @@
+package io.gitfn.local;
+
+import io.gitfn.manifest.SourceTree;
+import io.gitfn.source.FolderTree;
+import io.gitfn.source.GitCredentials;
+import io.gitfn.source.Mirror;
+import io.gitfn.source.MirrorCache;
+import io.gitfn.source.RefSelector;
+import io.gitfn.source.RepositoryUrl;
+import io.gitfn.source.Revision;
+import io.gitfn.source.SourceException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/** What {@code gitfn up} follows: a folder's files, or a branch of a Git repository. */
+interface WatchedSource {
+
+  /** A new state of the source, with words for the progress line. */
+  record Change(SourceTree tree, String describe) {}
+
+  /** The source as it is now, if it changed since the last call (the first call always answers). */
+  Optional<Change> poll() throws IOException, SourceException;
+
+  static WatchedSource of(String source, String ref, MirrorCache mirrors) {
+    Path folder = Path.of(source);
+    if (!source.contains("://") && !source.matches("[^/]+@[^:]+:.*") && Files.isDirectory(folder)) {
+      return new Folder(folder);
+    }
+    Mirror mirror = mirrors.mirror(RepositoryUrl.parse(source), new GitCredentials.None());
+    return new Branch(mirror, RefSelector.fromKymaReference(ref == null ? "main" : ref));
+  }
+
+  /** A folder, looked at file by file: a change to any file's size or time is a change. */
+  final class Folder implements WatchedSource {
+    // Installed packages and Git's own files are not the Functions' source.
+    private static final Set<String> SKIPPED = Set.of(".git", "node_modules", "__pycache__");
+    private final Path root;
+    private String seen;
+
+    Folder(Path root) {
+      this.root = root;
+    }
+
+    @Override
+    public Optional<Change> poll() throws IOException {
+      String now = fingerprint();
+      if (now.equals(seen)) {
+        return Optional.empty();
+      }
+      seen = now;
+      return Optional.of(new Change(new FolderTree(root), "read " + root));
+    }
+
+    private String fingerprint() throws IOException {
+      StringBuilder text = new StringBuilder();
+      try (Stream<Path> walk = Files.walk(root)) {
+        for (Path path : walk.filter(p -> root.relativize(p).toString().isEmpty()
+            || Stream.of(root.relativize(p).toString().split("/")).noneMatch(SKIPPED::contains)).sorted().toList()) {
+          BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+          text.append(root.relativize(path)).append(' ').append(attributes.size()).append(' ')
+              .append(attributes.lastModifiedTime().toMillis()).append('\n');
+        }
+      }
+      return text.toString();
+    }
+  }
+
+  /** A branch, tag or commit of a repository, fetched into a mirror when it moves. */
+  final class Branch implements WatchedSource {
+    private final Mirror mirror;
+    private final RefSelector ref;
+    private Revision seen;
+
+    Branch(Mirror mirror, RefSelector ref) {
+      this.mirror = mirror;
+      this.ref = ref;
+    }
+
+    @Override
+    public Optional<Change> poll() throws SourceException {
+      Revision now = mirror.resolve(ref);
+      if (now.equals(seen)) {
+        return Optional.empty();
+      }
+      long started = System.nanoTime();
+      mirror.ensure(List.of(now));
+      seen = now;
+      return Optional.of(new Change(mirror.snapshot(now), "fetched " + now + " in "
+          + (System.nanoTime() - started) / 1_000_000 + " ms"));
+    }
+  }
+}
