@@ -36,6 +36,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
@@ -252,8 +253,10 @@ final class ControllerBenchmark implements Benchmark {
       String heapBeforeGc = controller.jcmd("GC.heap_info");
       controller.jcmd("GC.run");
       String heapAfterGc = controller.jcmd("GC.heap_info");
+      String histogram = controller.jcmd("GC.class_histogram");
       System.out.println("controller memory " + memory + "\ncommitted " + committed + "\nheap before a full GC:\n"
-          + heapBeforeGc + "\nheap after a full GC:\n" + heapAfterGc);
+          + heapBeforeGc + "\nheap after a full GC:\n" + heapAfterGc + "\nlargest classes of the live heap:\n"
+          + histogram.lines().limit(30).collect(Collectors.joining("\n")));
 
       String what = RSS_FUNCTIONS + " Functions (" + RSS_FUNCTIONS / RSS_BATCH + " commits of " + RSS_BATCH + ")";
       metrics.add(Metric.millis(what + ": first push → all Ready (child controller)", elapsed, null));
