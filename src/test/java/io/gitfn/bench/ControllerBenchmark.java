@@ -59,7 +59,10 @@ final class ControllerBenchmark implements Benchmark {
   private static final int REVERTED_FUNCTIONS = 4;
   private static final int RSS_FUNCTIONS = 1000;
   private static final int RSS_BATCH = 200;
-  /** Kyma Serverless's best documented build, which it repeats on every rollback (kyma-function-model §3.6, §7.1). */
+  /**
+   * Kyma Serverless's best documented build (Node.js, no dependencies, no limits: Serverless 1.5.0's
+   * docs/user/00-50-limitations.md), which it repeats on every rollback.
+   */
   private static final double KYMA_REBUILD_MS = 15_000;
   private static final String NAMESPACE = "bench";
   private static final String REPOSITORY = "infra";
