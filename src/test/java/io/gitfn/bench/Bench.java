@@ -24,7 +24,8 @@ import java.util.stream.Stream;
 public final class Bench {
 
   private static final Map<String, Benchmark> BENCHMARKS =
-      Stream.<Benchmark>of(new TestBedBenchmark(), new SourcesBenchmark(), new SyncBenchmark())
+      Stream.<Benchmark>of(new TestBedBenchmark(), new SourcesBenchmark(), new SyncBenchmark(),
+              new ControllerBenchmark())
           .collect(Collectors.toMap(Benchmark::name, Function.identity(), (a, b) -> a, LinkedHashMap::new));
 
   public static void main(String[] args) throws Exception {

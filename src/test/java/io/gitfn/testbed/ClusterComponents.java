@@ -88,13 +88,19 @@ final class ClusterComponents implements AutoCloseable {
                 "--config=" + KwokBuildStages.writeTo(dir),
                 "--manage-all-nodes=false",
                 "--manage-nodes-with-annotation-selector=" + KWOK_NODE_ANNOTATION + "=fake",
+                // The heartbeat stage updates node status only every ~10 minutes and counts on a Lease in between,
+                // as kwokctl sets up; without one the node goes NotReady after the 50 s grace period, and the
+                // node controller marks every Pod on it NotReady for good.
+                "--node-lease-duration-seconds=40",
                 "--node-ip=127.0.0.1",
                 "--cidr=10.244.0.0/20")));
   }
 
   private void addFakeNode(ControlPlane plane, Duration timeout) {
+    // CPU and memory for 2000 Pods at gitfn's default requests (a build 500m/700Mi, a Function 400m/512Mi): with
+    // less, the scheduler, not the controller, would bound how many Functions a test can run at once.
     Map<String, Quantity> capacity =
-        Map.of("cpu", new Quantity("32"), "memory", new Quantity("256Gi"), "pods", new Quantity("2000"));
+        Map.of("cpu", new Quantity("1000"), "memory", new Quantity("2Ti"), "pods", new Quantity("2000"));
     Node node =
         new NodeBuilder()
             .withNewMetadata()

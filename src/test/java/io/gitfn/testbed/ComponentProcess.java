@@ -17,9 +17,9 @@ import java.util.concurrent.TimeUnit;
  * <p>The server runs under a small bash guard in a process group of its own ({@code setsid}). The guard
  * reads its stdin, which is a pipe from this JVM. When the JVM closes it, exits, or is killed with -9, the
  * pipe closes, and the guard sends the server TERM and, 10 s later, KILL. So no server survives its test
- * JVM, whatever way the JVM ends.
+ * JVM, whatever way the JVM ends. Benchmarks run gitfn's own controller under the same guard.
  */
-final class ComponentProcess implements AutoCloseable {
+public final class ComponentProcess implements AutoCloseable {
 
   // The server gets /dev/null as stdin; the watcher subshell keeps the pipe from the JVM (<&0).
   private static final String GUARD =
@@ -50,7 +50,7 @@ final class ComponentProcess implements AutoCloseable {
     this.process = process;
   }
 
-  static ComponentProcess start(String name, Path log, List<String> command) {
+  public static ComponentProcess start(String name, Path log, List<String> command) {
     return start(name, log, command, java.util.Map.of());
   }
 
@@ -77,8 +77,18 @@ final class ComponentProcess implements AutoCloseable {
     return name;
   }
 
-  boolean isAlive() {
+  public boolean isAlive() {
     return process.isAlive();
+  }
+
+  /**
+   * The server itself, below its guard, once it has started: the guard's only descendant whose executable is
+   * {@code executable} (the guard and its stdin watcher are bash).
+   */
+  public java.util.Optional<ProcessHandle> server(String executable) {
+    return process.descendants()
+        .filter(p -> p.info().command().map(c -> Path.of(c).getFileName().toString().equals(executable)).orElse(false))
+        .findFirst();
   }
 
   /** Waits for a one-off command to end; returns its exit code, or -1 when it ran over {@code timeout}. */
@@ -103,7 +113,7 @@ final class ComponentProcess implements AutoCloseable {
         name + " " + what + " (" + state + "); log " + log + ":\n" + tail(40));
   }
 
-  String tail(int lines) {
+  public String tail(int lines) {
     try {
       List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
       return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));

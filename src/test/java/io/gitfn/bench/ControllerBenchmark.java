@@ -1,0 +1,404 @@
+package io.gitfn.bench;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.reconcile.Controller;
+import io.gitfn.reconcile.ControllerSettings;
+import io.gitfn.reconcile.FunctionRepositoryReconciler;
+import io.gitfn.source.SourceSettings;
+import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.TestBedBinaries;
+import io.gitfn.testbed.git.RunningGitServers;
+import io.gitfn.trigger.webhook.WebhookSettings;
+import io.gitfn.workload.DeploymentSpec;
+import io.gitfn.workload.Labels;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * The Function controller in cluster mode (kwok completes build Jobs at once and makes Pods Ready):
+ *
+ * <ol>
+ *   <li>{@value #FUNCTIONS} Functions from one commit of an infra repository to Ready, with the controller's API
+ *       writes per Function, counted on its client;
+ *   <li>{@value #REVERTS} reverts pushed to that repository, each announced by a signed generic webhook: push →
+ *       the Deployment back on the earlier image, and how many build Jobs that took (none, by design);
+ *   <li>{@code gitfn.jar controller} as a child process on a second cluster, with {@value #RSS_FUNCTIONS} Ready
+ *       Functions: its resident memory.
+ * </ol>
+ */
+final class ControllerBenchmark implements Benchmark {
+
+  private static final int FUNCTIONS = 200;
+  private static final int REVERTS = 20;
+  /** Reverts take turns over this many Functions. */
+  private static final int REVERTED_FUNCTIONS = 4;
+  private static final int RSS_FUNCTIONS = 1000;
+  private static final int RSS_BATCH = 200;
+  /**
+   * Kyma Serverless's best documented build (Node.js, no dependencies, no limits: Serverless 1.5.0's
+   * docs/user/00-50-limitations.md), which it repeats on every rollback.
+   */
+  private static final double KYMA_REBUILD_MS = 15_000;
+  private static final String NAMESPACE = "bench";
+  private static final String REPOSITORY = "infra";
+  private static final String WEBHOOK_TOKEN = "bench-webhook-token";
+  private static final Duration STEP = Duration.ofSeconds(60);
+  private static final Duration BATCH = Duration.ofMinutes(5);
+  private static final Duration SETTLE = Duration.ofSeconds(10);
+
+  @Override
+  public String name() {
+    return "controller";
+  }
+
+  @Override
+  public String description() {
+    return FUNCTIONS + " Functions to Ready, " + REVERTS + " reverts by webhook, controller RSS with "
+        + RSS_FUNCTIONS + " Functions";
+  }
+
+  @Override
+  public List<Metric> run() throws Exception {
+    Path runs = Files.createDirectories(TestBedBinaries.projectDir().resolve("target/bench/controller-runs"));
+    List<Metric> metrics = new ArrayList<>();
+    try (RunningGitServers servers = RunningGitServers.start()) {
+      // A cluster each, so that the child controller finds only its own Functions.
+      try (KubeTestBed bed = KubeTestBed.start(Files.createTempDirectory(runs, "bed-in-process-"))) {
+        inProcess(bed.withCluster(), servers, Files.createTempDirectory(runs, "mirrors-"), metrics);
+      }
+      try (KubeTestBed bed = KubeTestBed.start(Files.createTempDirectory(runs, "bed-child-"))) {
+        residentMemory(bed.withCluster(), servers, Files.createTempDirectory(runs, "child-controller-"), metrics);
+      }
+    }
+    return metrics;
+  }
+
+  /** Parts 1 and 2: the controller in this JVM, on a client that counts its writes. */
+  private void inProcess(KubeTestBed bed, RunningGitServers servers, Path mirrors, List<Metric> metrics)
+      throws Exception {
+    bed.installCrds();
+    InfraRepository infra = InfraRepository.create(servers, "infra");
+    List<String> names = IntStream.range(0, FUNCTIONS).mapToObj(ControllerBenchmark::functionName).toList();
+    for (String name : names) {
+      infra.write(name, "v1");
+    }
+    infra.push(FUNCTIONS + " Functions");
+    WriteCounter writes = new WriteCounter();
+    try (KubernetesClient client = bed.newClient()) {
+      prepareNamespace(client, servers, true);
+      try (Observed<Function> functions = Observed.start(client, Function.class, NAMESPACE);
+          Observed<Deployment> deployments = Observed.start(client, Deployment.class, NAMESPACE);
+          Observed<Job> jobs = Observed.byLabel(client, Job.class, NAMESPACE, Labels.FUNCTION_NAME);
+          KubernetesClient controllerClient = writes.client(bed.config());
+          Controller controller = Controller.start(controllerClient,
+              SourceSettings.defaults(mirrors), WebhookSettings.defaults(),
+              ControllerSettings.defaults(), "127.0.0.1", 0)) {
+        creation(client, infra, names, functions, jobs, deployments, writes, metrics);
+        reverts(infra, new GenericWebhook(controller.webhookUri(), WEBHOOK_TOKEN), functions, deployments, jobs,
+            metrics);
+      }
+    }
+  }
+
+  /** Part 1: the FunctionRepository is created after its commit of {@value #FUNCTIONS} Functions is pushed. */
+  private void creation(KubernetesClient client, InfraRepository infra, List<String> names,
+      Observed<Function> functions, Observed<Job> jobs, Observed<Deployment> deployments, WriteCounter writes,
+      List<Metric> metrics) throws Exception {
+    // Each Function's way to Ready, step by step, to tell the controller's time from the cluster's.
+    List<CompletableFuture<Long>> exist = each(names, functions, f -> true);
+    List<CompletableFuture<Long>> jobCreated = each(names, jobs, j -> true);
+    List<CompletableFuture<Long>> jobSucceeded = each(names, jobs, j -> j.getStatus() != null
+        && Objects.requireNonNullElse(j.getStatus().getSucceeded(), 0) > 0);
+    List<CompletableFuture<Long>> deploymentCreated = each(names, deployments, d -> true);
+    List<CompletableFuture<Long>> available = each(names, deployments, ControllerBenchmark::available);
+    List<CompletableFuture<Long>> ready = each(names, functions, ControllerBenchmark::ready);
+    Map<String, Long> writesBefore = writes.snapshot();
+    Map<String, Long> conflictsBefore = writes.conflicts();
+    long start = System.nanoTime();
+    client.resource(repository(client, infra, true)).create();
+    double[] existed = millisSince(start, awaitAll(exist, BATCH, "Functions to exist"));
+    double[] readyAt = millisSince(start, awaitAll(ready, BATCH, "Functions to be Ready"));
+    double[] jobCreatedAt = millisSince(start, awaitAll(jobCreated, STEP, "build Jobs to exist"));
+    double[] jobSucceededAt = millisSince(start, awaitAll(jobSucceeded, STEP, "build Jobs to succeed"));
+    double[] deploymentCreatedAt = millisSince(start, awaitAll(deploymentCreated, STEP, "Deployments to exist"));
+    double[] availableAt = millisSince(start, awaitAll(available, STEP, "Deployments to be available"));
+    Map<String, Long> writesAtReady = WriteCounter.since(writesBefore, writes.snapshot());
+    Map<String, Long> conflicts = WriteCounter.since(conflictsBefore, writes.conflicts());
+    Thread.sleep(SETTLE.toMillis()); // a window for trailing writes, not a wait for a state
+    Map<String, Long> writesAfter = WriteCounter.since(writesBefore, writes.snapshot());
+
+    String what = FUNCTIONS + " Functions (one commit)";
+    metrics.add(Metric.millis(what + ": repository created → all exist", max(existed), null));
+    metrics.add(Metric.millis(what + ": repository created → half Ready", percentile(readyAt, 50), null));
+    metrics.add(Metric.millis(what + ": repository created → all Deployments available", max(availableAt), null));
+    metrics.add(Metric.millis(what + ": repository created → all Ready", max(readyAt), null));
+    metrics.add(Metric.millis("  a Function created → its build Job created (controller), p50",
+        percentile(minus(jobCreatedAt, existed), 50), null));
+    metrics.add(Metric.millis("  build Job created → succeeded (Job controller, scheduler, kwok), p50",
+        percentile(minus(jobSucceededAt, jobCreatedAt), 50), null));
+    metrics.add(Metric.millis("  build Job succeeded → Deployment created (controller), p50",
+        percentile(minus(deploymentCreatedAt, jobSucceededAt), 50), null));
+    metrics.add(Metric.millis("  Deployment created → available (ReplicaSet, scheduler, kwok), p50",
+        percentile(minus(availableAt, deploymentCreatedAt), 50), null));
+    double[] lag = minus(readyAt, availableAt);
+    metrics.add(Metric.millis("  Deployment available → Function Ready (controller), p50", percentile(lag, 50),
+        null));
+    metrics.add(Metric.millis("  Deployment available → Function Ready (controller), max", max(lag), null));
+    metrics.add(perFunction("controller API writes per Function, until all Ready", WriteCounter.total(writesAtReady)));
+    writesAtReady.forEach((key, count) -> metrics.add(perFunction("  " + key, count)));
+    conflicts.forEach((key, count) -> metrics.add(perFunction("  answered 409 Conflict: " + key, count)));
+    metrics.add(new Metric("controller API writes in the " + SETTLE.toSeconds() + " s after the last Ready",
+        WriteCounter.total(writesAfter) - WriteCounter.total(writesAtReady), "n", null, true));
+  }
+
+  /**
+   * Part 2: each round changes one Function's source (a new content key: a build Job, which kwok completes) and
+   * waits until it runs, then pushes the revert and times it to the Deployment's return to the earlier image.
+   */
+  private void reverts(InfraRepository infra, GenericWebhook webhook, Observed<Function> functions,
+      Observed<Deployment> deployments, Observed<Job> jobs, List<Metric> metrics) throws Exception {
+    double[] changes = new double[REVERTS];
+    double[] reverts = new double[REVERTS];
+    int jobsByReverts = 0;
+    for (int round = 0; round < REVERTS; round++) {
+      String name = functionName(round % REVERTED_FUNCTIONS);
+      String earlier = Objects.requireNonNull(functions.get(name).getStatus().getImage());
+
+      CompletableFuture<Long> rolledForward = deployments.when(name, d -> !earlier.equals(image(d)));
+      CompletableFuture<Long> changed = functions.when(name,
+          f -> ready(f) && !earlier.equals(f.getStatus().getImage()));
+      String sha = infra.write(name, "change " + round).push("change " + name);
+      long pushed = System.nanoTime();
+      webhook.push(infra.url(), sha);
+      changes[round] = (await(rolledForward, "the change of " + name) - pushed) / 1e6;
+      await(changed, name + " to be Ready after its change");
+
+      int jobsBefore = jobs.added();
+      CompletableFuture<Long> rolledBack = deployments.when(name, d -> earlier.equals(image(d)));
+      CompletableFuture<Long> reverted = functions.when(name,
+          f -> ready(f) && earlier.equals(f.getStatus().getImage()));
+      sha = infra.pushRevertOfHead();
+      pushed = System.nanoTime();
+      webhook.push(infra.url(), sha);
+      reverts[round] = (await(rolledBack, "the revert of " + name) - pushed) / 1e6;
+      await(reverted, name + " to be Ready after its revert");
+      jobsByReverts += jobs.added() - jobsBefore;
+    }
+    double revertP50 = percentile(reverts, 50);
+    metrics.add(Metric.millis("change pushed → Deployment on the new image (a build Job kwok completes), p50",
+        percentile(changes, 50), null));
+    metrics.add(Metric.millis("revert pushed → Deployment on the earlier image, p50", revertP50, 2_000.0));
+    metrics.add(Metric.millis("revert pushed → Deployment on the earlier image, p99 (of " + REVERTS + ")",
+        percentile(reverts, 99), null));
+    metrics.add(new Metric("jobs created by reverts", jobsByReverts, "n", 0.0, true));
+    metrics.add(new Metric("Kyma's ≥ 15 s rebuild ÷ revert p50", KYMA_REBUILD_MS / revertP50, "x", null, false));
+  }
+
+  /** Part 3: {@code gitfn.jar controller} in a JVM of its own; Functions arrive in commits of {@value #RSS_BATCH}. */
+  private void residentMemory(KubeTestBed bed, RunningGitServers servers, Path run, List<Metric> metrics)
+      throws Exception {
+    bed.installCrds();
+    InfraRepository infra = InfraRepository.create(servers, "infra-child");
+    try (KubernetesClient client = bed.newClient();
+        Observed<Function> functions = Observed.start(client, Function.class, NAMESPACE);
+        ControllerProcess controller = ControllerProcess.start(
+            TestBedBinaries.projectDir().resolve("target/gitfn.jar"), bed.kubeconfig(),
+            Files.createDirectories(run.resolve("mirrors")), run.resolve("controller.log"), STEP)) {
+      prepareNamespace(client, servers, false);
+      System.out.println("controller pid " + controller.pid() + ", JVM flags " + ControllerProcess.JVM_FLAGS + ":\n"
+          + controller.jcmd("VM.flags"));
+      long start = System.nanoTime();
+      for (int batch = 0; batch * RSS_BATCH < RSS_FUNCTIONS; batch++) {
+        List<String> names = IntStream.range(batch * RSS_BATCH, (batch + 1) * RSS_BATCH)
+            .mapToObj(ControllerBenchmark::functionName).toList();
+        for (String name : names) {
+          infra.write(name, "v1");
+        }
+        List<CompletableFuture<Long>> ready = each(names, functions, ControllerBenchmark::ready);
+        infra.push("Functions " + names.get(0) + " to " + names.get(names.size() - 1));
+        if (batch == 0) {
+          client.resource(repository(client, infra, false)).create();
+        } else {
+          requestSync(client);
+        }
+        awaitAll(ready, BATCH, "Functions of batch " + (batch + 1) + " to be Ready");
+        System.out.printf("batch %d: %d Functions Ready after %.0f s%n", batch + 1,
+            functions.count(ControllerBenchmark::ready), (System.nanoTime() - start) / 1e9);
+      }
+      double elapsed = (System.nanoTime() - start) / 1e6;
+      Map<String, Long> memory = controller.memoryKib();
+      Map<String, Long> committed = controller.committedKib();
+      String heapBeforeGc = controller.jcmd("GC.heap_info");
+      controller.jcmd("GC.run");
+      String heapAfterGc = controller.jcmd("GC.heap_info");
+      String histogram = controller.jcmd("GC.class_histogram");
+      System.out.println("controller memory " + memory + "\ncommitted " + committed + "\nheap before a full GC:\n"
+          + heapBeforeGc + "\nheap after a full GC:\n" + heapAfterGc + "\nlargest classes of the live heap:\n"
+          + histogram.lines().limit(30).collect(Collectors.joining("\n")));
+
+      String what = RSS_FUNCTIONS + " Functions (" + RSS_FUNCTIONS / RSS_BATCH + " commits of " + RSS_BATCH + ")";
+      metrics.add(Metric.millis(what + ": first push → all Ready (child controller)", elapsed, null));
+      metrics.add(new Metric("controller VmRSS with " + what, memory.get("VmRSS") / 1024.0, "MiB", 256.0, true));
+      metrics.add(new Metric("controller VmHWM (peak RSS) over the run", memory.get("VmHWM") / 1024.0, "MiB", null,
+          true));
+      committed.forEach((category, kib) -> {
+        if (category.equals("Total") || kib >= 4096) {
+          metrics.add(new Metric("  native memory tracking, committed: " + category, kib / 1024.0, "MiB", null, true));
+        }
+      });
+      metrics.add(new Metric("controller heap used (before a full GC)", heapMib(heapBeforeGc, 2), "MiB", null, true));
+      metrics.add(new Metric("controller heap used after a full GC (live set)", heapMib(heapAfterGc, 2), "MiB", null,
+          true));
+    }
+  }
+
+  /** The namespace, the Git credentials, and with {@code webhook} the Secret that signs deliveries. */
+  private static void prepareNamespace(KubernetesClient client, RunningGitServers servers, boolean webhook) {
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
+        .create();
+    client.secrets().inNamespace(NAMESPACE).resource(new SecretBuilder().withNewMetadata().withName("git").endMetadata()
+        .addToStringData("username", servers.http().credentials().username())
+        .addToStringData("password", servers.http().credentials().password()).build()).create();
+    if (webhook) {
+      client.secrets().inNamespace(NAMESPACE).resource(new SecretBuilder().withNewMetadata().withName("hook")
+          .endMetadata().addToStringData("token", WEBHOOK_TOKEN).build()).create();
+    }
+  }
+
+  /** Polls once an hour: a webhook or a requested sync is what brings each commit. */
+  private static FunctionRepository repository(KubernetesClient client, InfraRepository infra, boolean webhook) {
+    return client.getKubernetesSerialization().unmarshal("""
+        apiVersion: gitfn.io/v1alpha1
+        kind: FunctionRepository
+        metadata: {name: %s, namespace: %s}
+        spec:
+          url: %s
+          ref: {branch: main}
+          path: %s
+          interval: 1h
+          secretRef: {name: git}
+        %s""".formatted(REPOSITORY, NAMESPACE, infra.url(), InfraRepository.FOLDER,
+        webhook ? "  webhook: {secretRef: {name: hook}}\n" : ""), FunctionRepository.class);
+  }
+
+  private static void requestSync(KubernetesClient client) {
+    client.resources(FunctionRepository.class).inNamespace(NAMESPACE).withName(REPOSITORY).edit(r -> {
+      Map<String, String> annotations = new HashMap<>(Objects.requireNonNullElse(r.getMetadata().getAnnotations(),
+          Map.of()));
+      annotations.put(FunctionRepositoryReconciler.REQUESTED_AT, Instant.now().toString());
+      r.getMetadata().setAnnotations(annotations);
+      return r;
+    });
+  }
+
+  /** ConfigurationReady, BuildReady and Running all True for the current generation. */
+  static boolean ready(Function fn) {
+    if (fn.getStatus() == null || fn.getStatus().getConditions() == null
+        || !Objects.equals(fn.getStatus().getObservedGeneration(), fn.getMetadata().getGeneration())
+        || fn.getStatus().getImage() == null) {
+      return false;
+    }
+    List<Condition> conditions = fn.getStatus().getConditions();
+    return conditions.size() == 3 && conditions.stream().allMatch(c -> "True".equals(c.getStatus()));
+  }
+
+  /** Every desired replica runs the current template and is available (what Running=True waits for). */
+  private static boolean available(Deployment deployment) {
+    var status = deployment.getStatus();
+    int desired = Objects.requireNonNullElse(deployment.getSpec().getReplicas(), 1);
+    return status != null && status.getObservedGeneration() != null
+        && status.getObservedGeneration() >= deployment.getMetadata().getGeneration()
+        && Objects.requireNonNullElse(status.getUpdatedReplicas(), 0) >= desired
+        && Objects.equals(status.getReplicas(), status.getUpdatedReplicas())
+        && Objects.requireNonNullElse(status.getAvailableReplicas(), 0) >= desired;
+  }
+
+  private static String image(Deployment deployment) {
+    return deployment.getSpec().getTemplate().getSpec().getContainers().stream()
+        .filter(c -> c.getName().equals(DeploymentSpec.CONTAINER)).findFirst().map(Container::getImage).orElse(null);
+  }
+
+  private static String functionName(int i) {
+    return String.format("fn-%04d", i);
+  }
+
+  private static long await(CompletableFuture<Long> at, String what) throws Exception {
+    try {
+      return at.get(STEP.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("waited " + STEP.toSeconds() + " s for " + what);
+    }
+  }
+
+  private static long[] awaitAll(List<CompletableFuture<Long>> all, Duration timeout, String what) throws Exception {
+    try {
+      CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      long done = all.stream().filter(CompletableFuture::isDone).count();
+      throw new IllegalStateException("waited " + timeout.toSeconds() + " s for " + all.size() + " " + what + "; "
+          + done + " are");
+    }
+    return all.stream().mapToLong(CompletableFuture::join).toArray();
+  }
+
+  private static <T extends HasMetadata> List<CompletableFuture<Long>> each(List<String> names, Observed<T> observed,
+      Predicate<T> state) {
+    return names.stream().map(n -> observed.when(n, state)).toList();
+  }
+
+  private static double[] minus(double[] later, double[] earlier) {
+    return IntStream.range(0, later.length).mapToDouble(i -> later[i] - earlier[i]).toArray();
+  }
+
+  private static double[] millisSince(long start, long[] times) {
+    return Arrays.stream(times).mapToDouble(t -> (t - start) / 1e6).toArray();
+  }
+
+  private static Metric perFunction(String name, long writes) {
+    return new Metric(name, (double) writes / FUNCTIONS, "n", null, true);
+  }
+
+  private static final Pattern HEAP = Pattern.compile("total (\\d+)K, used (\\d+)K");
+
+  /** From {@code jcmd GC.heap_info}: group 1 is the committed heap, group 2 the used heap. */
+  private static double heapMib(String heapInfo, int group) {
+    Matcher m = HEAP.matcher(heapInfo);
+    return m.find() ? Long.parseLong(m.group(group)) / 1024.0 : -1;
+  }
+
+  private static double max(double[] values) {
+    return Arrays.stream(values).max().orElse(0);
+  }
+
+  private static double percentile(double[] values, int p) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+  }
+}

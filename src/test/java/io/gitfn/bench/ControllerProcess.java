@@ -1,0 +1,115 @@
+package io.gitfn.bench;
+
+import io.gitfn.testbed.ComponentProcess;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code java -jar target/gitfn.jar controller} as a child process, under the test bed's guard: it stops when
+ * closed, and when the benchmark's JVM dies in any way.
+ */
+final class ControllerProcess implements AutoCloseable {
+
+  /**
+   * The JVM's default ergonomics, as {@code java -jar gitfn.jar controller} runs outside a container, plus native
+   * memory tracking to break the resident memory down; it sizes nothing and costs a few MiB of its own.
+   */
+  static final List<String> JVM_FLAGS = List.of("-XX:NativeMemoryTracking=summary");
+  private static final String READY = "gitfn controller running";
+  // "Total: reserved=..KB, committed=..KB" and "-   Java Heap (reserved=..KB, committed=..KB)"
+  private static final Pattern NMT_LINE =
+      Pattern.compile("^(?:-\\s+)?([A-Za-z][A-Za-z ]*?):? \\(?reserved=\\d+KB, committed=(\\d+)KB");
+
+  private final ComponentProcess guarded;
+  private final ProcessHandle java;
+
+  private ControllerProcess(ComponentProcess guarded, ProcessHandle java) {
+    this.guarded = guarded;
+    this.java = java;
+  }
+
+  /** Starts the controller against the cluster of {@code kubeconfig} and returns once it runs. */
+  static ControllerProcess start(Path jar, Path kubeconfig, Path cacheDir, Path log, Duration timeout)
+      throws IOException, InterruptedException {
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalStateException(jar + " is missing; the bench profile builds it in `package`");
+    }
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    command.addAll(JVM_FLAGS);
+    command.addAll(List.of("-jar", jar.toString(), "controller", "--kubeconfig", kubeconfig.toString(),
+        "--webhook-bind", "127.0.0.1", "--webhook-port", "0", "--cache-dir", cacheDir.toString()));
+    ComponentProcess guarded = ComponentProcess.start("controller", log, command);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    try {
+      while (System.nanoTime() < deadline && guarded.isAlive()) {
+        if (Files.isRegularFile(log) && Files.readString(log).contains(READY)) {
+          ProcessHandle java = guarded.server("java")
+              .orElseThrow(() -> new IllegalStateException("the controller runs, but no java is below its guard"));
+          return new ControllerProcess(guarded, java);
+        }
+        Thread.sleep(100); // waiting for a start, not measuring anything
+      }
+      throw new IllegalStateException("the controller did not start within " + timeout.toSeconds() + " s; log "
+          + log + ":\n" + guarded.tail(40));
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      guarded.close();
+      throw e;
+    }
+  }
+
+  long pid() {
+    return java.pid();
+  }
+
+  /** The {@code Vm*} lines of {@code /proc/<pid>/status}, in KiB: VmRSS, VmHWM and the rest. */
+  Map<String, Long> memoryKib() throws IOException {
+    Map<String, Long> memory = new TreeMap<>();
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid()), "status"))) {
+      if (line.startsWith("Vm") && line.endsWith(" kB")) {
+        String[] parts = line.split(":\\s+");
+        memory.put(parts[0], Long.parseLong(parts[1].replace(" kB", "").strip()));
+      }
+    }
+    return memory;
+  }
+
+  /**
+   * What native memory tracking counts as committed, in KiB, by category ({@code Java Heap}, {@code Class},
+   * {@code Thread}, ...) and as {@code Total}.
+   */
+  Map<String, Long> committedKib() throws IOException, InterruptedException {
+    Map<String, Long> committed = new LinkedHashMap<>();
+    for (String line : jcmd("VM.native_memory", "summary").split("\n")) {
+      Matcher m = NMT_LINE.matcher(line);
+      if (m.find()) {
+        committed.put(m.group(1).strip(), Long.parseLong(m.group(2)));
+      }
+    }
+    return committed;
+  }
+
+  /** Runs {@code jcmd <pid> <command...>} and returns what it printed. */
+  String jcmd(String... command) throws IOException, InterruptedException {
+    List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+        Long.toString(pid())));
+    argv.addAll(List.of(command));
+    Process process = new ProcessBuilder(argv).redirectErrorStream(true).start();
+    String out = new String(process.getInputStream().readAllBytes());
+    process.waitFor();
+    return out;
+  }
+
+  @Override
+  public void close() {
+    guarded.close();
+  }
+}
