@@ -104,7 +104,7 @@ public final class Controller implements AutoCloseable {
             || updated.getMetadata().getDeletionTimestamp() != null));
     // The same for Functions, whose annotations ask for a rebuild or pin a revision.
     operator.register(functions.get(), o -> o.withFieldManager(FunctionReconciler.FIELD_MANAGER)
-        .withGenerationAware(false).withOnUpdateFilter((updated, old) ->
+        .withItemStore(new LeanItemStore<>()).withGenerationAware(false).withOnUpdateFilter((updated, old) ->
         !Objects.equals(updated.getMetadata().getGeneration(), old.getMetadata().getGeneration())
             || !Objects.equals(updated.getMetadata().getAnnotations(), old.getMetadata().getAnnotations())
             || !Objects.equals(updated.getMetadata().getFinalizers(), old.getMetadata().getFinalizers())

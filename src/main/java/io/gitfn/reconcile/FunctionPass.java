@@ -119,6 +119,9 @@ final class FunctionPass {
       control = UpdateControl.noUpdate();
     } else {
       fn.setStatus(status);
+      // Status is this controller's alone: an apply without a resourceVersion cannot lose to a newer spec, and
+      // a cached copy's older version would only earn a 409 and a retry.
+      fn.getMetadata().setResourceVersion(null);
       control = UpdateControl.patchStatus(fn);
     }
     return retry == null ? control : control.rescheduleAfter(retry);
