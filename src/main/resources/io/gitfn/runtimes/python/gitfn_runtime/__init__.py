@@ -1,0 +1,1 @@
+"""gitfn's python312 runtime: serves one Kyma-style Function handler over HTTP (see server.py)."""

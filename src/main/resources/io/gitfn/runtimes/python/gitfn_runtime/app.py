@@ -1,0 +1,123 @@
+"""The Bottle application: Kyma's routes, and one handler call per request under FUNC_TIMEOUT."""
+
+import json
+import sys
+import threading
+import time
+import traceback
+
+import bottle
+
+from .event import InvalidRequest, event_from_request
+from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from .metrics import Metrics
+from .settings import Settings
+
+HANDLER_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+
+
+def build_app(settings: Settings, handler, metrics: Metrics) -> bottle.Bottle:
+    app = bottle.Bottle()
+    # For bottle's own parsing (request.json, forms) in the handler: the body is within the limit by then.
+    bottle.BaseRequest.MEMFILE_MAX = settings.body_limit
+    context = settings.function_context()
+
+    @app.get("/healthz")
+    def healthz():
+        return "OK"
+
+    @app.get("/metrics")
+    def metrics_text():
+        bottle.response.content_type = METRICS_CONTENT_TYPE
+        return metrics.exposition()
+
+    @app.get("/favicon.ico")
+    def favicon():
+        return bottle.HTTPResponse(status=204)
+
+    @app.route("/<:re:.*>", method=HANDLER_METHODS)
+    def call_handler():
+        request = bottle.request
+        body = _read_body(request.environ, settings.body_limit)
+        if body is None:
+            return _text(413, f"the request body is larger than FUNC_MEMFILE_MAX ({settings.body_limit} bytes)")
+        try:
+            event = event_from_request(request, body, settings.publisher_proxy_address)
+        except InvalidRequest as error:
+            return _text(400, str(error))
+
+        started = time.monotonic()
+        outcome = HandlerCall(handler, event, dict(context))
+        finished = outcome.run(settings.timeout)
+        failed = not finished or outcome.error is not None
+        metrics.record(request.method, time.monotonic() - started, failed)
+
+        if not finished:
+            return _text(408, f"the function did not finish within {settings.timeout:g} s (FUNC_TIMEOUT)")
+        if isinstance(outcome.error, bottle.HTTPResponse):  # raised for its status, e.g. HTTPError(404)
+            return _response(outcome.error)
+        if outcome.error is not None:
+            return _text(500, f"{type(outcome.error).__name__}: {outcome.error}")
+        return _response(outcome.result)
+
+    def plain_error(error: bottle.HTTPError) -> str:
+        """Bottle's own errors (404 for no route, 405, a bug of ours) as plain text, not an HTML page."""
+        bottle.response.content_type = "text/plain; charset=utf-8"
+        return f"{error.body}\n"
+
+    app.default_error_handler = plain_error
+    return app
+
+
+class HandlerCall:
+    """One handler call on its own thread, so that a request can give up on it after FUNC_TIMEOUT."""
+
+    def __init__(self, handler, event, context):
+        self._handler = handler
+        self._event = event
+        self._context = context
+        self.result = None
+        self.error = None
+
+    def run(self, timeout: float) -> bool:
+        """True when the handler returned or raised within the timeout."""
+        # A daemon thread: Python cannot stop a thread, so a handler past its timeout runs on, unanswered,
+        # and must not keep the process alive at exit.
+        thread = threading.Thread(target=self._call, name="handler", daemon=True)
+        thread.start()
+        thread.join(timeout)
+        return not thread.is_alive()
+
+    def _call(self):
+        try:
+            self.result = self._handler(self._event, self._context)
+        except BaseException as error:  # SystemExit too: one request must not end the server
+            self.error = error
+            if not isinstance(error, bottle.HTTPResponse):
+                traceback.print_exc(file=sys.stderr)
+
+
+def _read_body(environ, limit: int):
+    """The request body, or None when it is larger than the limit; chunked bodies arrive de-chunked."""
+    if int(environ.get("CONTENT_LENGTH") or 0) > limit:
+        return None  # not read at all: cheroot closes the connection after a 413
+    body = environ["wsgi.input"].read(limit + 1)
+    return None if len(body) > limit else body
+
+
+def _response(result):
+    """The handler's value as Bottle's return value: dict and list as JSON, the rest as Bottle takes it."""
+    if isinstance(result, bottle.HTTPResponse):
+        if isinstance(result.body, (dict, list)):
+            result.body = json.dumps(result.body, default=str)
+            result.content_type = "application/json"
+        return result
+    if isinstance(result, (dict, list)):
+        return bottle.HTTPResponse(json.dumps(result, default=str), 200, {"Content-Type": "application/json"})
+    if result is None:
+        return ""
+    return result
+
+
+def _text(status: int, message: str) -> bottle.HTTPResponse:
+    return bottle.HTTPResponse(message + "\n", status, {"Content-Type": "text/plain; charset=utf-8"})

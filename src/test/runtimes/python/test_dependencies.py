@@ -1,0 +1,78 @@
+"""Where the handler and its own dependencies come from, and what it may call out to."""
+
+import http.server
+import json
+import threading
+
+import pytest
+
+from conftest import DEPS_DIR
+
+
+def test_a_dependency_comes_from_the_folder_on_pythonpath(functions):
+    function = functions.start("with_dependency", extra_path=[DEPS_DIR])
+
+    assert function.call("POST", "/", body="gitfn").text == "Hello, gitfn!"
+
+
+def test_without_its_dependency_folder_the_handler_does_not_start(functions):
+    process = functions.start("with_dependency", wait=False)
+
+    assert process.exit_code(timeout=20) == 1
+    assert "ModuleNotFoundError: No module named 'greeting' (at handler.py:1)" in process.stderr.all()[0]
+
+
+def test_mod_name_and_func_handler_choose_the_module_and_function(functions):
+    function = functions.start("custom_names", MOD_NAME="orders", FUNC_HANDLER="handle")
+
+    assert function.call("GET", "/").text == "handled by orders.handle"
+
+
+
+@pytest.fixture
+def publisher_proxy():
+    """A stand-in for Kyma's eventing publisher proxy on loopback that keeps what it is sent."""
+    received = []
+
+    class Proxy(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            received.append((self.path, self.headers["Content-Type"], json.loads(body)))
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/publish", received
+    server.shutdown()
+    server.server_close()
+
+
+def test_emit_cloud_event_posts_a_structured_cloudevent_to_the_publisher_proxy(functions, publisher_proxy):
+    address, received = publisher_proxy
+    function = functions.start("emit", PUBLISHER_PROXY_ADDRESS=address)
+
+    assert function.call("POST", "/").json() == {"proxy-status": 204}
+
+    [(path, content_type, event)] = received
+    assert (path, content_type) == ("/publish", "application/cloudevents+json")
+    assert {name: event[name] for name in ("specversion", "type", "source", "eventtypeversion", "data")} == {
+        "specversion": "1.0",
+        "type": "order.created.v1",
+        "source": "orders",
+        "eventtypeversion": "v1",
+        "data": {"id": 7},
+    }
+    assert event["id"] and event["time"]
+
+
+def test_emit_cloud_event_without_a_publisher_proxy_is_a_500_that_says_so(functions):
+    function = functions.start("emit")
+
+    reply = function.call("POST", "/")
+
+    assert reply.status == 500
+    assert reply.text == "RuntimeError: emitCloudEvent needs PUBLISHER_PROXY_ADDRESS, which is not set\n"

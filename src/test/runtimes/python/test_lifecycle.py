@@ -1,0 +1,154 @@
+"""Starting, refusing to start, and stopping: what local mode relies on."""
+
+import re
+import signal
+import socket
+import threading
+import time
+
+import pytest
+
+
+def test_prints_one_line_with_name_and_port_when_listening(functions):
+    function = functions.start("responses", FUNC_NAME="orders")
+
+    assert function.stdout.all()[0] == f"gitfn python runtime: function orders listening on {function.port}"
+
+
+def test_healthz_does_not_answer_before_the_handler_imported(functions):
+    function = functions.start("slow_import", wait=False)  # its import takes 2 s
+
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline:
+        with pytest.raises(ConnectionRefusedError):
+            function.call("GET", "/healthz")
+        time.sleep(0.05)
+    function.wait_listening()
+    assert function.call("GET", "/healthz").status == 200
+
+
+@pytest.mark.parametrize(
+    "function, env, reason",
+    [
+        (
+            "syntax_error",
+            {},
+            "cannot import handler.main from {path}: SyntaxError: expected ':' (handler.py, line 1)",
+        ),
+        (
+            "missing_module",
+            {},
+            "cannot import handler.main from {path}: ModuleNotFoundError: No module named 'gitfn_no_such_module'"
+            " (at handler.py:1)",
+        ),
+        (
+            "raises_at_import",
+            {},
+            "cannot import handler.main from {path}: KeyError: 'timeout' (at handler.py:2)",
+        ),
+        ("no_main", {}, "cannot load handler.main from {path}: handler.main is not defined"),
+        (
+            "echo",
+            {"MOD_NAME": "absent"},
+            "cannot import absent.main from {path}: ModuleNotFoundError: No module named 'absent'",
+        ),
+        ("echo", {"MOD_NAME": "server"}, "MOD_NAME 'server' is reserved by the runtime; rename the handler module"),
+        (
+            "echo",
+            {"FUNCTION_PATH": "/nonexistent/fn"},
+            "cannot load handler.main from {path}: FUNCTION_PATH is not a directory",
+        ),
+        ("echo", {"FUNC_TIMEOUT": "soon"}, "FUNC_TIMEOUT must be a number, got 'soon'"),
+        ("echo", {"FUNC_PORT": "70000"}, "FUNC_PORT must be between 0 and 65535, got '70000'"),
+    ],
+)
+def test_a_handler_or_setting_it_cannot_use_exits_1_with_one_line_on_stderr(functions, function, env, reason):
+    process = functions.start(function, wait=False, **env)
+
+    assert process.exit_code(timeout=20) == 1
+    assert process.stderr.all() == [f"gitfn python runtime: {reason.format(path=process.function_path)}"]
+    assert process.stdout.all() == []
+
+
+def test_a_port_in_use_exits_1(functions):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        process = functions.start("echo", wait=False, FUNC_PORT=str(port))
+
+        assert process.exit_code(timeout=20) == 1
+    [line] = process.stderr.all()
+    assert line.startswith(f"gitfn python runtime: cannot listen on 127.0.0.1:{port}: ")
+
+
+def test_sigterm_lets_the_request_in_flight_finish_refuses_new_ones_and_exits_0(functions):
+    function = functions.start("responses")
+    replies = []
+    in_flight = threading.Thread(target=lambda: replies.append(function.call("GET", "/slow?seconds=2")))
+    in_flight.start()
+    assert function.stdout.wait_for(lambda line: line.startswith("slow handler started"), 10)
+
+    function.process.send_signal(signal.SIGTERM)
+
+    assert _refuses_connections_within(function, seconds=1.5)
+    assert in_flight.is_alive()  # the handler is still sleeping while new connections are refused
+    in_flight.join(10)
+    assert [(reply.status, reply.text) for reply in replies] == [(200, "done")]
+    assert function.exit_code(timeout=10) == 0
+    assert function.stdout.all()[-1] == "gitfn python runtime: stopped"
+
+
+def test_sigterm_waits_for_a_stuck_request_no_longer_than_10_seconds(functions):
+    function = functions.start("responses")
+    stuck = threading.Thread(target=lambda: _ignore_disconnect(function, "/slow?seconds=60"), daemon=True)
+    stuck.start()
+    assert function.stdout.wait_for(lambda line: line.startswith("slow handler started"), 10)
+
+    started = time.monotonic()
+    function.process.send_signal(signal.SIGTERM)
+
+    assert function.exit_code(timeout=20) == 0
+    assert 10 <= time.monotonic() - started < 15
+    assert function.stdout.all()[-1] == (
+        "gitfn python runtime: requests still running after 10 s; exiting without them"
+    )
+
+
+def test_sigterm_on_an_idle_server_exits_0_at_once(functions):
+    function = functions.start("echo")
+    function.call("GET", "/")  # leaves an idle keep-alive-capable server behind
+
+    started = time.monotonic()
+    function.process.send_signal(signal.SIGTERM)
+
+    assert function.exit_code(timeout=10) == 0
+    assert time.monotonic() - started < 3
+
+
+def test_access_log_lines_when_kyma_internal_logger_is_enabled(functions):
+    function = functions.start("echo", KYMA_INTERNAL_LOGGER_ENABLED="true")
+
+    function.call("POST", "/orders?dry=1", body="x", headers={"User-Agent": "probe"})
+
+    line = function.stdout.wait_for(lambda text: "/orders" in text, 5)
+    assert re.fullmatch(r'127\.0\.0\.1 - - \[[^]]+\] "POST /orders\?dry=1 HTTP/1\.1" 200 \d+ "-" "probe"', line), line
+
+
+def _refuses_connections_within(function, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", function.port), timeout=1):
+                pass
+        except ConnectionRefusedError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _ignore_disconnect(function, path):
+    try:
+        function.call("GET", path)
+    except OSError:  # the runtime exits without answering
+        pass
