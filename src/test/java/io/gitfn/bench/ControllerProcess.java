@@ -20,10 +20,15 @@ import java.util.regex.Pattern;
 final class ControllerProcess implements AutoCloseable {
 
   /**
-   * The JVM's default ergonomics, as {@code java -jar gitfn.jar controller} runs outside a container, plus native
-   * memory tracking to break the resident memory down; it sizes nothing and costs a few MiB of its own.
+   * The JVM flags gitfn recommends for the controller (docs/benchmarks.md; the image will carry them): a serial
+   * collector and a bounded heap, metaspace and code cache, as fits a controller whose live set is tens of MiB and
+   * whose work is I/O bound. Without them, ergonomics on a 24 GiB machine size the heap for throughput and the
+   * process reaches 500 to 700 MiB around a 100 MiB live set. Plus native memory tracking, to break the resident
+   * memory down; it costs a few MiB of its own.
    */
-  static final List<String> JVM_FLAGS = List.of("-XX:NativeMemoryTracking=summary");
+  static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-Xms32m", "-Xmx160m",
+      "-XX:MaxMetaspaceSize=96m", "-XX:ReservedCodeCacheSize=48m", "-XX:TieredStopAtLevel=1", "-Xss512k",
+      "-XX:MaxDirectMemorySize=32m", "-XX:NativeMemoryTracking=summary");
   private static final String READY = "gitfn controller running";
   // "Total: reserved=..KB, committed=..KB" and "-   Java Heap (reserved=..KB, committed=..KB)"
   private static final Pattern NMT_LINE =
