@@ -1,0 +1,196 @@
+package io.gitfn.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.gitfn.testbed.git.BareRepository;
+import io.gitfn.testbed.git.GitClient;
+import io.gitfn.testbed.git.GitHttpServer;
+import io.gitfn.testbed.git.GitServers;
+import io.gitfn.testbed.git.WorkingCopy;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@code gitfn up} end to end, with real Node.js and Python processes: pushes to a real Git server are served within
+ * seconds, ten updates and a revert under load fail no request, a revert installs nothing, and broken input is
+ * reported for its Function only.
+ */
+@ExtendWith(GitServers.class)
+class LocalModeE2E {
+
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  // Shared by the tests and kept between runs in target/, as a developer's cache is: runtimes install once.
+  private static final Path CACHE = Path.of(System.getProperty("gitfn.project.dir", "."), "target", "up-cache");
+
+  @Test
+  void pushesAreServedAndTenUpdatesAndARevertUnderLoadFailNoRequest(GitHttpServer http, BareRepository repository,
+      GitClient git) throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    copy.write("functions/hello/package.json", "{\"name\": \"hello\", \"dependencies\": {\"is-number\": \"7.0.0\"}}\n");
+    writeHello(copy, 1);
+    copy.write("functions/py-hello/handler.py", "def main(event, context):\n    return 'py v1'\n")
+        .write("functions/py-hello/requirements.txt", "");
+    copy.commit("v1");
+    copy.push();
+    StringWriter progress = new StringWriter();
+
+    try (LocalMode up = LocalMode.start(settings(), new PrintWriter(progress, true))) {
+      up.follow("file://" + repository.directory().toAbsolutePath(), "main", "functions");
+      String hello = "http://127.0.0.1:" + up.port() + "/hello";
+      await().atMost(WAIT).untilAsserted(() -> assertThat(body(hello)).as(progress.toString()).isEqualTo("v1 true"));
+      assertThat(body("http://127.0.0.1:" + up.port() + "/default/py-hello")).isEqualTo("py v1");
+
+      Load load = Load.start(hello, 4);
+      for (int version = 2; version <= 11; version++) {
+        writeHello(copy, version);
+        copy.commit("v" + version);
+        copy.push();
+        String expected = "v" + version + " true";
+        await().atMost(WAIT).until(() -> expected.equals(body(hello)));
+      }
+      copy.git("revert", "--no-edit", "HEAD");
+      copy.push();
+      await().atMost(WAIT).until(() -> "v10 true".equals(body(hello)));
+      Load.Result result = load.stop();
+
+      assertThat(result.failures()).as("failed requests: " + result.errors()).isZero();
+      assertThat(result.ok()).as("requests served during the rollouts").isGreaterThan(100);
+      assertThat(progress.toString().lines().filter(l -> l.contains("default/hello: installed dependencies")))
+          .as("the dependencies are installed once: updates and the revert only change the handler").hasSize(1);
+    }
+  }
+
+  @Test
+  void aBrokenHandlerKeepsTheRunningVersionAndOtherFunctionsServe(GitHttpServer http, BareRepository repository,
+      GitClient git) throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    copy.write("functions/steady/handler.js", "module.exports = { main: () => 'steady' };\n")
+        .write("functions/fragile/handler.js", "module.exports = { main: () => 'fragile v1' };\n")
+        .commit("two");
+    copy.push();
+    StringWriter progress = new StringWriter();
+
+    try (LocalMode up = LocalMode.start(settings(), new PrintWriter(progress, true))) {
+      up.follow("file://" + repository.directory().toAbsolutePath(), "main", "functions");
+      String fragile = "http://127.0.0.1:" + up.port() + "/fragile";
+      await().atMost(WAIT).until(() -> "fragile v1".equals(body(fragile)));
+
+      copy.write("functions/fragile/handler.js", "module.exports = { main: () => 'oops' ;\n").commit("syntax error");
+      copy.push();
+
+      await().atMost(WAIT).untilAsserted(() -> assertThat(progress.toString())
+          .contains("✗ default/fragile: kept the running version:").contains("SyntaxError"));
+      assertThat(body(fragile)).isEqualTo("fragile v1");
+      assertThat(body("http://127.0.0.1:" + up.port() + "/steady")).isEqualTo("steady");
+    }
+  }
+
+  @Test
+  void killingGitfnLeavesNoFunctionProcess(@org.junit.jupiter.api.io.TempDir Path folder) throws Exception {
+    Path cache = Files.createTempDirectory(CACHE.getParent(), "up-kill-");
+    Files.createDirectories(folder.resolve("survivor"));
+    Files.writeString(folder.resolve("survivor/handler.js"), "module.exports = { main: () => 'alive' };\n");
+    Path log = cache.resolve("gitfn.log");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process gitfn = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.gitfn.cli.Main", "up",
+        folder.toString(), "--port", "0", "--cache-dir", cache.toString())
+        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    try {
+      await().atMost(WAIT).until(() -> Files.readString(log).contains("default/survivor: switched"));
+      List<ProcessHandle> functions = functionProcesses(cache);
+      assertThat(functions).as("the Function's node process").isNotEmpty();
+
+      gitfn.destroyForcibly().waitFor(); // kill -9: no shutdown hook runs
+
+      await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+          assertThat(functions).noneMatch(ProcessHandle::isAlive));
+    } finally {
+      gitfn.destroyForcibly();
+    }
+  }
+
+  private static List<ProcessHandle> functionProcesses(Path cache) {
+    return ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().map(c -> c.contains(cache.toString()) && c.contains("node")).orElse(false))
+        .toList();
+  }
+
+  private static LocalSettings settings() throws IOException {
+    Files.createDirectories(CACHE);
+    return new LocalSettings(CACHE, "127.0.0.1", 0, Duration.ofMillis(200));
+  }
+
+  private static void writeHello(WorkingCopy copy, int version) throws IOException {
+    copy.write("functions/hello/handler.js", "const isNumber = require('is-number');\n"
+        + "module.exports = { main: () => 'v" + version + " ' + isNumber(" + version + ") };\n");
+  }
+
+  private static String body(String url) {
+    try {
+      HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url))
+          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+      return response.statusCode() == 200 ? response.body() : "HTTP " + response.statusCode();
+    } catch (IOException e) {
+      return e.toString();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return e.toString();
+    }
+  }
+
+  /** Client threads that keep calling a Function and count what did not come back 200. */
+  private static final class Load {
+    record Result(int ok, int failures, List<String> errors) {}
+
+    private final ExecutorService threads;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final AtomicInteger ok = new AtomicInteger();
+    private final List<String> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    private Load(int clients) {
+      threads = Executors.newFixedThreadPool(clients);
+    }
+
+    static Load start(String url, int clients) {
+      Load load = new Load(clients);
+      for (int i = 0; i < clients; i++) {
+        load.threads.submit(() -> {
+          while (load.running.get()) {
+            String body = body(url);
+            if (body.startsWith("v")) {
+              load.ok.incrementAndGet();
+            } else {
+              load.errors.add(body);
+            }
+          }
+        });
+      }
+      return load;
+    }
+
+    Result stop() throws InterruptedException {
+      running.set(false);
+      threads.shutdown();
+      threads.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+      return new Result(ok.get(), errors.size(), List.copyOf(errors.subList(0, Math.min(5, errors.size()))));
+    }
+  }
+}
