@@ -22,7 +22,8 @@ import java.util.Set;
  * known-good image (a build runs or failed), the Deployment keeps running the last one; Kubernetes collects it
  * with its Function.
  */
-@KubernetesDependent(informer = @Informer(labelSelector = Labels.MANAGED_BY + "=" + Labels.MANAGER))
+@KubernetesDependent(informer = @Informer(labelSelector = Labels.MANAGED_BY + "=" + Labels.MANAGER,
+    itemStore = OwnFieldsItemStore.class))
 public final class FunctionDeployment extends KubernetesDependentResource<Deployment, Function>
     implements Creator<Deployment, Function>, Updater<Deployment, Function>, SecondaryToPrimaryMapper<Deployment> {
 

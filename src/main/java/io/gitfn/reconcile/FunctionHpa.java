@@ -15,7 +15,8 @@ import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
  * The Function's HorizontalPodAutoscaler, scaling the Function itself (its scale subresource). It exists only while
  * scaleConfig leaves room to scale; the workflow deletes it when min and max meet.
  */
-@KubernetesDependent(informer = @Informer(labelSelector = Labels.MANAGED_BY + "=" + Labels.MANAGER))
+@KubernetesDependent(informer = @Informer(labelSelector = Labels.MANAGED_BY + "=" + Labels.MANAGER,
+    itemStore = OwnFieldsItemStore.class))
 public final class FunctionHpa extends CRUDKubernetesDependentResource<HorizontalPodAutoscaler, Function> {
 
   public FunctionHpa() {

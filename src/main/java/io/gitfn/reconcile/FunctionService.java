@@ -10,7 +10,8 @@ import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernete
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 
 /** The Function's Service, port 80 to the runtime's 8080, named after the Function. */
-@KubernetesDependent(informer = @Informer(labelSelector = Labels.MANAGED_BY + "=" + Labels.MANAGER))
+@KubernetesDependent(informer = @Informer(labelSelector = Labels.MANAGED_BY + "=" + Labels.MANAGER,
+    itemStore = OwnFieldsItemStore.class))
 public final class FunctionService extends CRUDKubernetesDependentResource<Service, Function> {
 
   public FunctionService() {
