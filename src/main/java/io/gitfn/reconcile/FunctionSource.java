@@ -15,6 +15,7 @@ import io.gitfn.build.BuildContextTooLargeException;
 import io.gitfn.build.BuildJobSpec;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
+import io.gitfn.manifest.FunctionRules;
 import io.gitfn.source.GitCredentials;
 import io.gitfn.source.GitFunctionSource;
 import io.gitfn.source.MirrorCache;
@@ -26,6 +27,7 @@ import io.gitfn.trigger.SourceId;
 import io.gitfn.trigger.SourceState;
 import io.gitfn.trigger.SourceWatcher;
 import io.gitfn.trigger.TrackedSource;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -63,11 +65,18 @@ final class FunctionSource {
   record Build(ContentKey key, String image, BuildContext context) {}
 
   /**
-   * Resolves the source. On success ConfigurationReady is True. A spec that can never build (a context over the
-   * ConfigMap limit, a bad Git URL or Secret) sets it False with InvalidFunctionSpec and waits for a new spec; a
+   * Resolves the source. On success ConfigurationReady is True. A spec that can never build (one that breaks Kyma's
+   * rules, as a Function applied with kubectl may, a context over the ConfigMap limit, a bad Git URL or Secret)
+   * sets it False with InvalidFunctionSpec, naming every broken field, and waits for a new spec; a
    * Git source that cannot be read sets SourceUpdateFailed, and the watcher wakes the Function when Git changes.
    */
   Optional<Build> resolve(Function fn, FunctionPass pass) {
+    List<String> broken = FunctionRules.check(fn);
+    if (!broken.isEmpty()) {
+      untrack(fn);
+      pass.condition(CONFIGURATION_READY, "False", INVALID_FUNCTION_SPEC, String.join("; ", broken));
+      return Optional.empty();
+    }
     GitRepositorySource git = fn.getSpec().getSource() == null ? null : fn.getSpec().getSource().getGitRepository();
     if (git == null) {
       untrack(fn);

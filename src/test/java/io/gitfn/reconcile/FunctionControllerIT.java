@@ -176,7 +176,7 @@ class FunctionControllerIT {
           .singleElement().satisfies(c -> {
             assertThat(c.getStatus()).isEqualTo("False");
             assertThat(c.getReason()).isEqualTo("InvalidFunctionSpec");
-            assertThat(c.getMessage()).contains("ConfigMap limit");
+            assertThat(c.getMessage()).contains("spec.source.inline.source").contains("at most 1 MiB");
           });
       assertThat(client.v1().events().inNamespace(ns.name()).list().getItems()).anySatisfy(e -> {
         assertThat(e.getType()).isEqualTo("Warning");
@@ -185,6 +185,22 @@ class FunctionControllerIT {
     });
     assertThat(jobs(client, ns)).isEmpty();
     assertThat(client.apps().deployments().inNamespace(ns.name()).list().getItems()).isEmpty();
+  }
+
+  @Test
+  void aSpecThatBreaksKymasRulesNamesEveryBrokenFieldAndBuildsNothing(KubernetesClient client, TestNamespace ns) {
+    // The API server's schema lets this through; Kyma's controller, and gitfn's, refuse it (reference §1.7).
+    Function fn = function(client, ns, "reserved", V1, "one");
+    fn.getSpec().getSource().getInline().setDependencies("lodash@4");
+    client.resource(fn).create();
+
+    await().atMost(WAIT).untilAsserted(() -> assertThat(condition(get(client, ns, "reserved"), "ConfigurationReady"))
+        .satisfies(c -> {
+          assertThat(c.getStatus()).isEqualTo("False");
+          assertThat(c.getReason()).isEqualTo("InvalidFunctionSpec");
+          assertThat(c.getMessage()).contains("spec.source.inline.dependencies").contains("package.json object");
+        }));
+    assertThat(jobs(client, ns)).isEmpty();
   }
 
   @Test
