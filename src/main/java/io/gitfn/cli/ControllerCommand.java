@@ -100,13 +100,13 @@ final class ControllerCommand implements Callable<Integer> {
     BuildSettings builds = new BuildSettings(registry, builderImage, defaults.builderArgs(), defaults.baseImages(),
         registrySecret, packageRegistrySecret, defaults.buildProfile(), defaults.podAnnotations(), buildConcurrency);
     CountDownLatch stopped = new CountDownLatch(1);
-    Thread main = Thread.currentThread();
-    // On SIGTERM the hook lets the main thread close the controller, and waits for it, so that running passes
-    // finish and nothing is left half done.
+    CountDownLatch closed = new CountDownLatch(1);
+    // On SIGTERM or Ctrl-C the hook lets the main thread close everything, and waits until it has: running work
+    // finishes and nothing is left half done. (Joining the main thread would deadlock with its System.exit.)
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       stopped.countDown();
       try {
-        main.join(Duration.ofSeconds(30).toMillis());
+        closed.await(30, java.util.concurrent.TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -117,6 +117,8 @@ final class ControllerCommand implements Callable<Integer> {
       log.info("gitfn controller running against {}; webhooks at {}", client.getMasterUrl(), controller.webhookUri());
       stopped.await();
       log.info("stopping");
+    } finally {
+      closed.countDown();
     }
     return 0;
   }

@@ -67,12 +67,13 @@ final class UpCommand implements Callable<Integer> {
     } catch (LocalException e) {
       throw new CommandException(e.getMessage());
     }
-    Thread main = Thread.currentThread();
-    // Ctrl-C: every Function process gets TERM and finishes its requests before gitfn exits.
+    CountDownLatch closed = new CountDownLatch(1);
+    // On SIGTERM or Ctrl-C the hook lets the main thread close everything, and waits until it has: running work
+    // finishes and nothing is left half done. (Joining the main thread would deadlock with its System.exit.)
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       stopped.countDown();
       try {
-        main.join(Duration.ofSeconds(30).toMillis());
+        closed.await(30, java.util.concurrent.TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -82,6 +83,8 @@ final class UpCommand implements Callable<Integer> {
       stopped.await();
       out.println("stopping every Function");
       out.flush();
+    } finally {
+      closed.countDown();
     }
     return 0;
   }
