@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -99,26 +98,15 @@ final class ControllerCommand implements Callable<Integer> {
     BuildSettings defaults = BuildSettings.defaults();
     BuildSettings builds = new BuildSettings(registry, builderImage, defaults.builderArgs(), defaults.baseImages(),
         registrySecret, packageRegistrySecret, defaults.buildProfile(), defaults.podAnnotations(), buildConcurrency);
-    CountDownLatch stopped = new CountDownLatch(1);
-    CountDownLatch closed = new CountDownLatch(1);
-    // On SIGTERM or Ctrl-C the hook lets the main thread close everything, and waits until it has: running work
-    // finishes and nothing is left half done. (Joining the main thread would deadlock with its System.exit.)
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      stopped.countDown();
-      try {
-        closed.await(30, java.util.concurrent.TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "gitfn-stop"));
+    StopSignal signal = StopSignal.install("gitfn-stop");
     try (KubernetesClient client = kube.client();
         Controller controller = Controller.start(client, sources, webhooks, settings, builds,
             WorkloadSettings.defaults(), webhookBind, webhookPort)) {
       log.info("gitfn controller running against {}; webhooks at {}", client.getMasterUrl(), controller.webhookUri());
-      stopped.await();
+      signal.await();
       log.info("stopping");
     } finally {
-      closed.countDown();
+      signal.closed();
     }
     return 0;
   }

@@ -8,7 +8,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -60,31 +59,20 @@ final class UpCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandException("--interval: " + e.getMessage());
     }
-    CountDownLatch stopped = new CountDownLatch(1);
     LocalMode mode;
     try {
       mode = LocalMode.start(new LocalSettings(cache(), bind, port, every), out);
     } catch (LocalException e) {
       throw new CommandException(e.getMessage());
     }
-    CountDownLatch closed = new CountDownLatch(1);
-    // On SIGTERM or Ctrl-C the hook lets the main thread close everything, and waits until it has: running work
-    // finishes and nothing is left half done. (Joining the main thread would deadlock with its System.exit.)
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      stopped.countDown();
-      try {
-        closed.await(30, java.util.concurrent.TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "gitfn-up-stop"));
+    StopSignal signal = StopSignal.install("gitfn-up-stop");
     try (mode) {
       mode.follow(source, ref, path);
-      stopped.await();
+      signal.await();
       out.println("stopping every Function");
       out.flush();
     } finally {
-      closed.countDown();
+      signal.closed();
     }
     return 0;
   }
