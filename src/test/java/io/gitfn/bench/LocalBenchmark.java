@@ -153,6 +153,7 @@ final class LocalBenchmark implements Benchmark {
     Random phase = new Random(6);
     double[] served = new double[PUSHES];
     double[] pushed = new double[PUSHES];
+    double[] over = new double[PUSHES];
     int mark = progress.count();
     Callers callers = Callers.start(proxied(up), 1, POLL);
     for (int i = 0; i < PUSHES; i++) {
@@ -161,6 +162,7 @@ final class LocalBenchmark implements Benchmark {
       double[] times = pushAndAwait(up, copy, callers, body(version), phase);
       pushed[i] = times[0];
       served[i] = times[1];
+      over[i] = times[2];
     }
     Callers.Result result = callers.stop();
     double[] starts = figures(progress, STARTED, mark);
@@ -173,6 +175,8 @@ final class LocalBenchmark implements Benchmark {
     metrics.add(Metric.millis("  git push returns, p50", percentile(pushed, 50), null));
     metrics.add(Metric.millis("  fetch of the new commit, p50", percentile(fetches, 50), null));
     metrics.add(Metric.millis("  process start → /healthz 200, p50", percentile(starts, 50), null));
+    metrics.add(Metric.millis("new version serving → old process stopped, p50", percentile(over, 50), null));
+    metrics.add(Metric.millis("new version serving → old process stopped, slowest", max(over), null));
     metrics.add(new Metric("failed requests during those pushes (of " + (result.ok() + result.failures()) + ")",
         result.failures(), "n", 0.0, true));
     report("pushes", result);
@@ -183,15 +187,20 @@ final class LocalBenchmark implements Benchmark {
       throws Exception {
     Random phase = new Random(7);
     double[] served = new double[PUSHES_UNDER_LOAD];
+    double[] over = new double[PUSHES_UNDER_LOAD + 1];
     int mark = progress.count();
     Callers callers = Callers.start(proxied(up), LOAD_CLIENTS, Duration.ZERO);
     int version = 2 + PUSHES;
     for (int i = 0; i < PUSHES_UNDER_LOAD; i++, version++) {
       writeVersion(copy, version).commit("v" + version);
-      served[i] = pushAndAwait(up, copy, callers, body(version), phase)[1];
+      double[] times = pushAndAwait(up, copy, callers, body(version), phase);
+      served[i] = times[1];
+      over[i] = times[2];
     }
     copy.git("revert", "--no-edit", "HEAD");
-    double revert = pushAndAwait(up, copy, callers, body(version - 2), phase)[1];
+    double[] times = pushAndAwait(up, copy, callers, body(version - 2), phase);
+    double revert = times[1];
+    over[PUSHES_UNDER_LOAD] = times[2];
     Callers.Result result = callers.stop();
     double[] starts = figures(progress, STARTED, mark);
     int switched = progress.all(SWITCHED, mark).size();
@@ -202,8 +211,11 @@ final class LocalBenchmark implements Benchmark {
     String of = " (" + LOAD_CLIENTS + " clients without pause)";
     metrics.add(Metric.millis("under load: push → new version serving, p50 (" + PUSHES_UNDER_LOAD + " pushes)",
         percentile(served, 50), null));
+    metrics.add(Metric.millis("under load: push → new version serving, slowest", max(served), null));
     metrics.add(Metric.millis("  process start → /healthz 200, p50", percentile(starts, 50), null));
     metrics.add(Metric.millis("under load: revert pushed → earlier version serving", revert, null));
+    metrics.add(Metric.millis("under load: new version serving → old process stopped, p50", percentile(over, 50), null));
+    metrics.add(Metric.millis("under load: new version serving → old process stopped, slowest", max(over), null));
     metrics.add(new Metric("under load: requests answered 200" + of, result.ok(), "n", null, false));
     metrics.add(new Metric("under load: failed requests during " + PUSHES_UNDER_LOAD + " pushes and a revert",
         result.failures(), "n", 0.0, true));
@@ -212,8 +224,8 @@ final class LocalBenchmark implements Benchmark {
 
   /**
    * Pushes the commit made and times it until a caller gets {@code expected}; then waits until the rollout is
-   * over (the old process drained and stopped), so the next push does not overlap it. Returns the push's own time
-   * and push → served, in milliseconds.
+   * over (the old process drained and stopped), so the next push does not overlap it. Returns, in milliseconds, the
+   * push's own time, push → served, and served → the rollout over: gitfn up looks at the branch again only then.
    */
   private double[] pushAndAwait(LocalMode up, WorkingCopy copy, Callers callers, String expected, Random phase)
       throws Exception {
@@ -225,7 +237,7 @@ final class LocalBenchmark implements Benchmark {
     long pushed = System.nanoTime();
     long served = callers.await(WAIT);
     up.pids(); // returns once the rollout in progress is over
-    return new double[] {(pushed - start) / 1e6, (served - start) / 1e6};
+    return new double[] {(pushed - start) / 1e6, (served - start) / 1e6, (System.nanoTime() - served) / 1e6};
   }
 
   /**
