@@ -8,6 +8,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
@@ -27,6 +30,13 @@ final class LocalFunctions implements AutoCloseable {
   private final Path cache;
   private final Progress progress;
   private final Map<String, Running> running = new HashMap<>(); // namespace/name -> what serves it
+  // Old versions drain and stop here, off the thread that follows the source: a process that takes its full
+  // drain time must not hold back the next push.
+  private final ExecutorService retiring = Executors.newCachedThreadPool(r -> {
+    Thread thread = new Thread(r, "gitfn-up-retire");
+    thread.setDaemon(true);
+    return thread;
+  });
 
   private record Running(FunctionProcess process, Proxy.Backend backend) {}
 
@@ -46,7 +56,7 @@ final class LocalFunctions implements AutoCloseable {
         Running old = running.remove(gone);
         String[] id = gone.split("/", 2);
         proxy.unroute(id[0], id[1]);
-        stop(old);
+        retiring.submit(() -> stop(old));
         progress.say(gone, "removed");
       }
     }
@@ -77,7 +87,7 @@ final class LocalFunctions implements AutoCloseable {
       running.put(release.id(), new Running(process, backend));
       progress.say(release.id(), "switched in " + millis(started) + "; serving at " + progress.url(release));
       if (current != null) {
-        stop(current);
+        retiring.submit(() -> stop(current));
       }
     } catch (LocalException e) {
       progress.fail(release.id(), (current == null ? "not started: " : "kept the running version: ")
@@ -104,8 +114,14 @@ final class LocalFunctions implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    retiring.shutdown();
     running.values().parallelStream().forEach(r -> r.process().close());
     running.clear();
+    try {
+      retiring.awaitTermination(30, TimeUnit.SECONDS); // the old versions still draining
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Where local mode tells the user what it does. */

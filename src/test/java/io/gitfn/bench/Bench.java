@@ -25,7 +25,7 @@ public final class Bench {
 
   private static final Map<String, Benchmark> BENCHMARKS =
       Stream.<Benchmark>of(new TestBedBenchmark(), new SourcesBenchmark(), new SyncBenchmark(),
-              new ControllerBenchmark())
+              new ControllerBenchmark(), new LocalBenchmark())
           .collect(Collectors.toMap(Benchmark::name, Function.identity(), (a, b) -> a, LinkedHashMap::new));
 
   public static void main(String[] args) throws Exception {
