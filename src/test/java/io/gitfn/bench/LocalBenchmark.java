@@ -175,8 +175,8 @@ final class LocalBenchmark implements Benchmark {
     metrics.add(Metric.millis("  git push returns, p50", percentile(pushed, 50), null));
     metrics.add(Metric.millis("  fetch of the new commit, p50", percentile(fetches, 50), null));
     metrics.add(Metric.millis("  process start → /healthz 200, p50", percentile(starts, 50), null));
-    metrics.add(Metric.millis("new version serving → old process stopped, p50", percentile(over, 50), null));
-    metrics.add(Metric.millis("new version serving → old process stopped, slowest", max(over), null));
+    metrics.add(Metric.millis("new version serving → ready for the next push, p50", percentile(over, 50), null));
+    metrics.add(Metric.millis("new version serving → ready for the next push, slowest", max(over), null));
     metrics.add(new Metric("failed requests during those pushes (of " + (result.ok() + result.failures()) + ")",
         result.failures(), "n", 0.0, true));
     report("pushes", result);
@@ -214,8 +214,8 @@ final class LocalBenchmark implements Benchmark {
     metrics.add(Metric.millis("under load: push → new version serving, slowest", max(served), null));
     metrics.add(Metric.millis("  process start → /healthz 200, p50", percentile(starts, 50), null));
     metrics.add(Metric.millis("under load: revert pushed → earlier version serving", revert, null));
-    metrics.add(Metric.millis("under load: new version serving → old process stopped, p50", percentile(over, 50), null));
-    metrics.add(Metric.millis("under load: new version serving → old process stopped, slowest", max(over), null));
+    metrics.add(Metric.millis("under load: new version serving → ready for the next push, p50", percentile(over, 50), null));
+    metrics.add(Metric.millis("under load: new version serving → ready for the next push, slowest", max(over), null));
     metrics.add(new Metric("under load: requests answered 200" + of, result.ok(), "n", null, false));
     metrics.add(new Metric("under load: failed requests during " + PUSHES_UNDER_LOAD + " pushes and a revert",
         result.failures(), "n", 0.0, true));
