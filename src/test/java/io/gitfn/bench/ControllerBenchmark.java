@@ -385,10 +385,19 @@ final class ControllerBenchmark implements Benchmark {
 
   private static final Pattern HEAP = Pattern.compile("total (\\d+)K, used (\\d+)K");
 
-  /** From {@code jcmd GC.heap_info}: group 1 is the committed heap, group 2 the used heap. */
+  /**
+   * From {@code jcmd GC.heap_info}: group 1 is the committed heap, group 2 the used heap, summed over the lines
+   * that have them (G1 prints one, the serial collector one per generation).
+   */
   private static double heapMib(String heapInfo, int group) {
     Matcher m = HEAP.matcher(heapInfo);
-    return m.find() ? Long.parseLong(m.group(group)) / 1024.0 : -1;
+    long kib = 0;
+    boolean found = false;
+    while (m.find()) {
+      kib += Long.parseLong(m.group(group));
+      found = true;
+    }
+    return found ? kib / 1024.0 : -1;
   }
 
   private static double max(double[] values) {
