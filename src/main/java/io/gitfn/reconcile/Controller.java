@@ -32,6 +32,8 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class Controller implements AutoCloseable {
 
+  static final int RECONCILE_THREADS = 10;
+
   private final MirrorCache mirrors;
   private final SourceWatcher watcher;
   private final WebhookServer webhooks;
@@ -95,7 +97,10 @@ public final class Controller implements AutoCloseable {
         workloads, settings, clock));
     WebhookServer webhooks = WebhookServer.start(webhookHost, webhookPort,
         new WebhookReceiver(watcher.webhookTargets(), webhookSettings, clock));
-    Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false));
+    // Passes wait on the API server, not the CPU, and builds are capped at 5 anyway: ten threads each for
+    // reconciles and for workflows keep every Function moving, where the SDK's defaults hold fifty idle stacks.
+    Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
+        .withConcurrentReconciliationThreads(RECONCILE_THREADS).withConcurrentWorkflowExecutorThreads(RECONCILE_THREADS));
     // Spec changes, manual requests, deletion and the SDK's own finalizer start a pass; status writes do not.
     operator.register(reconciler, o -> o.withGenerationAware(false).withOnUpdateFilter((updated, old) ->
         !Objects.equals(updated.getMetadata().getGeneration(), old.getMetadata().getGeneration())

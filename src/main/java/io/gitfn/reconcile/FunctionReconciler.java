@@ -101,7 +101,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     return List.of(new InformerEventSource<>(InformerEventSourceConfiguration.from(Job.class, Function.class)
         .withName("job")
         .withLabelSelector(MANAGED)
-        .withItemStore(new LeanItemStore<>())
+        .withItemStore(new JobStatusItemStore())
         .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Function.class))
         .build(), context), wakeUps);
   }
