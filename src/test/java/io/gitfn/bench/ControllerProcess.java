@@ -26,7 +26,7 @@ final class ControllerProcess implements AutoCloseable {
    * process reaches 500 to 700 MiB around a 100 MiB live set. Plus native memory tracking, to break the resident
    * memory down; it costs a few MiB of its own.
    */
-  static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-Xms32m", "-Xmx128m",
+  static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-Xms32m", "-Xmx112m",
       "-XX:MaxMetaspaceSize=96m", "-XX:ReservedCodeCacheSize=48m", "-XX:TieredStopAtLevel=1", "-Xss512k",
       "-XX:MaxDirectMemorySize=32m", "-XX:NativeMemoryTracking=summary");
   private static final String READY = "gitfn controller running";
