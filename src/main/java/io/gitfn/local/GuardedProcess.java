@@ -20,10 +20,14 @@ import java.util.concurrent.TimeUnit;
  * the child TERM (so it drains its requests) and, 10 s later, KILL to the whole group. So no Function process
  * survives gitfn, however gitfn ends.
  */
-final class GuardedProcess implements AutoCloseable {
+public final class GuardedProcess implements AutoCloseable {
 
-  // The child gets /dev/null as stdin; the watcher subshell keeps the pipe from the JVM (<&0).
-  private static final String GUARD = """
+  /**
+   * The guard, for {@code setsid bash -c GUARD NAME COMMAND...}: it runs COMMAND and stops it when its stdin closes.
+   * The child gets /dev/null as stdin; the watcher subshell keeps the pipe from the JVM (<&0). The test bed's
+   * servers run under the same guard.
+   */
+  public static final String GUARD = """
       "$@" </dev/null &
       child=$!
       trap '' TERM INT

@@ -21,24 +21,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ComponentProcess implements AutoCloseable {
 
-  // The server gets /dev/null as stdin; the watcher subshell keeps the pipe from the JVM (<&0).
-  private static final String GUARD =
-      """
-      "$@" </dev/null &
-      server=$!
-      trap '' TERM INT
-      { while read -r _; do :; done
-        kill -TERM "$server" 2>/dev/null
-        for _ in $(seq 50); do kill -0 "$server" 2>/dev/null || exit 0; sleep 0.2; done
-        kill -KILL -- -$$ 2>/dev/null
-      } <&0 &
-      watcher=$!
-      disown "$watcher"
-      wait "$server"
-      code=$?
-      kill -KILL "$watcher" 2>/dev/null
-      exit "$code"
-      """;
+  // The same guard as local mode's Function processes.
+  private static final String GUARD = io.gitfn.local.GuardedProcess.GUARD;
 
   private final String name;
   private final Path log;
