@@ -19,6 +19,6 @@ final class JobStatusItemStore extends BasicItemStore<Job> {
   public Job put(String key, Job job) {
     job.setSpec(null);
     job.getMetadata().setManagedFields(null);
-    return super.put(key, job);
+    return super.put(key, CompactModel.compact(job));
   }
 }

@@ -18,6 +18,6 @@ final class LeanItemStore<V extends HasMetadata> extends BasicItemStore<V> {
   @Override
   public V put(String key, V object) {
     object.getMetadata().setManagedFields(null);
-    return super.put(key, object);
+    return super.put(key, CompactModel.compact(object));
   }
 }

@@ -260,6 +260,7 @@ final class ControllerBenchmark implements Benchmark {
       System.out.println("controller memory " + memory + "\ncommitted " + committed + "\nheap before a full GC:\n"
           + heapBeforeGc + "\nheap after a full GC:\n" + heapAfterGc + "\nlargest classes of the live heap:\n"
           + histogram.lines().limit(30).collect(Collectors.joining("\n")));
+      Files.writeString(run.resolve("live-heap-histogram.txt"), histogram);
 
       String what = RSS_FUNCTIONS + " Functions (" + RSS_FUNCTIONS / RSS_BATCH + " commits of " + RSS_BATCH + ")";
       metrics.add(Metric.millis(what + ": first push → all Ready (child controller)", elapsed, null));

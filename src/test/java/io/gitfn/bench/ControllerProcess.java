@@ -23,12 +23,18 @@ final class ControllerProcess implements AutoCloseable {
    * The JVM flags gitfn recommends for the controller (docs/benchmarks.md; the image will carry them): a serial
    * collector and a bounded heap, metaspace and code cache, as fits a controller whose live set is tens of MiB and
    * whose work is I/O bound. Without them, ergonomics on a 24 GiB machine size the heap for throughput and the
-   * process reaches 500 to 700 MiB around a 100 MiB live set. Plus native memory tracking, to break the resident
-   * memory down; it costs a few MiB of its own.
+   * process reaches 500 to 700 MiB around a 100 MiB live set.
    */
   static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-Xms32m", "-Xmx112m",
       "-XX:MaxMetaspaceSize=96m", "-XX:ReservedCodeCacheSize=48m", "-XX:TieredStopAtLevel=1", "-Xss512k",
-      "-XX:MaxDirectMemorySize=32m", "-XX:NativeMemoryTracking=summary");
+      "-XX:MaxDirectMemorySize=32m");
+
+  /**
+   * Native memory tracking breaks the resident memory down by category, but costs memory of its own (about 5 MiB
+   * for itself, plus a header on every malloc), which a production controller does not pay. So it is off unless
+   * {@code -Dbench.nmt=true} asks for the breakdown.
+   */
+  static final boolean NATIVE_MEMORY_TRACKING = Boolean.getBoolean("bench.nmt");
   private static final String READY = "gitfn controller running";
   // "Total: reserved=..KB, committed=..KB" and "-   Java Heap (reserved=..KB, committed=..KB)"
   private static final Pattern NMT_LINE =
@@ -50,6 +56,9 @@ final class ControllerProcess implements AutoCloseable {
     }
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     command.addAll(JVM_FLAGS);
+    if (NATIVE_MEMORY_TRACKING) {
+      command.add("-XX:NativeMemoryTracking=summary");
+    }
     command.addAll(List.of("-jar", jar.toString(), "controller", "--kubeconfig", kubeconfig.toString(),
         "--webhook-bind", "127.0.0.1", "--webhook-port", "0", "--cache-dir", cacheDir.toString()));
     ComponentProcess guarded = ComponentProcess.start("controller", log, command);
@@ -89,10 +98,13 @@ final class ControllerProcess implements AutoCloseable {
 
   /**
    * What native memory tracking counts as committed, in KiB, by category ({@code Java Heap}, {@code Class},
-   * {@code Thread}, ...) and as {@code Total}.
+   * {@code Thread}, ...) and as {@code Total}; empty when the tracking is off.
    */
   Map<String, Long> committedKib() throws IOException, InterruptedException {
     Map<String, Long> committed = new LinkedHashMap<>();
+    if (!NATIVE_MEMORY_TRACKING) {
+      return committed;
+    }
     for (String line : jcmd("VM.native_memory", "summary").split("\n")) {
       Matcher m = NMT_LINE.matcher(line);
       if (m.find()) {

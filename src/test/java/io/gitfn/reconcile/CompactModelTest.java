@@ -1,0 +1,104 @@
+package io.gitfn.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.workload.DeploymentSpec;
+import io.gitfn.workload.TestFunction;
+import io.gitfn.workload.WorkloadSettings;
+import java.lang.reflect.InvocationTargetException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CompactModelTest {
+
+  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
+  @Test
+  void aCachedDeploymentKeepsEveryFieldButNoEmptyMapOfItsOwn() {
+    Deployment deployment = fromTheApiServer(DeploymentSpec.forFunction(TestFunction.inline().build(),
+        "registry.local:5000/default-fn:abc", WorkloadSettings.defaults()));
+    String before = JSON.asJson(deployment);
+    List<Map<String, Object>> emptyBefore = emptyAdditionalProperties(deployment);
+    assertThat(emptyBefore).as("every model object comes with an empty map of its own").hasSizeGreaterThan(30);
+
+    CompactModel.compact(deployment);
+
+    assertThat(JSON.asJson(deployment)).isEqualTo(before);
+    assertThat(emptyAdditionalProperties(deployment)).as("one shared map instead of one each")
+        .allSatisfy(map -> assertThat(map).isSameAs(Map.of()));
+  }
+
+  @Test
+  void fieldsTheModelDoesNotKnowAreKept() {
+    Deployment deployment = JSON.unmarshal("""
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: fn, namespace: default}
+        spec:
+          futureField: {enabled: true}
+          template:
+            spec:
+              containers: [{name: function, image: x}]
+        """, Deployment.class);
+
+    CompactModel.compact(deployment);
+
+    assertThat(deployment.getSpec().getAdditionalProperties()).containsEntry("futureField", Map.of("enabled", true));
+    assertThat(JSON.asJson(deployment)).contains("\"futureField\":{\"enabled\":true}");
+  }
+
+  @Test
+  void aCompactedObjectRefusesToBeChangedWhereItSharesTheEmptyMap() {
+    Deployment deployment = CompactModel.compact(fromTheApiServer(DeploymentSpec.forFunction(
+        TestFunction.inline().build(), "registry.local:5000/default-fn:abc", WorkloadSettings.defaults())));
+
+    assertThatThrownBy(() -> deployment.getSpec().setAdditionalProperty("x", 1))
+        .isInstanceOf(UnsupportedOperationException.class);
+  }
+
+  /** As an informer gets it: parsed from JSON. */
+  private static Deployment fromTheApiServer(Deployment built) {
+    return JSON.unmarshal(JSON.asJson(built), Deployment.class);
+  }
+
+  /** The additionalProperties maps that are empty, anywhere in {@code root}. */
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> emptyAdditionalProperties(Object root) {
+    List<Map<String, Object>> found = new ArrayList<>();
+    if (root instanceof KubernetesResource) {
+      try {
+        Map<String, Object> own = (Map<String, Object>) root.getClass().getMethod("getAdditionalProperties")
+            .invoke(root);
+        if (own.isEmpty()) {
+          found.add(own);
+        }
+      } catch (NoSuchMethodException e) {
+        // a model type without a map of its own
+      } catch (IllegalAccessException | InvocationTargetException e) {
+        throw new IllegalStateException(e);
+      }
+      for (var method : root.getClass().getMethods()) {
+        if (method.getName().startsWith("get") && method.getParameterCount() == 0
+            && !method.getName().equals("getAdditionalProperties") && !method.getName().equals("getClass")) {
+          try {
+            found.addAll(emptyAdditionalProperties(method.invoke(root)));
+          } catch (IllegalAccessException | InvocationTargetException | RuntimeException e) {
+            // not a plain getter
+          }
+        }
+      }
+    } else if (root instanceof Collection) {
+      ((Collection<?>) root).forEach(item -> found.addAll(emptyAdditionalProperties(item)));
+    } else if (root instanceof Map) {
+      ((Map<?, ?>) root).values().forEach(item -> found.addAll(emptyAdditionalProperties(item)));
+    }
+    return found;
+  }
+}
