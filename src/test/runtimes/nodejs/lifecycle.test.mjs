@@ -151,6 +151,24 @@ describe('SIGTERM', () => {
     }
   });
 
+  test('closes a connection that never sent a request, and exits at once', async () => {
+    const runtime = await startRuntime(fixture('cjs'));
+    const silent = net.connect({ host: '127.0.0.1', port: runtime.port });
+    try {
+      await new Promise((resolve, reject) => silent.on('connect', resolve).on('error', reject));
+      const closed = new Promise((resolve) => silent.on('close', resolve));
+      const signalled = Date.now();
+      runtime.child.kill('SIGTERM');
+
+      assert.deepEqual(await runtime.exited, { code: 0, signal: null });
+      await closed;
+      assert.ok(Date.now() - signalled < 2000, `exited ${Date.now() - signalled} ms after SIGTERM`);
+    } finally {
+      silent.destroy();
+      await runtime.stop();
+    }
+  });
+
   test('gives up on a request still running after 10 s and exits 0', async () => {
     const runtime = await startRuntime(fixture('cjs'));
     try {

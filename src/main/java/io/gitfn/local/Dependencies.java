@@ -16,8 +16,8 @@ import java.util.List;
  */
 final class Dependencies {
 
-  /** An installed set of dependencies, and whether this call installed it. */
-  record Installed(Path folder, boolean fresh) {}
+  /** An installed set of dependencies, and whether this call ran npm or pip for it. */
+  record Installed(Path folder, boolean ranInstaller) {}
 
   private final Path cache;
 
@@ -32,11 +32,12 @@ final class Dependencies {
    */
   Installed install(FunctionRuntime runtime, String dependencies) throws LocalException {
     Language language = Language.of(runtime);
+    boolean declaresAny = language == Language.NODEJS ? hasNodeDependencies(dependencies) : !dependencies.isBlank();
     Path folder = cache.resolve("dependencies").resolve(runtime.value() + "-" + hash(runtime, dependencies));
     boolean fresh = Installs.ensure(folder, target -> {
       if (language == Language.NODEJS) {
         Files.writeString(target.resolve("package.json"), dependencies, StandardCharsets.UTF_8);
-        if (hasNodeDependencies(dependencies)) {
+        if (declaresAny) {
           Commands.run(List.of("npm", "install", "--omit=dev", "--no-audit", "--no-fund", "--no-package-lock",
               "--loglevel=error"), target);
         }
@@ -44,13 +45,13 @@ final class Dependencies {
       } else {
         Files.writeString(target.resolve("requirements.txt"), dependencies, StandardCharsets.UTF_8);
         Files.createDirectories(target.resolve("site"));
-        if (!dependencies.isBlank()) {
+        if (declaresAny) {
           Commands.run(List.of("python3", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
               "--target", target.resolve("site").toString(), "-r", "requirements.txt"), target);
         }
       }
     });
-    return new Installed(folder, fresh);
+    return new Installed(folder, fresh && declaresAny);
   }
 
   // A package.json with no dependencies needs no npm run: most Functions have none.

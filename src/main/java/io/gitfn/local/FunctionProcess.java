@@ -36,13 +36,13 @@ final class FunctionProcess implements AutoCloseable {
   }
 
   /**
-   * Starts a release and waits until it is healthy.
+   * Starts a release on {@code interpreter} and waits until it is healthy.
    *
    * @throws LocalException when the process exits or stays unhealthy for {@code startup}; the message ends with
    *     the process's last output lines, such as a syntax error in the handler
    */
-  static FunctionProcess start(LocalRelease release, Path runtimeHome, Dependencies.Installed dependencies,
-      Path cache, Duration startup) throws LocalException {
+  static FunctionProcess start(LocalRelease release, Path interpreter, Path runtimeHome,
+      Dependencies.Installed dependencies, Path cache, Duration startup) throws LocalException {
     Path build = build(release, dependencies, cache);
     int port = freePort();
     Map<String, String> env = new LinkedHashMap<>(release.env());
@@ -56,12 +56,12 @@ final class FunctionProcess implements AutoCloseable {
     List<String> command;
     if (Language.of(release.runtime()) == Language.NODEJS) {
       env.put("HANDLER_PATH", build.resolve("handler.js").toString());
-      command = List.of("node", runtimeHome.resolve("server.mjs").toString());
+      command = List.of(interpreter.toString(), runtimeHome.resolve("server.mjs").toString());
     } else {
       env.put("FUNCTION_PATH", build.toString());
       env.put("PYTHONPATH", runtimeHome.resolve("site") + ":" + dependencies.folder().resolve("site"));
       env.put("PYTHONUNBUFFERED", "TRUE");
-      command = List.of("python3", runtimeHome.resolve("server.py").toString());
+      command = List.of(interpreter.toString(), runtimeHome.resolve("server.py").toString());
     }
     Path log = cache.resolve("logs").resolve(release.namespace() + "-" + release.name() + "-" + port + ".log");
     GuardedProcess process = GuardedProcess.start(command, build, env, log);

@@ -1,10 +1,12 @@
 package io.gitfn.local;
 
+import io.gitfn.api.function.FunctionRuntime;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,6 +29,9 @@ final class LocalFunctions implements AutoCloseable {
   private final Proxy proxy;
   private final RuntimeHomes runtimes;
   private final Dependencies dependencies;
+  private final Interpreters interpreters = Interpreters.fromEnvironment();
+  // Runtimes already told that PATH's interpreter is another version: once per run is enough.
+  private final Set<FunctionRuntime> versionNoted = EnumSet.noneOf(FunctionRuntime.class);
   private final Path cache;
   private final Progress progress;
   private final Map<String, Running> running = new HashMap<>(); // namespace/name -> what serves it
@@ -72,14 +77,20 @@ final class LocalFunctions implements AutoCloseable {
   private void roll(LocalRelease release, Running current) {
     long started = System.nanoTime();
     try {
+      Interpreters.Interpreter interpreter = interpreters.of(release.runtime());
+      String note = Interpreters.versionNote(release.runtime(), interpreter);
+      if (!note.isEmpty() && versionNoted.add(release.runtime())) {
+        progress.say(release.id(), "note: " + note);
+      }
       Path home = runtimes.home(Language.of(release.runtime()));
       long installing = System.nanoTime();
       Dependencies.Installed installed = dependencies.install(release.runtime(), release.dependencies());
-      if (installed.fresh()) {
+      if (installed.ranInstaller()) {
         progress.say(release.id(), "installed dependencies in " + millis(installing));
       }
       long starting = System.nanoTime();
-      FunctionProcess process = FunctionProcess.start(release, home, installed, cache, STARTUP);
+      FunctionProcess process = FunctionProcess.start(release, interpreter.executable(), home, installed, cache,
+          STARTUP);
       progress.say(release.id(), "started " + release.runtime().value() + " on port " + process.port() + " in "
           + millis(starting) + " (content key " + release.key().tag().substring(0, 12) + ")");
       Proxy.Backend backend = new Proxy.Backend(process.port());

@@ -135,6 +135,58 @@ class LocalModeE2E {
     }
   }
 
+  @Test
+  void withoutNodeOnPathTheNodeFunctionSaysSoAndThePythonOneServes(@org.junit.jupiter.api.io.TempDir Path folder)
+      throws Exception {
+    Files.createDirectories(folder.resolve("js"));
+    Files.writeString(folder.resolve("js/handler.js"), "module.exports = { main: () => 'js' };\n");
+    Files.writeString(folder.resolve("js/package.json"), "{}\n");
+    Files.createDirectories(folder.resolve("py"));
+    Files.writeString(folder.resolve("py/handler.py"), "def main(event, context):\n    return 'py'\n");
+    Files.writeString(folder.resolve("py/requirements.txt"), "");
+    Path log = folder.resolve("gitfn.log");
+    ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), "io.gitfn.cli.Main", "up", folder.toString(), "--port", "0",
+        "--cache-dir", CACHE.toString())
+        .redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().put("PATH", pathWithout(Files.createTempDirectory(CACHE.getParent(), "path-without-node-"),
+        List.of("node", "nodejs", "npm", "npx", "corepack")));
+    Process gitfn = builder.start();
+    try {
+      await().atMost(WAIT).untilAsserted(() -> assertThat(Files.readString(log))
+          .contains("✗ default/js: not started: node is not installed or not on PATH; nodejs22 Functions need"
+              + " Node.js 22 to run locally")
+          .contains("✔ default/py: switched"));
+      String url = Files.readString(log).lines().filter(line -> line.contains("default/py: switched"))
+          .map(line -> line.substring(line.indexOf("serving at ") + "serving at ".length()).strip())
+          .findFirst().orElseThrow();
+      assertThat(body(url)).isEqualTo("py");
+    } finally {
+      gitfn.destroy();
+      gitfn.waitFor();
+    }
+  }
+
+  /** A PATH of one folder that links every program of this PATH but {@code left out}. */
+  private static String pathWithout(Path folder, List<String> leftOut) throws IOException {
+    for (String directory : System.getenv("PATH").split(":")) {
+      Path dir = Path.of(directory);
+      if (!Files.isDirectory(dir)) {
+        continue;
+      }
+      try (var programs = Files.list(dir)) {
+        for (Path program : (Iterable<Path>) programs::iterator) {
+          Path link = folder.resolve(program.getFileName().toString());
+          if (!leftOut.contains(program.getFileName().toString()) && Files.isExecutable(program)
+              && !Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            Files.createSymbolicLink(link, program.toRealPath());
+          }
+        }
+      }
+    }
+    return folder.toString();
+  }
+
   private static List<ProcessHandle> functionProcesses(Path cache) {
     return ProcessHandle.allProcesses()
         .filter(p -> p.info().commandLine().map(c -> c.contains(cache.toString()) && c.contains("node")).orElse(false))
