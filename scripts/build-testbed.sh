@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the test-bed binaries from their Go modules and caches them outside the repository:
 #   etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok
-# into ${GITFN_TESTENV_DIR:-~/.cache/gitfn-testenv}/<versions>/bin. A binary already there is not rebuilt.
+# into ${GITFN_TESTENV_DIR:-~/.cache/gitfn-testenv}/<versions>/bin, and gitea, helm and kustomize into
+# folders of their own beside it (gitea-<version>, helm-<version>, kustomize-<version>), so that bumping one
+# does not rebuild the others. A binary already there is not rebuilt.
 # GOMODCACHE and GOCACHE are Go's own defaults, so they survive between runs too.
 set -euo pipefail
 
@@ -188,6 +190,28 @@ timed_gitea() {
   log "gitea: built in $((SECONDS - start)) s"
 }
 
+# helm and kustomize install gitfn (charts/gitfn, config/default); the install tests render and apply them.
+# Neither module has replace directives, so `go install module/cmd@version` builds each as published.
+# tool_root NAME VERSION is the folder that caches one such tool.
+tool_root() { echo "${GITFN_TESTENV_DIR:-$HOME/.cache/gitfn-testenv}/$1-$2"; }
+timed_tool() {
+  local name=$1 version=$2 pkg=$3
+  local dir
+  dir=$(tool_root "$name" "$version")
+  if [[ -x "$dir/$name" ]]; then
+    log "$name: cached"
+    return
+  fi
+  log "$name: building"
+  local start=$SECONDS gobin="$work/$name-bin"
+  mkdir -p "$dir"
+  rm -rf "$gobin"
+  GOBIN="$gobin" go install -ldflags "${4:-}" "$pkg@$version"
+  [[ -x "$gobin/$name" ]] || { echo "build-testbed: $name was not produced" >&2; exit 1; }
+  mv "$gobin/$name" "$dir/$name"
+  log "$name: built in $((SECONDS - start)) s"
+}
+
 total=$SECONDS
 timed etcd build_etcd
 timed kube-apiserver build_kubernetes kube-apiserver
@@ -196,4 +220,18 @@ timed kube-scheduler build_kubernetes kube-scheduler
 timed kwok build_kwok
 write_kwok_stages
 timed_gitea
-log "all binaries ready in $((SECONDS - total)) s: $bin and $gitea_root"
+# helm's own Makefile sets these: its version, and the Kubernetes release that `helm template` and `helm lint`
+# assume without a cluster, taken from the client-go it is built with (v0.N.P is Kubernetes 1.N). Without
+# them helm assumes Kubernetes 1.20 and refuses charts that ask for a newer one.
+helm_ldflags() {
+  local gomod minor
+  gomod=$(go mod download -json "helm.sh/helm/v3@${HELM_VERSION}" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
+  minor=$(sed -n 's/^\s*k8s\.io\/client-go v0\.\([0-9]*\)\..*/\1/p' "$gomod")
+  [[ -n "$minor" ]] || { echo "build-testbed: no k8s.io/client-go in $gomod" >&2; exit 1; }
+  local x="-X helm.sh/helm/v3"
+  echo "-s -w $x/internal/version.version=${HELM_VERSION} $x/pkg/lint/rules.k8sVersionMajor=1" \
+    "$x/pkg/lint/rules.k8sVersionMinor=$minor $x/pkg/chartutil.k8sVersionMajor=1 $x/pkg/chartutil.k8sVersionMinor=$minor"
+}
+timed_tool helm "$HELM_VERSION" helm.sh/helm/v3/cmd/helm "$(helm_ldflags)"
+timed_tool kustomize "$KUSTOMIZE_VERSION" sigs.k8s.io/kustomize/kustomize/v5 "-s -w"
+log "all binaries ready in $((SECONDS - total)) s: $bin, $gitea_root, $(tool_root helm "$HELM_VERSION"), $(tool_root kustomize "$KUSTOMIZE_VERSION")"

@@ -31,16 +31,20 @@ public record TestBedBinaries(
     String k8s = versions.getProperty("KUBERNETES_VERSION");
     String etcd = versions.getProperty("ETCD_VERSION");
     String kwok = versions.getProperty("KWOK_VERSION");
-    String override = System.getenv("GITFN_TESTENV_DIR");
-    Path cache =
-        override != null && !override.isBlank()
-            ? Path.of(override)
-            : Path.of(System.getProperty("user.home"), ".cache", "gitfn-testenv");
+    Path cache = cacheDir();
     Path root = cache.resolve("k8s-" + k8s + "_etcd-" + etcd + "_kwok-" + kwok);
     Path gitea = cache.resolve("gitea-" + versions.getProperty("GITEA_VERSION"));
     TestBedBinaries binaries = new TestBedBinaries(root, k8s, etcd, kwok, gitea);
     binaries.verify();
     return binaries;
+  }
+
+  /** The cache root the build script writes to: {@code $GITFN_TESTENV_DIR} or {@code ~/.cache/gitfn-testenv}. */
+  public static Path cacheDir() {
+    String override = System.getenv("GITFN_TESTENV_DIR");
+    return override != null && !override.isBlank()
+        ? Path.of(override)
+        : Path.of(System.getProperty("user.home"), ".cache", "gitfn-testenv");
   }
 
   public static Path projectDir() {
