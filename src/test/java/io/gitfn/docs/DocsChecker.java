@@ -48,6 +48,7 @@ final class DocsChecker {
   private static final Set<String> NOT_RUN = Set.of("kubectl", "kind", "k3d", "curl", "docker", "git", "helm",
       "openssl", "ssh-keygen", "sed", "cat", "gh", "glab", "tea");
   private static final Pattern PROFILE = Pattern.compile("^-P(.*)$");
+  private static final Pattern HEREDOC = Pattern.compile("<<-?\\s*['\"]?([A-Za-z_][A-Za-z0-9_]*)['\"]?");
   private static final Pattern KIND = Pattern.compile("(?m)^kind:\\s*(Function|FunctionRepository)\\s*$");
 
   private final Path root;
@@ -80,7 +81,10 @@ final class DocsChecker {
 
   void check(DocBlocks.Block block) {
     switch (block.language()) {
-      case "bash", "sh", "shell", "console" -> ShellCommands.of(block).forEach(this::check);
+      case "bash", "sh", "shell", "console" -> {
+        ShellCommands.of(block).forEach(this::check);
+        hereDocuments(block).forEach(this::checkYaml);
+      }
       case "yaml", "yml" -> checkYaml(block);
       default -> { }
     }
@@ -289,6 +293,25 @@ final class DocsChecker {
       }
     }
     return true;
+  }
+
+  /** The bodies of a shell block's here documents, as YAML blocks: {@code kubectl apply -f - <<EOF} manifests. */
+  static List<DocBlocks.Block> hereDocuments(DocBlocks.Block block) {
+    List<DocBlocks.Block> bodies = new ArrayList<>();
+    List<String> lines = block.lines();
+    for (int i = 0; i < lines.size(); i++) {
+      Matcher start = HEREDOC.matcher(lines.get(i));
+      if (start.find()) {
+        int first = i + 1;
+        int end = first;
+        while (end < lines.size() && !lines.get(end).strip().equals(start.group(1))) {
+          end++;
+        }
+        bodies.add(new DocBlocks.Block(block.file(), "yaml", block.firstLine() + first, lines.subList(first, end)));
+        i = end;
+      }
+    }
+    return bodies;
   }
 
   // YAML ----------------------------------------------------------------------------------------------------------

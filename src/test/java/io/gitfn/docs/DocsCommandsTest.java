@@ -37,7 +37,9 @@ class DocsCommandsTest {
         Set.of("sources", "sync"));
     DocBlocks.of(fixtures, fixtures.resolve("sample.md")).forEach(checker::check);
 
-    assertThat(checker.failures()).hasSize(7);
+    assertThat(checker.failures()).hasSize(8);
+    assertThat(checker.failures()).anySatisfy(f -> assertThat(f).startsWith("sample.md:54:")
+        .contains("exactly one of branch"));
     assertThat(checker.failures()).anySatisfy(f -> assertThat(f).startsWith("sample.md:6:").contains("functoins"));
     assertThat(checker.failures()).anySatisfy(f -> assertThat(f).startsWith("sample.md:7:").contains("--no-such-flag"));
     assertThat(checker.failures()).anySatisfy(f -> assertThat(f).startsWith("sample.md:9:")
@@ -55,7 +57,7 @@ class DocsCommandsTest {
         .containsExactly("sample.md:4", "sample.md:22");
     assertThat(checker.findings()).filteredOn(f -> f.outcome() == Outcome.NOT_RUN).extracting(Finding::what)
         .containsExactly("kubectl get pods", "curl -sS -X POST https://example.com -d '{\"a\": \"b\"}'",
-            "kubectl apply -f - <<EOF2");
+            "kubectl apply -f - <<EOF2", "kubectl apply -f - <<EOF");
     assertThat(checker.findings()).filteredOn(f -> f.outcome() == Outcome.OPTED_OUT).hasSize(1);
     assertThat(checker.findings()).filteredOn(f -> f.outcome() == Outcome.CHECKED).extracting(Finding::where)
         .containsExactly("sample.md:8", "sample.md:10", "sample.md:29");
