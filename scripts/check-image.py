@@ -15,7 +15,7 @@
    container would run it: the image's environment and working directory, as uid 65532, the root file system
    read-only with tmpfs at /tmp and /var/cache/gitfn (as the chart mounts them). This needs unprivileged user
    namespaces (`unshare --user`); where there are none the check fails and says so, unless run with
-   --no-run, which checks 1-3 only and says loudly that nothing ran. It runs:
+   --run=false (`-Dimage.check.run=false`), which checks 1-3 only and says loudly that nothing ran. It runs:
      `version`, which must print the project version; `controller --help`; `render` of gitops-examples,
      which must print Functions; `java --list-modules`, which must hold every module jdeps finds the
      application's classes and libraries need; and `java -XshowSettings:properties`, whose user, home,
@@ -217,7 +217,7 @@ def check_run(layers, env, config, version, modules_file, f):
     if not shutil.which("unshare") or subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "true"],
                                                       stderr=subprocess.DEVNULL).returncode != 0:
         f.check(False, "cannot run the image: this machine has no unprivileged user namespaces "
-                "(`unshare --user --map-root-user --mount true` fails); --no-run checks the rest only")
+                "(`unshare --user --map-root-user --mount true` fails); -Dimage.check.run=false checks the rest only")
         return
     with tempfile.TemporaryDirectory(prefix="gitfn-image-root-") as tmp:
         root = Path(tmp) / "rootfs"
@@ -268,7 +268,7 @@ def main():
     parser.add_argument("tarball")
     parser.add_argument("--version", required=True)
     parser.add_argument("--modules", required=True)
-    parser.add_argument("--no-run", action="store_true")
+    parser.add_argument("--run", choices=["true", "false"], default="true")
     args = parser.parse_args()
 
     started = time.monotonic()
@@ -280,8 +280,8 @@ def main():
     size = Path(args.tarball).stat().st_size
     log(f"{len(layers)} layers, {size / 1024 / 1024:.1f} MiB compressed, "
         f"{sum(len(raw) for raw in layers) / 1024 / 1024:.1f} MiB unpacked")
-    if args.no_run:
-        log("NOT RUN: --no-run was given; the image's entrypoint did not run")
+    if args.run == "false":
+        log("NOT RUN: -Dimage.check.run=false (--run=false) was given; the image's entrypoint did not run")
     else:
         check_run(layers, env, config, args.version, args.modules, f)
     if f.messages:
