@@ -9,11 +9,11 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The files a build needs, as the data of the ConfigMap the build Job mounts: the handler, the dependency file
- * and the Dockerfile. Git sources go in too, read by the controller at the exact commit, so build Pods never
- * see Git credentials.
+ * The files a build needs, as the data of the ConfigMap the build Job mounts: the handler, the dependency file,
+ * the Dockerfile and gitfn's runtime server (under flat {@code runtime.*} keys, see {@link RuntimeSource}). Git
+ * sources go in too, read by the controller at the exact commit, so build Pods never see Git credentials.
  *
- * @param data file name to content
+ * @param data ConfigMap key to content
  */
 public record BuildContext(Map<String, String> data) {
 
@@ -39,7 +39,7 @@ public record BuildContext(Map<String, String> data) {
    * The context of a Function whose handler and dependency file the caller read (from Git, at the commit).
    *
    * @param dependencies the dependency file, or null when there is none
-   * @throws BuildContextTooLargeException when the data exceeds {@link #LIMIT}
+   * @throws BuildContextTooLargeException when the data, runtime included, exceeds {@link #LIMIT}
    */
   public static BuildContext of(Function fn, String source, String dependencies, BuildSettings settings)
       throws BuildContextTooLargeException {
@@ -50,9 +50,11 @@ public record BuildContext(Map<String, String> data) {
     data.put(files.dependencies(), RuntimeFiles.normalisedDependencies(runtime, dependencies));
     data.put(DOCKERFILE, Dockerfiles.forRuntime(runtime, ContentKey.baseImage(fn, settings),
         settings.packageRegistrySecret() != null));
+    RuntimeSource server = settings.runtimes().of(runtime);
+    server.files().forEach((path, content) -> data.put(RuntimeSource.contextKey(path), content));
     BuildContext context = new BuildContext(data);
     if (context.size() > LIMIT) {
-      throw new BuildContextTooLargeException(ContentKey.describe(fn), context.size());
+      throw new BuildContextTooLargeException(ContentKey.describe(fn), context.size(), server.size());
     }
     return context;
   }

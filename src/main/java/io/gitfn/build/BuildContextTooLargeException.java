@@ -5,9 +5,14 @@ public class BuildContextTooLargeException extends Exception {
 
   private final long size;
 
-  public BuildContextTooLargeException(String function, long size) {
+  /**
+   * @param size the whole context's bytes
+   * @param runtimeSize the bytes of gitfn's runtime server in it, which the user cannot shrink
+   */
+  public BuildContextTooLargeException(String function, long size, long runtimeSize) {
     super(function + ": the build context is " + size + " bytes, over the ConfigMap limit of "
-        + BuildContext.LIMIT + " bytes (1 MiB); make the handler or its dependency file smaller");
+        + BuildContext.LIMIT + " bytes (1 MiB); make the handler or its dependency file smaller (gitfn's runtime server takes "
+        + runtimeSize + " bytes of it)");
     this.size = size;
   }
 

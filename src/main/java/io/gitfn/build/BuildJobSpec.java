@@ -16,7 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.TreeMap;
 
 /** The kaniko Job that builds a Function's image for one content key (reference §4.1, §4.2). */
 public final class BuildJobSpec {
@@ -115,7 +115,7 @@ public final class BuildJobSpec {
   private static List<Volume> volumes(Function fn, String contextConfigMap, BuildSettings settings) {
     List<Volume> volumes = new ArrayList<>();
     volumes.add(new VolumeBuilder().withName("context")
-        .withNewConfigMap().withName(contextConfigMap).endConfigMap().build());
+        .withNewConfigMap().withName(contextConfigMap).withItems(contextItems(fn, settings)).endConfigMap().build());
     volumes.add(new VolumeBuilder().withName("registry-credentials")
         .withNewSecret().withSecretName(settings.registrySecret())
         .withItems(new KeyToPath(".dockerconfigjson", null, "config.json"))
@@ -131,15 +131,34 @@ public final class BuildJobSpec {
   }
 
   /**
-   * Each context file is mounted on its own with subPath: a whole-volume mount gives symlinks, and kaniko's
-   * COPY needs real files (§4.2).
+   * Every key of the context ConfigMap and its path in the build context: the Function's files and the Dockerfile
+   * at the root, the runtime's flat keys back at their paths below {@code runtime/}. Sorted by path, so the Job
+   * is the same on every pass.
+   */
+  static List<KeyToPath> contextItems(Function fn, BuildSettings settings) {
+    RuntimeFiles files = RuntimeFiles.of(fn.getSpec().getRuntime());
+    Map<String, String> pathToKey = new TreeMap<>();
+    for (String file : List.of(BuildContext.DOCKERFILE, files.source(), files.dependencies())) {
+      pathToKey.put(file, file);
+    }
+    for (String path : settings.runtimes().of(fn.getSpec().getRuntime()).files().keySet()) {
+      pathToKey.put(RuntimeSource.contextPath(path), RuntimeSource.contextKey(path));
+    }
+    List<KeyToPath> items = new ArrayList<>();
+    pathToKey.forEach((path, key) -> items.add(new KeyToPath(key, null, path)));
+    return items;
+  }
+
+  /**
+   * Each context file is mounted on its own with subPath, the item's path: a whole-volume mount gives symlinks,
+   * and kaniko's COPY needs real files (§4.2). Kubernetes resolves a subPath's symlinks inside the volume, so
+   * {@code runtime/lib/app.mjs} is the real file.
    */
   private static List<VolumeMount> mounts(Function fn, BuildSettings settings) {
     List<VolumeMount> mounts = new ArrayList<>();
-    RuntimeFiles files = RuntimeFiles.of(fn.getSpec().getRuntime());
-    for (String file : new TreeSet<>(List.of(BuildContext.DOCKERFILE, files.source(), files.dependencies()))) {
-      mounts.add(new VolumeMountBuilder().withName("context").withMountPath(WORKSPACE + "/" + file)
-          .withSubPath(file).withReadOnly(true).build());
+    for (KeyToPath item : contextItems(fn, settings)) {
+      mounts.add(new VolumeMountBuilder().withName("context").withMountPath(WORKSPACE + "/" + item.getPath())
+          .withSubPath(item.getPath()).withReadOnly(true).build());
     }
     mounts.add(new VolumeMountBuilder().withName("registry-credentials").withMountPath(DOCKER_CONFIG)
         .withReadOnly(true).build());

@@ -20,6 +20,7 @@ import java.util.Objects;
  * @param buildProfile the build resource profile used when a Function names none
  * @param podAnnotations annotations on every build Pod, such as a service mesh's opt-out
  * @param concurrency how many build Jobs may run at once, cluster-wide; the rest wait in a queue
+ * @param runtimes gitfn's runtime servers that go into every image: the jar's own unless a test hands in others
  */
 public record BuildSettings(
     String registry,
@@ -30,7 +31,8 @@ public record BuildSettings(
     String packageRegistrySecret,
     String buildProfile,
     Map<String, String> podAnnotations,
-    int concurrency) {
+    int concurrency,
+    RuntimeSources runtimes) {
 
   public static final int DEFAULT_CONCURRENCY = 5;
 
@@ -41,11 +43,15 @@ public record BuildSettings(
       "--insecure", "--skip-unused-stages", "--log-format=text", "--cache=true", "--use-new-run",
       "--compressed-caching=false");
 
-  /** The runtime images Kyma Serverless 1.11.1 builds on (§4.3). */
+  /**
+   * Plain language images: gitfn's Dockerfiles bring their own runtime server, so any image with the language and
+   * its package manager ({@code npm}, {@code python3 -m pip}) will do. Debian-based, so packages with native code
+   * install from their glibc wheels and builds.
+   */
   public static final Map<FunctionRuntime, String> DEFAULT_BASE_IMAGES = Map.of(
-      FunctionRuntime.NODEJS20, "europe-docker.pkg.dev/kyma-project/prod/function-runtime-nodejs20:1.11.1",
-      FunctionRuntime.NODEJS22, "europe-docker.pkg.dev/kyma-project/prod/function-runtime-nodejs22:1.11.1",
-      FunctionRuntime.PYTHON312, "europe-docker.pkg.dev/kyma-project/prod/function-runtime-python312:1.11.1");
+      FunctionRuntime.NODEJS20, "docker.io/library/node:20-bookworm-slim",
+      FunctionRuntime.NODEJS22, "docker.io/library/node:22-bookworm-slim",
+      FunctionRuntime.PYTHON312, "docker.io/library/python:3.12-slim-bookworm");
 
   /** Kyma's name for the propagated registry Secret (§4.4). */
   public static final String DEFAULT_REGISTRY_SECRET = "serverless-registry-config-default";
@@ -72,10 +78,19 @@ public record BuildSettings(
     if (concurrency < 1) {
       throw new IllegalArgumentException("concurrency must be at least 1, not " + concurrency);
     }
+    Objects.requireNonNull(runtimes, "runtimes");
     registry = registry.endsWith("/") ? registry.substring(0, registry.length() - 1) : registry;
   }
 
-  /** The in-cluster registry, kaniko, Kyma's base images and Kyma's default build profile {@code normal}. */
+  /** Settings with the runtimes of gitfn's jar, as the controller's flags make them. */
+  public BuildSettings(String registry, String builderImage, List<String> builderArgs,
+      Map<FunctionRuntime, String> baseImages, String registrySecret, String packageRegistrySecret,
+      String buildProfile, Map<String, String> podAnnotations, int concurrency) {
+    this(registry, builderImage, builderArgs, baseImages, registrySecret, packageRegistrySecret, buildProfile,
+        podAnnotations, concurrency, RuntimeSources.bundled());
+  }
+
+  /** The in-cluster registry, kaniko, the language base images, Kyma's default build profile and gitfn's runtimes. */
   public static BuildSettings defaults() {
     return new BuildSettings("registry.local:5000", DEFAULT_BUILDER_IMAGE, DEFAULT_BUILDER_ARGS,
         DEFAULT_BASE_IMAGES, DEFAULT_REGISTRY_SECRET, null, BuildProfiles.DEFAULT, Map.of(), DEFAULT_CONCURRENCY);
@@ -88,29 +103,35 @@ public record BuildSettings(
 
   public BuildSettings withRegistry(String registry) {
     return new BuildSettings(registry, builderImage, builderArgs, baseImages, registrySecret,
-        packageRegistrySecret, buildProfile, podAnnotations, concurrency);
+        packageRegistrySecret, buildProfile, podAnnotations, concurrency, runtimes);
   }
 
   public BuildSettings withPackageRegistrySecret(String secret) {
     return new BuildSettings(registry, builderImage, builderArgs, baseImages, registrySecret, secret, buildProfile, podAnnotations,
-        concurrency);
+        concurrency, runtimes);
   }
 
   public BuildSettings withBaseImage(FunctionRuntime runtime, String image) {
     Map<FunctionRuntime, String> images = new EnumMap<>(baseImages);
     images.put(runtime, image);
     return new BuildSettings(registry, builderImage, builderArgs, images, registrySecret, packageRegistrySecret,
-        buildProfile, podAnnotations, concurrency);
+        buildProfile, podAnnotations, concurrency, runtimes);
   }
 
   public BuildSettings withPodAnnotations(Map<String, String> annotations) {
     return new BuildSettings(registry, builderImage, builderArgs, baseImages, registrySecret,
-        packageRegistrySecret, buildProfile, annotations, concurrency);
+        packageRegistrySecret, buildProfile, annotations, concurrency, runtimes);
   }
 
   public BuildSettings withConcurrency(int limit) {
     return new BuildSettings(registry, builderImage, builderArgs, baseImages, registrySecret,
-        packageRegistrySecret, buildProfile, podAnnotations, limit);
+        packageRegistrySecret, buildProfile, podAnnotations, limit, runtimes);
+  }
+
+  /** Settings that build with another runtime server, for tests of what a runtime change does. */
+  public BuildSettings withRuntime(FunctionRuntime runtime, RuntimeSource source) {
+    return new BuildSettings(registry, builderImage, builderArgs, baseImages, registrySecret, packageRegistrySecret,
+        buildProfile, podAnnotations, concurrency, runtimes.with(runtime, source));
   }
 
   private static void requireNonBlank(String value, String name) {

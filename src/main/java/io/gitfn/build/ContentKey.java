@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
 /**
  * The name of a Function's image content: a SHA-256 over everything that goes into the image, and nothing else.
  *
- * <p>It covers the Dockerfile template version, the runtime, the effective base image and the source: for an
- * inline source its text and dependencies, for a Git source the tree id of {@code baseDir}. Unlike Kyma's tag
+ * <p>It covers the Dockerfile template version, the runtime, the digest of gitfn's runtime server files that go
+ * into the image, the effective base image and the source: for an inline source its text and dependencies, for a
+ * Git source the tree id of {@code baseDir}. Unlike Kyma's tag
  * (§2.6) it leaves out the Function's UID and name, so the same content in two Functions, or in a recreated
  * Function, or after a commit that leaves {@code baseDir} untouched, gives the same key and needs no build.
  *
@@ -45,7 +46,7 @@ public record ContentKey(String value) {
       throw new IllegalArgumentException(describe(fn) + " has no inline source");
     }
     FunctionRuntime runtime = fn.getSpec().getRuntime();
-    return compute(runtime, baseImage(fn, settings), "inline",
+    return compute(runtime, settings, baseImage(fn, settings), "inline",
         Objects.requireNonNullElse(inline.getSource(), ""),
         RuntimeFiles.normalisedDependencies(runtime, inline.getDependencies()));
   }
@@ -62,7 +63,7 @@ public record ContentKey(String value) {
     if (baseDirTreeId == null || baseDirTreeId.isBlank()) {
       throw new IllegalArgumentException(describe(fn) + ": the tree id of baseDir is required");
     }
-    return compute(fn.getSpec().getRuntime(), baseImage(fn, settings), "git-tree", baseDirTreeId);
+    return compute(fn.getSpec().getRuntime(), settings, baseImage(fn, settings), "git-tree", baseDirTreeId);
   }
 
   /** The image a Function builds on: its runtimeImageOverride, else its runtime's default. */
@@ -81,13 +82,16 @@ public record ContentKey(String value) {
     return value;
   }
 
-  private static ContentKey compute(FunctionRuntime runtime, String baseImage, String... source) {
+  private static ContentKey compute(FunctionRuntime runtime, BuildSettings settings, String baseImage,
+      String... source) {
     Objects.requireNonNull(runtime, "runtime");
     MessageDigest sha256 = sha256();
     // Each field is length-prefixed, so no two different field lists hash the same bytes.
     field(sha256, "gitfn-content-key");
     field(sha256, Integer.toString(Dockerfiles.TEMPLATE_VERSION));
     field(sha256, runtime.value());
+    // A new gitfn with a changed runtime server rebuilds the images that carry the old one.
+    field(sha256, settings.runtimes().of(runtime).digest());
     field(sha256, baseImage);
     for (String part : source) {
       field(sha256, part);
@@ -95,13 +99,13 @@ public record ContentKey(String value) {
     return new ContentKey(HexFormat.of().formatHex(sha256.digest()));
   }
 
-  private static void field(MessageDigest digest, String text) {
+  static void field(MessageDigest digest, String text) {
     byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
     digest.update((bytes.length + ":").getBytes(StandardCharsets.US_ASCII));
     digest.update(bytes);
   }
 
-  private static MessageDigest sha256() {
+  static MessageDigest sha256() {
     try {
       return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {

@@ -1,29 +1,36 @@
 package io.gitfn.build;
 
 import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.workload.DeploymentSpec;
+import io.gitfn.workload.ImageLayout;
 
 /**
- * The Dockerfile that builds a Function's image, one template per language (reference §4.3).
+ * The Dockerfile that builds a Function's image on gitfn's own runtime server, one template per language.
  *
- * <p>Where Kyma copies {@code .npmrc} or {@code pip.conf} into the image and deletes it later, so the credentials
- * stay in a layer, these templates install dependencies in a first stage and copy only the installed packages
- * into the image. The package-registry config never reaches the pushed image.
+ * <p>The build context holds the handler, the dependency file and this Dockerfile in its root, gitfn's runtime
+ * under {@code runtime/} and the optional package-registry Secret under {@code registry-config/}. A first stage
+ * installs the runtime's packages from its lock file and the Function's dependencies; the image copies the
+ * runtime, the handler and only the installed packages, so the package-registry config never reaches it (where
+ * Kyma copies {@code .npmrc} or {@code pip.conf} into the image and deletes it in a later layer).
  *
- * <p>The build context is flat: the handler, the dependency file and the Dockerfile sit in its root, with the
- * optional package-registry Secret under {@code registry-config/}.
+ * <p>{@code RUN} commands use paths relative to {@code WORKDIR} only, and the image's command is an exec-form
+ * {@code ENTRYPOINT}, which also drops whatever command a base image had. {@code DockerfileRehearsalIT} runs these
+ * templates on the host and refuses any instruction it does not know, so extend both together.
  */
 public final class Dockerfiles {
 
   /**
    * The version of these templates. It is part of every content key: change it whenever a template changes the
-   * image it builds, so that every Function is rebuilt.
+   * image it builds, so that every Function is rebuilt. (A change to the runtime's files changes the keys by
+   * itself: the key covers their digest.)
    */
-  public static final int TEMPLATE_VERSION = 1;
+  public static final int TEMPLATE_VERSION = 2;
 
   /** The directory of the build context where the package-registry Secret is mounted. */
   public static final String REGISTRY_CONFIG_DIR = "registry-config";
 
-  static final String PYTHON_SITE_PACKAGES = "/kubeless/lib.python3.12/site-packages";
+  // Where the dependency stage keeps the package-registry config; the image's stage never copies it.
+  private static final String REGISTRY_CONFIG = "/gitfn/" + REGISTRY_CONFIG_DIR;
 
   private Dockerfiles() {
   }
@@ -41,46 +48,89 @@ public final class Dockerfiles {
   }
 
   private static String node(FunctionRuntime runtime, String baseImage, boolean withPackageRegistry) {
-    String npmrc = withPackageRegistry ? "COPY " + REGISTRY_CONFIG_DIR + "/.npmrc ./.npmrc\n" : "";
+    String runtimeDir = ImageLayout.RUNTIME_DIR;
+    String functionDir = ImageLayout.FUNCTION_DIR;
     return header(runtime, baseImage)
         + "FROM ${base_image} AS dependencies\n"
         + "USER root\n"
-        + "WORKDIR /usr/src/app/function\n"
+        // npm reads this user config in both installs of this stage, and no stage after it.
+        + registryConfig(withPackageRegistry, "NPM_CONFIG_USERCONFIG", ".npmrc")
+        + "WORKDIR " + runtimeDir + "\n"
+        + "COPY runtime/package.json runtime/package-lock.json ./\n"
+        + "RUN npm ci --omit=dev --no-audit --no-fund\n"
+        + "WORKDIR " + functionDir + "\n"
         + "COPY package.json ./\n"
-        + npmrc
         // npm creates no node_modules when there is nothing to install, and the COPY below needs one.
-        + "RUN mkdir -p node_modules && npm install --omit=dev\n"
+        + "RUN mkdir -p node_modules && npm install --omit=dev --no-audit --no-fund\n"
         + "\n"
         + "FROM ${base_image}\n"
         + "USER root\n"
-        + "COPY --from=dependencies /usr/src/app/function/node_modules /usr/src/app/function/node_modules\n"
-        + "COPY package.json handler.js /usr/src/app/function/\n"
-        + "WORKDIR /usr/src/app\n"
-        + "USER 1000\n";
+        + "COPY runtime/ " + runtimeDir + "/\n"
+        + "COPY --from=dependencies " + runtimeDir + "/node_modules " + runtimeDir + "/node_modules\n"
+        + "COPY --from=dependencies " + functionDir + "/node_modules " + functionDir + "/node_modules\n"
+        + "COPY handler.js package.json " + functionDir + "/\n"
+        + env(runtime)
+        + "ENV HANDLER_PATH=" + ImageLayout.nodeHandlerPath() + "\n"
+        + "WORKDIR " + functionDir + "\n"
+        + "USER 1000\n"
+        + "ENTRYPOINT [\"node\", \"" + runtimeDir + "/server.mjs\"]\n";
   }
 
   private static String python(FunctionRuntime runtime, String baseImage, boolean withPackageRegistry) {
-    String pipConf = withPackageRegistry ? "COPY " + REGISTRY_CONFIG_DIR + "/pip.conf /etc/pip.conf\n" : "";
+    String runtimeDir = ImageLayout.RUNTIME_DIR;
+    String functionDir = ImageLayout.FUNCTION_DIR;
+    String packages = ImageLayout.PYTHON_PACKAGES;
+    // --target leaves the base image's site-packages alone; PYTHONPATH names both folders.
+    String install = "python3 -m pip install --target " + packages + " -r requirements.txt\n";
     return header(runtime, baseImage)
         + "FROM ${base_image} AS dependencies\n"
         + "USER root\n"
-        + "WORKDIR /kubeless\n"
+        // As environment, not flags, so that an older pip in an overridden base image ignores what it lacks.
+        + "ENV PIP_DISABLE_PIP_VERSION_CHECK=1\n"
+        + "ENV PIP_ROOT_USER_ACTION=ignore\n"
+        + registryConfig(withPackageRegistry, "PIP_CONFIG_FILE", "pip.conf")
+        + "WORKDIR " + runtimeDir + "\n"
+        + "COPY runtime/requirements.txt ./\n"
+        + "RUN " + install
+        + "WORKDIR " + functionDir + "\n"
         + "COPY requirements.txt ./\n"
-        + pipConf
-        // The runtime container's PYTHONPATH (§5.4) names this directory, so packages installed here are found.
-        + "RUN mkdir -p " + PYTHON_SITE_PACKAGES + " && pip install --no-cache-dir --target="
-        + PYTHON_SITE_PACKAGES + " -r requirements.txt\n"
+        // pip creates no folder for an empty requirements.txt, and the COPY below needs one.
+        + "RUN mkdir -p " + packages + " && " + install
         + "\n"
         + "FROM ${base_image}\n"
         + "USER root\n"
-        + "ENV KUBELESS_INSTALL_VOLUME=/kubeless\n"
-        + "COPY --from=dependencies " + PYTHON_SITE_PACKAGES + " " + PYTHON_SITE_PACKAGES + "\n"
-        + "COPY requirements.txt handler.py /kubeless/\n"
-        + "USER 1000\n";
+        + "COPY runtime/ " + runtimeDir + "/\n"
+        + "COPY --from=dependencies " + runtimeDir + "/" + packages + " " + runtimeDir + "/" + packages + "\n"
+        + "COPY --from=dependencies " + functionDir + "/" + packages + " " + functionDir + "/" + packages + "\n"
+        + "COPY handler.py requirements.txt " + functionDir + "/\n"
+        + env(runtime)
+        + "ENV FUNCTION_PATH=" + functionDir + "\n"
+        + "ENV PYTHONPATH=" + ImageLayout.pythonPath() + "\n"
+        + "ENV PYTHONUNBUFFERED=TRUE\n"
+        + "WORKDIR " + functionDir + "\n"
+        + "USER 1000\n"
+        + "ENTRYPOINT [\"python3\", \"" + runtimeDir + "/server.py\"]\n";
+  }
+
+  /** The package manager reads the Secret's file through a variable set in the dependency stage only. */
+  private static String registryConfig(boolean withPackageRegistry, String variable, String file) {
+    if (!withPackageRegistry) {
+      return "";
+    }
+    return "COPY " + REGISTRY_CONFIG_DIR + "/" + file + " " + REGISTRY_CONFIG + "/" + file + "\n"
+        + "ENV " + variable + "=" + REGISTRY_CONFIG + "/" + file + "\n";
+  }
+
+  /** The defaults of Kyma's runtime env (§5.4) that do not depend on the Function, so the image runs alone. */
+  private static String env(FunctionRuntime runtime) {
+    return "ENV FUNC_RUNTIME=" + runtime.value() + "\n"
+        + "ENV FUNC_HANDLER=main\n"
+        + "ENV MOD_NAME=handler\n"
+        + "ENV FUNC_PORT=" + DeploymentSpec.PORT + "\n";
   }
 
   private static String header(FunctionRuntime runtime, String baseImage) {
     return "# gitfn Dockerfile template " + TEMPLATE_VERSION + " for " + runtime.value() + "\n"
-        + "ARG base_image=" + baseImage + "\n";
+        + "ARG base_image=" + baseImage + "\n\n";
   }
 }

@@ -9,6 +9,10 @@ import java.util.List;
 /**
  * The runtime container's environment, in Kyma's order (§5.4): the user's {@code spec.env}, then the runtime's,
  * then the platform's. For a name set twice Kubernetes uses the last, so the platform's values win.
+ *
+ * <p>Kyma's names, with the paths of gitfn's images ({@link ImageLayout}) where Kyma's images have
+ * {@code /kubeless} or {@code /usr/src/app/function}. The image sets the same paths as defaults; setting them here
+ * too keeps the Deployment saying what runs, as Kyma's does.
  */
 public final class FunctionEnv {
 
@@ -23,13 +27,11 @@ public final class FunctionEnv {
     FunctionRuntime runtime = fn.getSpec().getRuntime();
     env.add(plain("FUNC_RUNTIME", runtime.value()));
     if (runtime == FunctionRuntime.PYTHON312) {
-      // Kubernetes expands $(VAR) only from variables defined earlier in the container's env, not the image's.
-      env.add(plain("KUBELESS_INSTALL_VOLUME", "/kubeless"));
-      env.add(plain("PYTHONPATH", "$(KUBELESS_INSTALL_VOLUME)/lib.python3.12/site-packages:$(KUBELESS_INSTALL_VOLUME)"));
-      env.add(plain("FUNCTION_PATH", "/kubeless"));
+      env.add(plain("PYTHONPATH", ImageLayout.pythonPath()));
+      env.add(plain("FUNCTION_PATH", ImageLayout.FUNCTION_DIR));
       env.add(plain("PYTHONUNBUFFERED", "TRUE"));
     } else {
-      env.add(plain("HANDLER_PATH", "./function/handler.js"));
+      env.add(plain("HANDLER_PATH", ImageLayout.nodeHandlerPath()));
     }
     env.add(plain("FUNC_NAME", fn.getMetadata().getName()));
     env.add(plain("SERVICE_NAMESPACE", fn.getMetadata().getNamespace()));

@@ -8,19 +8,33 @@ import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.workload.Labels;
 import io.gitfn.workload.TestFunction;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class BuildContextTest {
 
   private static final BuildSettings SETTINGS = BuildSettings.defaults();
 
+  private static Set<String> runtimeKeys(FunctionRuntime runtime) {
+    return SETTINGS.runtimes().of(runtime).files().keySet().stream().map(RuntimeSource::contextKey)
+        .collect(Collectors.toSet());
+  }
+
+  private static Set<String> functionKeys(BuildContext context) {
+    return context.data().keySet().stream().filter(key -> !key.startsWith("runtime.")).collect(Collectors.toSet());
+  }
+
   @Test
-  void aNodeContextHoldsHandlerPackageJsonAndDockerfile() throws Exception {
+  void aNodeContextHoldsHandlerPackageJsonDockerfileAndTheRuntime() throws Exception {
     Function fn = TestFunction.inline().code("module.exports = {}").dependencies("{\"name\":\"x\"}").build();
 
     BuildContext context = BuildContext.ofInline(fn, SETTINGS);
 
-    assertThat(context.data()).containsOnlyKeys("handler.js", "package.json", "Dockerfile")
+    assertThat(functionKeys(context)).containsExactlyInAnyOrder("handler.js", "package.json", "Dockerfile");
+    assertThat(context.data()).containsKeys(runtimeKeys(FunctionRuntime.NODEJS22).toArray(String[]::new))
+        .containsKeys("runtime.server.mjs", "runtime.lib.app.mjs", "runtime.package-lock.json")
+        .containsEntry("runtime.server.mjs", SETTINGS.runtimes().nodejs().files().get("server.mjs"))
         .containsEntry("handler.js", "module.exports = {}")
         .containsEntry("package.json", "{\"name\":\"x\"}")
         .containsEntry("Dockerfile", Dockerfiles.forRuntime(FunctionRuntime.NODEJS22,
@@ -40,8 +54,24 @@ class BuildContextTest {
 
     BuildContext context = BuildContext.of(fn, "def main(e, c): return 'ok'", null, SETTINGS);
 
-    assertThat(context.data()).containsOnlyKeys("handler.py", "requirements.txt", "Dockerfile")
-        .containsEntry("requirements.txt", "");
+    assertThat(functionKeys(context)).containsExactlyInAnyOrder("handler.py", "requirements.txt", "Dockerfile");
+    assertThat(context.data()).containsEntry("requirements.txt", "")
+        .containsKeys("runtime.server.py", "runtime.requirements.txt", "runtime.gitfn_runtime.__init__.py")
+        .hasSize(3 + runtimeKeys(FunctionRuntime.PYTHON312).size());
+  }
+
+  @Test
+  void theContextCarriesRuntimeSourcesOnlyAndStaysWellUnderTheLimit() throws Exception {
+    for (FunctionRuntime runtime : FunctionRuntime.values()) {
+      Function fn = TestFunction.inline().runtime(runtime).build();
+
+      BuildContext context = BuildContext.ofInline(fn, SETTINGS);
+
+      assertThat(context.data().keySet()).noneMatch(key -> key.contains("node_modules") || key.contains("site")
+          || key.contains("__pycache__") || key.contains("/"));
+      // The runtime's share leaves the user nearly all of the 1 MiB.
+      assertThat(context.size()).as(runtime.value()).isLessThan(BuildContext.LIMIT / 10);
+    }
   }
 
   @Test
@@ -67,6 +97,7 @@ class BuildContextTest {
         .isInstanceOf(BuildContextTooLargeException.class)
         .hasMessageStartingWith("Function shop/orders: the build context is ")
         .hasMessageContaining("over the ConfigMap limit of 1048576 bytes")
+        .hasMessageContaining("gitfn's runtime server takes " + SETTINGS.runtimes().nodejs().size() + " bytes of it")
         .satisfies(e -> assertThat(((BuildContextTooLargeException) e).size()).isGreaterThan(1024 * 1024));
   }
 
@@ -84,6 +115,7 @@ class BuildContextTest {
         .containsEntry(Labels.FUNCTION_NAME, "orders");
     assertThat(configMap.getMetadata().getOwnerReferences()).singleElement()
         .satisfies(owner -> assertThat(owner.getKind()).isEqualTo("Function"));
-    assertThat(configMap.getData()).containsOnlyKeys("handler.js", "package.json", "Dockerfile");
+    assertThat(configMap.getData()).containsKeys("handler.js", "package.json", "Dockerfile", "runtime.server.mjs")
+        .hasSize(3 + runtimeKeys(FunctionRuntime.NODEJS22).size());
   }
 }

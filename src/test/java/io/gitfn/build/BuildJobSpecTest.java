@@ -1,8 +1,10 @@
 package io.gitfn.build;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -94,17 +96,39 @@ class BuildJobSpecTest {
   }
 
   @Test
-  void theContextFilesAreMountedOneByOneAsRealFiles() {
+  void theContextFilesAreMountedOneByOneAsRealFilesAtTheirItemPaths() {
     assertThat(pod(JOB).getVolumes()).anySatisfy(volume -> {
       assertThat(volume.getName()).isEqualTo("context");
       assertThat(volume.getConfigMap().getName()).isEqualTo("orders-build-ctx");
+      assertThat(volume.getConfigMap().getItems()).extracting(KeyToPath::getKey, KeyToPath::getPath)
+          .contains(tuple("Dockerfile", "Dockerfile"), tuple("handler.js", "handler.js"),
+              tuple("package.json", "package.json"), tuple("runtime.server.mjs", "runtime/server.mjs"),
+              tuple("runtime.lib.app.mjs", "runtime/lib/app.mjs"),
+              tuple("runtime.package-lock.json", "runtime/package-lock.json"))
+          .hasSize(3 + SETTINGS.runtimes().nodejs().files().size());
     });
     assertThat(executor(JOB).getVolumeMounts()).filteredOn(mount -> mount.getName().equals("context"))
         .extracting(VolumeMount::getMountPath, VolumeMount::getSubPath)
-        .containsExactlyInAnyOrder(
-            org.assertj.core.groups.Tuple.tuple("/workspace/Dockerfile", "Dockerfile"),
-            org.assertj.core.groups.Tuple.tuple("/workspace/handler.js", "handler.js"),
-            org.assertj.core.groups.Tuple.tuple("/workspace/package.json", "package.json"));
+        .contains(
+            tuple("/workspace/Dockerfile", "Dockerfile"),
+            tuple("/workspace/handler.js", "handler.js"),
+            tuple("/workspace/package.json", "package.json"),
+            tuple("/workspace/runtime/lib/app.mjs", "runtime/lib/app.mjs"))
+        .hasSize(3 + SETTINGS.runtimes().nodejs().files().size());
+  }
+
+  @Test
+  void everyKeyOfTheContextConfigMapHasAnItemSoNoFileIsLeftOut() throws Exception {
+    for (FunctionRuntime runtime : FunctionRuntime.values()) {
+      Function fn = TestFunction.inline().runtime(runtime).build();
+      ContentKey key = ContentKey.ofInline(fn, SETTINGS);
+      Job job = BuildJobSpec.forFunction(fn, key, "ctx", SETTINGS);
+
+      var configMap = ContextConfigMapSpec.forFunction(fn, key, BuildContext.ofInline(fn, SETTINGS));
+
+      assertThat(pod(job).getVolumes().get(0).getConfigMap().getItems()).extracting(KeyToPath::getKey)
+          .as(runtime.value()).containsExactlyInAnyOrderElementsOf(configMap.getData().keySet());
+    }
   }
 
   @Test

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.workload.TestFunction;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -77,6 +79,34 @@ class ContentKeyTest {
         .runtimeImageOverride(SETTINGS.baseImage(FunctionRuntime.NODEJS22)).build();
 
     assertThat(ContentKey.ofInline(overridden, SETTINGS)).isEqualTo(inlineKey(f -> f));
+  }
+
+  @Test
+  void aChangeToTheRuntimeServerChangesTheKeysOfItsLanguageOnly() {
+    Map<String, String> files = new HashMap<>(SETTINGS.runtimes().nodejs().files());
+    files.put("server.mjs", files.get("server.mjs") + "\n// a fix\n");
+    BuildSettings newerRuntime = SETTINGS.withRuntime(FunctionRuntime.NODEJS22, new RuntimeSource(files));
+    Function node = TestFunction.fromGit("f").build();
+    Function python = TestFunction.fromGit("f").runtime(FunctionRuntime.PYTHON312).build();
+
+    assertThat(ContentKey.ofInline(TestFunction.inline().build(), newerRuntime)).isNotEqualTo(inlineKey(f -> f));
+    assertThat(ContentKey.ofGitTree(node, TREE, newerRuntime)).isNotEqualTo(ContentKey.ofGitTree(node, TREE, SETTINGS));
+    assertThat(ContentKey.ofGitTree(python, TREE, newerRuntime))
+        .isEqualTo(ContentKey.ofGitTree(python, TREE, SETTINGS));
+  }
+
+  @Test
+  void theKeyCoversTheRuntimeDigestAndTheTemplateVersion() {
+    // Pins the key material: an unnoticed change to what is hashed would silently rebuild, or not rebuild, images.
+    java.security.MessageDigest sha256 = ContentKey.sha256();
+    for (String field : new String[] {"gitfn-content-key", Integer.toString(Dockerfiles.TEMPLATE_VERSION),
+        "nodejs22", SETTINGS.runtimes().nodejs().digest(), SETTINGS.baseImage(FunctionRuntime.NODEJS22), "git-tree",
+        TREE}) {
+      ContentKey.field(sha256, field);
+    }
+
+    assertThat(ContentKey.ofGitTree(TestFunction.fromGit("f").build(), TREE, SETTINGS).value())
+        .isEqualTo(java.util.HexFormat.of().formatHex(sha256.digest()));
   }
 
   @Test

@@ -35,4 +35,13 @@ class PureCoreTest {
                 .or(type(Runtime.class)))
         .check(core);
   }
+
+  @Test
+  void onlyBundledRuntimesReadsResourcesOfTheJar() {
+    noClasses().that().doNotHaveFullyQualifiedName(BundledRuntimes.class.getName())
+        .should().callMethod(Class.class, "getResourceAsStream", String.class)
+        .orShould().callMethod(ClassLoader.class, "getResourceAsStream", String.class)
+        .orShould().callMethod(ClassLoader.class, "getSystemResourceAsStream", String.class)
+        .check(core);
+  }
 }

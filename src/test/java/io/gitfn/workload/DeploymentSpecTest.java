@@ -108,22 +108,20 @@ class DeploymentSpecTest {
         "GREETING", "FUNC_NAME", "FUNC_RUNTIME", "HANDLER_PATH", "FUNC_NAME", "SERVICE_NAMESPACE",
         "TRACE_COLLECTOR_ENDPOINT", "PUBLISHER_PROXY_ADDRESS", "FUNC_HANDLER", "MOD_NAME", "FUNC_PORT");
     assertThat(container.getEnv()).extracting(EnvVar::getValue).containsExactly(
-        "hi", "mine", "nodejs22", "./function/handler.js", "orders", "shop",
+        "hi", "mine", "nodejs22", "/gitfn/function/handler.js", "orders", "shop",
         SETTINGS.traceCollectorEndpoint(), SETTINGS.publisherProxyAddress(), "main", "handler", "8080");
   }
 
   @Test
-  void pythonEnvPointsPythonPathAtTheInstalledPackages() {
+  void pythonEnvPointsPythonPathAtTheImagesInstalledPackages() {
     Container container = container(deployment(f -> f.runtime(FunctionRuntime.PYTHON312)));
 
     assertThat(container.getEnv()).extracting(EnvVar::getName).startsWith(
-        "FUNC_RUNTIME", "KUBELESS_INSTALL_VOLUME", "PYTHONPATH", "FUNCTION_PATH", "PYTHONUNBUFFERED", "FUNC_NAME");
+        "FUNC_RUNTIME", "PYTHONPATH", "FUNCTION_PATH", "PYTHONUNBUFFERED", "FUNC_NAME");
     assertThat(container.getEnv()).contains(
         new EnvVar("FUNC_RUNTIME", "python312", null),
-        new EnvVar("KUBELESS_INSTALL_VOLUME", "/kubeless", null),
-        new EnvVar("PYTHONPATH", "$(KUBELESS_INSTALL_VOLUME)/lib.python3.12/site-packages:$(KUBELESS_INSTALL_VOLUME)",
-            null),
-        new EnvVar("FUNCTION_PATH", "/kubeless", null),
+        new EnvVar("PYTHONPATH", "/gitfn/runtime/packages:/gitfn/function/packages", null),
+        new EnvVar("FUNCTION_PATH", "/gitfn/function", null),
         new EnvVar("PYTHONUNBUFFERED", "TRUE", null));
   }
 

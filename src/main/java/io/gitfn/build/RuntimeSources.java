@@ -1,0 +1,29 @@
+package io.gitfn.build;
+
+import io.gitfn.api.function.FunctionRuntime;
+import java.util.Objects;
+
+/**
+ * The runtime servers that images are built with: one for Node.js (nodejs20 and nodejs22 alike, the base image's
+ * Node.js is the version) and one for Python.
+ */
+public record RuntimeSources(RuntimeSource nodejs, RuntimeSource python) {
+
+  public RuntimeSources {
+    Objects.requireNonNull(nodejs, "nodejs");
+    Objects.requireNonNull(python, "python");
+  }
+
+  /** The runtimes in gitfn's jar, the ones local mode runs too. */
+  public static RuntimeSources bundled() {
+    return BundledRuntimes.SOURCES;
+  }
+
+  public RuntimeSource of(FunctionRuntime runtime) {
+    return RuntimeFiles.isNode(runtime) ? nodejs : python;
+  }
+
+  public RuntimeSources with(FunctionRuntime runtime, RuntimeSource source) {
+    return RuntimeFiles.isNode(runtime) ? new RuntimeSources(source, python) : new RuntimeSources(nodejs, source);
+  }
+}
