@@ -63,6 +63,34 @@ class CompactModelTest {
         .isInstanceOf(UnsupportedOperationException.class);
   }
 
+  @Test
+  void childrenWithTheSameAppliedFieldsShareOneFieldsTreeAndKeepOnlyThisControllersEntry() {
+    OwnFieldsItemStore<Deployment> cache = new OwnFieldsItemStore<>();
+    String applied = "{\"f:spec\":{\"f:template\":{\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"function\\\"}\":"
+        + "{\".\":{},\"f:image\":{}}}}}}}";
+
+    cache.put("default/a", withManagedFields("a", applied));
+    cache.put("default/b", withManagedFields("b", applied));
+    Deployment first = cache.get("default/a");
+    Deployment second = cache.get("default/b");
+
+    assertThat(first.getMetadata().getManagedFields()).singleElement()
+        .satisfies(entry -> assertThat(entry.getManager()).isEqualTo(FunctionReconciler.FIELD_MANAGER));
+    assertThat(second.getMetadata().getManagedFields().get(0).getFieldsV1())
+        .isSameAs(first.getMetadata().getManagedFields().get(0).getFieldsV1());
+    assertThat(JSON.asJson(second.getMetadata().getManagedFields().get(0).getFieldsV1())).isEqualTo(applied);
+  }
+
+  private static Deployment withManagedFields(String name, String fieldsV1) {
+    return JSON.unmarshal("""
+        {"apiVersion": "apps/v1", "kind": "Deployment",
+         "metadata": {"name": "%s", "namespace": "default", "managedFields": [
+           {"manager": "%s", "operation": "Apply", "fieldsType": "FieldsV1", "fieldsV1": %s},
+           {"manager": "kube-controller-manager", "operation": "Update", "subresource": "status",
+            "fieldsType": "FieldsV1", "fieldsV1": {"f:status": {"f:replicas": {}}}}]}}
+        """.formatted(name, FunctionReconciler.FIELD_MANAGER, fieldsV1), Deployment.class);
+  }
+
   /** As an informer gets it: parsed from JSON. */
   private static Deployment fromTheApiServer(Deployment built) {
     return JSON.unmarshal(JSON.asJson(built), Deployment.class);
