@@ -140,12 +140,17 @@ final class ControllerCommand implements Callable<Integer> {
       }
     });
     OperationSettings ops = flag(() -> new OperationSettings(Optional.empty(), metricsBind, metricsPort, shutdown));
+    String instance = instanceName();
+    if (leaderElect) {
+      // Checked before the client exists, so that a typo fails as a usage error; the namespace may come later.
+      flag(() -> new LeaderElection(leaderElectionNamespace == null ? "default" : leaderElectionNamespace,
+          leaderElectionId, instance));
+    }
     LogSetup.configure(format, level);
     SourceSettings sources = new SourceSettings(cacheDir(), bytes(diskBudget), Duration.ofSeconds(gitTimeoutSeconds),
         bytes(maxRepositorySize), bytes(maxFileSize));
     WebhookSettings webhooks = webhookSecretFile == null ? WebhookSettings.defaults()
         : WebhookSettings.defaults().withGlobalSecret(Files.readString(webhookSecretFile).strip());
-    String instance = instanceName();
     ControllerSettings settings = new ControllerSettings(knownHosts == null ? "" : Files.readString(knownHosts),
         new HashSet<>(allowedTargetNamespaces), GoDuration.parse(functionSourceInterval),
         registryLookup ? RegistryLookupSettings.enabled(new HashSet<>(insecureRegistries))

@@ -20,8 +20,10 @@ import java.util.regex.Pattern;
  */
 final class ControllerJvm implements AutoCloseable {
 
-  private static final Pattern RUNNING = Pattern.compile("gitfn controller running .* health and metrics at (\\S+)");
-  private static final Pattern INSTANCE = Pattern.compile("reconciling .* as (\\S+?), once it holds Lease");
+  // In text and in JSON lines alike: a URI ends at a space or a quote.
+  private static final Pattern RUNNING =
+      Pattern.compile("gitfn controller running .*webhooks at (http://[^\\s\";]+); health and metrics at (http://[^\\s\"]+)");
+  private static final Pattern INSTANCE = Pattern.compile("reconciling .* as ([^\\s,\"]+), once it holds Lease");
   // Small and quick to start: two of these share two cores with the test bed.
   private static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-Xmx160m", "-XX:TieredStopAtLevel=1",
       "-Xss512k");
@@ -29,12 +31,14 @@ final class ControllerJvm implements AutoCloseable {
 
   private final ComponentProcess guarded;
   private final Path log;
+  private final URI webhooks;
   private final URI operations;
   private final String instance;
 
-  private ControllerJvm(ComponentProcess guarded, Path log, URI operations, String instance) {
+  private ControllerJvm(ComponentProcess guarded, Path log, URI webhooks, URI operations, String instance) {
     this.guarded = guarded;
     this.log = log;
+    this.webhooks = webhooks;
     this.operations = operations;
     this.instance = instance;
   }
@@ -56,7 +60,8 @@ final class ControllerJvm implements AutoCloseable {
       Matcher running = RUNNING.matcher(text);
       Matcher instance = INSTANCE.matcher(text);
       if (running.find() && instance.find()) {
-        return new ControllerJvm(guarded, log, URI.create(running.group(1)), instance.group(1));
+        return new ControllerJvm(guarded, log, URI.create(running.group(1)), URI.create(running.group(2)),
+            instance.group(1));
       }
       Thread.sleep(100); // waiting for a start, not measuring anything
     }
@@ -77,6 +82,13 @@ final class ControllerJvm implements AutoCloseable {
   /** GETs {@code path} of its health and metrics server: status and body. */
   HttpResponse<String> get(String path) throws IOException, InterruptedException {
     return HTTP.send(HttpRequest.newBuilder(operations.resolve(path)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** POSTs a GitHub ping to its webhook receiver: status and body. */
+  HttpResponse<String> ping() throws IOException, InterruptedException {
+    return HTTP.send(HttpRequest.newBuilder(webhooks.resolve("github")).header("X-GitHub-Event", "ping")
+        .header("X-GitHub-Delivery", "leader-election-it").POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   /** SIGKILL: the JVM ends without a word, and keeps its Lease until it expires. */

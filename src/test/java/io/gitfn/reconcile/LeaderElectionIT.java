@@ -33,8 +33,10 @@ class LeaderElectionIT {
     Path dir = Files.createTempDirectory("gitfn-leader-election");
     List<String> flags = List.of("--leader-elect", "--leader-election-namespace", ns.name(), "--leader-election-id",
         LEASE, "--shutdown-timeout", "5s");
+    List<String> json = new java.util.ArrayList<>(flags);
+    json.addAll(List.of("--log-format", "json"));
     try (ControllerJvm first = ControllerJvm.start("first", bed.kubeconfig(), dir, flags);
-        ControllerJvm second = ControllerJvm.start("second", bed.kubeconfig(), dir, flags)) {
+        ControllerJvm second = ControllerJvm.start("second", bed.kubeconfig(), dir, json)) {
       await().atMost(Duration.ofSeconds(30)).until(() -> holder(client, ns) != null);
       ControllerJvm leader = holder(client, ns).equals(first.instance()) ? first : second;
       ControllerJvm standby = leader == first ? second : first;
@@ -48,6 +50,14 @@ class LeaderElectionIT {
       // The standby is ready (warm caches, see docs/operations.md) but says so.
       assertThat(standby.get("readyz").statusCode()).isEqualTo(200);
       assertThat(standby.get("readyz").body()).contains("standby");
+      // A standby tracks no source: it must not answer "nothing to trigger" for a push the leader would take.
+      assertThat(standby.ping().statusCode()).isEqualTo(503);
+      assertThat(leader.ping().statusCode()).isEqualTo(200);
+      assertThat(standby.get("metrics").body())
+          .containsPattern("gitfn_webhook_deliveries_total\\{forge=\"github\",result=\"standby\"} 1");
+      assertThat(second.log().lines().filter(l -> l.contains("Lease"))).isNotEmpty()
+          .allSatisfy(l -> assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(l).get("message")
+              .asText()).contains("Lease"));
 
       long killed = System.nanoTime();
       leader.kill();
