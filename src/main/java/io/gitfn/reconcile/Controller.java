@@ -183,7 +183,13 @@ public final class Controller implements AutoCloseable {
         throw e;
       }
     }
-    operator.start();
+    try {
+      operator.start();
+    } catch (RuntimeException e) {
+      try (mirrors; watcher; webhooks; operations) {
+        throw e;
+      }
+    }
     log.info("reconciling {} as {}{}", settings.shard().isAll() ? "every FunctionRepository and Function"
         : "FunctionRepositories and Functions labelled " + settings.shard(), settings.instance(),
         ops.leaderElection().map(e -> ", once it holds Lease " + e.namespace() + "/" + e.leaseName()).orElse(""));
