@@ -10,7 +10,7 @@ import io.gitfn.build.BuildSettings;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
-import io.gitfn.testbed.WithKubeApi;
+import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.testbed.git.BareRepository;
 import io.gitfn.testbed.git.GitClient;
 import io.gitfn.testbed.git.GitHttpServer;
@@ -33,9 +33,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A controller's {@code /metrics}, {@code /healthz} and {@code /readyz} over HTTP after a FunctionRepository sync,
- * the Functions it makes, and a webhook delivery.
+ * the Function it makes and builds (kwok completes the build Job), and a webhook delivery.
  */
-@WithKubeApi
+@WithKubeCluster
 @ExtendWith(GitServers.class)
 class MetricsIT {
 
@@ -86,7 +86,7 @@ class MetricsIT {
         + "FunctionRepository, metadata: {name: infra, namespace: " + ns.name() + "}, spec: {url: '"
         + http.url(repository.name()) + "', ref: {branch: main}, path: functions, interval: 1h,"
         + " secretRef: {name: git}}}", FunctionRepository.class)).create();
-    await().atMost(WAIT).until(() -> LeaderElectionIT.reconciled(client, ns, "hello"));
+    await().atMost(WAIT).until(() -> built(client, ns, "hello"));
 
     HttpResponse<String> ping = HTTP.send(HttpRequest.newBuilder(controller.webhookUri().resolve("github"))
         .header("X-GitHub-Event", "ping").header("X-GitHub-Delivery", "metrics-it-1")
@@ -109,10 +109,18 @@ class MetricsIT {
           .containsPattern("gitfn_git_fetches_total\\{result=\"success\"} [1-9]")
           .containsPattern("gitfn_webhook_deliveries_total\\{forge=\"github\",result=\"ignored\"} 1")
           .contains("gitfn_build_queue{state=\"waiting\"}")
-          .containsPattern("gitfn_build_queue\\{state=\"running\"} [1-9]")
-          .contains("gitfn_builds_total{result=\"succeeded\"}")
+          .contains("gitfn_build_queue{state=\"running\"}")
+          .containsPattern("gitfn_builds_total\\{result=\"succeeded\"} 1")
           .contains("gitfn_builds_total{result=\"failed\"}");
     });
+  }
+
+  private static boolean built(KubernetesClient client, TestNamespace ns, String name) {
+    io.gitfn.api.function.Function fn = client.resources(io.gitfn.api.function.Function.class)
+        .inNamespace(ns.name()).withName(name).get();
+    return fn != null && fn.getStatus() != null && fn.getStatus().getConditions() != null
+        && fn.getStatus().getConditions().stream()
+            .anyMatch(c -> c.getType().equals("BuildReady") && c.getStatus().equals("True"));
   }
 
   private static HttpResponse<String> get(String path) throws Exception {
