@@ -15,7 +15,20 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import io.gitfn.reconcile.LeaderElection;
+import io.gitfn.reconcile.OperationSettings;
+import io.gitfn.reconcile.ShardSelector;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -85,8 +98,55 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--insecure-registry", paramLabel = "HOST[:PORT]", description = "A registry the lookup reaches over plain HTTP, like the in-cluster registry.local:5000 (repeatable).")
   List<String> insecureRegistries = List.of();
 
+  @Option(names = "--leader-elect", description = "Elect a leader on a Lease, so that of several instances only one reconciles.")
+  boolean leaderElect;
+
+  @Option(names = "--leader-election-namespace", description = "Namespace of the Lease (default: $POD_NAMESPACE, else the kubeconfig's namespace, else default).")
+  String leaderElectionNamespace;
+
+  @Option(names = "--leader-election-id", defaultValue = LeaderElection.DEFAULT_LEASE_NAME, description = "Name of the Lease (default: ${DEFAULT-VALUE}); one per shard.")
+  String leaderElectionId;
+
+  @Option(names = "--shard-selector", paramLabel = "SELECTOR", description = "Label selector of the FunctionRepositories and Functions this instance reconciles, like gitfn.io/shard=a, or !gitfn.io/shard for the unsharded rest (default: all).")
+  String shardSelector;
+
+  @Option(names = "--metrics-bind", defaultValue = "0.0.0.0", description = "Address of /healthz, /readyz and /metrics (default: ${DEFAULT-VALUE}).")
+  String metricsBind;
+
+  @Option(names = "--metrics-port", defaultValue = "8080", description = "Port of /healthz, /readyz and /metrics; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+  int metricsPort;
+
+  @Option(names = "--log-format", defaultValue = "text", description = "text, or json for one JSON object per line (default: ${DEFAULT-VALUE}).")
+  String logFormat;
+
+  @Option(names = "--log-level", defaultValue = "info", description = "error, warn, info, debug or trace (default: ${DEFAULT-VALUE}).")
+  String logLevel;
+
+  @Option(names = "--shutdown-timeout", defaultValue = "20s", description = "On SIGTERM, how long running reconciles may take to finish (default: ${DEFAULT-VALUE}).")
+  String shutdownTimeout;
+
+  @Spec CommandSpec spec;
+
   @Override
   public Integer call() throws Exception {
+    LogSetup.Format format = flag(() -> LogSetup.format(logFormat));
+    ch.qos.logback.classic.Level level = flag(() -> LogSetup.level(logLevel));
+    ShardSelector shard = flag(() -> ShardSelector.parse("--shard-selector", shardSelector));
+    Duration shutdown = flag(() -> {
+      try {
+        return GoDuration.parse(shutdownTimeout);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--shutdown-timeout " + e.getMessage());
+      }
+    });
+    OperationSettings ops = flag(() -> new OperationSettings(Optional.empty(), metricsBind, metricsPort, shutdown));
+    String instance = instanceName();
+    if (leaderElect) {
+      // Checked before the client exists, so that a typo fails as a usage error; the namespace may come later.
+      flag(() -> new LeaderElection(leaderElectionNamespace == null ? "default" : leaderElectionNamespace,
+          leaderElectionId, instance));
+    }
+    LogSetup.configure(format, level);
     SourceSettings sources = new SourceSettings(cacheDir(), bytes(diskBudget), Duration.ofSeconds(gitTimeoutSeconds),
         bytes(maxRepositorySize), bytes(maxFileSize));
     WebhookSettings webhooks = webhookSecretFile == null ? WebhookSettings.defaults()
@@ -94,21 +154,70 @@ final class ControllerCommand implements Callable<Integer> {
     ControllerSettings settings = new ControllerSettings(knownHosts == null ? "" : Files.readString(knownHosts),
         new HashSet<>(allowedTargetNamespaces), GoDuration.parse(functionSourceInterval),
         registryLookup ? RegistryLookupSettings.enabled(new HashSet<>(insecureRegistries))
-            : RegistryLookupSettings.disabled());
+            : RegistryLookupSettings.disabled(), shard, instance);
     BuildSettings defaults = BuildSettings.defaults();
     BuildSettings builds = new BuildSettings(registry, builderImage, defaults.builderArgs(), defaults.baseImages(),
         registrySecret, packageRegistrySecret, defaults.buildProfile(), defaults.podAnnotations(), buildConcurrency);
-    StopSignal signal = StopSignal.install("gitfn-stop");
-    try (KubernetesClient client = kube.client();
-        Controller controller = Controller.start(client, sources, webhooks, settings, builds,
-            WorkloadSettings.defaults(), webhookBind, webhookPort)) {
-      log.info("gitfn controller running against {}; webhooks at {}", client.getMasterUrl(), controller.webhookUri());
-      signal.await();
-      log.info("stopping");
+    // The hook waits for the reconciles' time to finish, plus time to release the Lease and close the servers.
+    StopSignal signal = StopSignal.install("gitfn-stop", shutdown.plusSeconds(10), true);
+    PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    try (KubernetesClient client = kube.client()) {
+      if (leaderElect) {
+        ops = ops.withLeaderElection(flag(() -> new LeaderElection(leaseNamespace(client), leaderElectionId,
+            instance)));
+      }
+      try (Controller controller = Controller.start(client, sources, webhooks, settings, builds,
+          WorkloadSettings.defaults(), webhookBind, webhookPort, ops, meters, signal::fail)) {
+        log.info("gitfn controller running against {}; webhooks at {}; health and metrics at {}",
+            client.getMasterUrl(), controller.webhookUri(), controller.operationsUri());
+        signal.await();
+        log.info("stopping: running reconciles have {} to finish", shutdown);
+      }
+      log.info("stopped");
     } finally {
       signal.closed();
     }
-    return 0;
+    return signal.exitCode();
+  }
+
+  /** A flag's value, or picocli's usage error with the flag's name in its message. */
+  private <T> T flag(Supplier<T> parse) {
+    try {
+      return parse.get();
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+
+  private String leaseNamespace(KubernetesClient client) {
+    if (leaderElectionNamespace != null && !leaderElectionNamespace.isBlank()) {
+      return leaderElectionNamespace;
+    }
+    String pod = System.getenv("POD_NAMESPACE");
+    if (pod != null && !pod.isBlank()) {
+      return pod;
+    }
+    String configured = client.getNamespace();
+    return configured == null || configured.isBlank() ? "default" : configured;
+  }
+
+  /**
+   * This process's name in the Lease and its Events: the Pod's (or host's) name and a random suffix, as client-go
+   * makes it, so that two processes on one host, or a restarted Pod, never pass for each other.
+   */
+  private static String instanceName() {
+    String host = System.getenv("POD_NAME");
+    if (host == null || host.isBlank()) {
+      host = System.getenv("HOSTNAME");
+    }
+    if (host == null || host.isBlank()) {
+      try {
+        host = InetAddress.getLocalHost().getHostName();
+      } catch (UnknownHostException e) {
+        host = "gitfn";
+      }
+    }
+    return host + "_" + UUID.randomUUID().toString().substring(0, 8);
   }
 
   private Path cacheDir() {

@@ -18,7 +18,17 @@ import io.gitfn.trigger.webhook.WebhookReceiver;
 import io.gitfn.trigger.webhook.WebhookServer;
 import io.gitfn.trigger.webhook.WebhookSettings;
 import io.gitfn.workload.WorkloadSettings;
+import io.gitfn.server.OperationsServer;
+import io.gitfn.server.OperationsServer.Check;
+import io.gitfn.trigger.SourceMetrics;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.RuntimeInfo;
+import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,17 +43,27 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class Controller implements AutoCloseable {
 
   static final int RECONCILE_THREADS = 10;
+  static final String BUILD_QUEUE = "gitfn.build.queue";
 
+  private static final Logger log = LoggerFactory.getLogger(Controller.class);
+
+  private final KubernetesClient client;
   private final MirrorCache mirrors;
   private final SourceWatcher watcher;
   private final WebhookServer webhooks;
+  private final OperationsServer operations;
   private final Operator operator;
+  private final Leadership leadership;
 
-  private Controller(MirrorCache mirrors, SourceWatcher watcher, WebhookServer webhooks, Operator operator) {
+  private Controller(KubernetesClient client, MirrorCache mirrors, SourceWatcher watcher, WebhookServer webhooks,
+      OperationsServer operations, Operator operator, Leadership leadership) {
+    this.client = client;
     this.mirrors = mirrors;
     this.watcher = watcher;
     this.webhooks = webhooks;
+    this.operations = operations;
     this.operator = operator;
+    this.leadership = leadership;
   }
 
   /**
@@ -58,14 +78,33 @@ public final class Controller implements AutoCloseable {
   }
 
   /**
-   * Starts a controller that also builds and runs Functions with the given settings.
+   * Starts a controller that also builds and runs Functions with the given settings, as the only instance, with
+   * health on a free loopback port and metrics that nobody scrapes.
    *
    * @param webhookHost and {@code webhookPort}: where the receiver listens (port 0 picks a free one)
    */
   public static Controller start(KubernetesClient client, SourceSettings sources, WebhookSettings webhookSettings,
       ControllerSettings settings, BuildSettings builds, WorkloadSettings workloads, String webhookHost,
       int webhookPort) throws Exception {
+    return start(client, sources, webhookSettings, settings, builds, workloads, webhookHost, webhookPort,
+        OperationSettings.defaults(), new SimpleMeterRegistry(),
+        () -> log.error("the controller cannot go on; it keeps running only because it was started in-process"));
+  }
+
+  /**
+   * Starts a controller.
+   *
+   * @param meters where every gitfn metric is registered; a {@code PrometheusMeterRegistry} is served on {@code
+   *     /metrics}
+   * @param fatal runs when the controller cannot go on (it lost its Lease, or an informer stopped); {@code gitfn
+   *     controller} stops the process, which Kubernetes then restarts
+   */
+  public static Controller start(KubernetesClient client, SourceSettings sources, WebhookSettings webhookSettings,
+      ControllerSettings settings, BuildSettings builds, WorkloadSettings workloads, String webhookHost,
+      int webhookPort, OperationSettings ops, MeterRegistry meters, Runnable fatal) throws Exception {
     Clock clock = Clock.systemUTC();
+    AtomicReference<String> failure = new AtomicReference<>();
+    Leadership leadership = new Leadership(ops.leaderElection(), fatal);
     MirrorCache mirrors = new MirrorCache(sources);
     // The watcher reports to the reconciler, which needs the watcher: a forwarding reference closes the loop.
     AtomicReference<SourceEvents> repositoryEvents = new AtomicReference<>();
@@ -89,33 +128,93 @@ public final class Controller implements AutoCloseable {
           repositoryEvents.get().failed(source, error, retryIn);
         }
       }
-    }, clock, Backoff.DEFAULT, 4);
+    }, clock, Backoff.DEFAULT, 4, new SourceMetrics(meters));
     FunctionRepositoryReconciler reconciler = new FunctionRepositoryReconciler(client, watcher, mirrors,
         new ManifestReader(ManifestOptions.defaults()), settings, clock);
     repositoryEvents.set(reconciler);
-    functions.set(new FunctionReconciler(client, watcher, mirrors, builds, new BuildQueue(builds.concurrency()),
-        workloads, settings, clock));
+    BuildQueue queue = new BuildQueue(builds.concurrency());
+    // The queue stays pure; its depth is read here.
+    Gauge.builder(BUILD_QUEUE, queue, BuildQueue::depth).description("Builds waiting for a slot, and running")
+        .tag("state", "waiting").register(meters);
+    Gauge.builder(BUILD_QUEUE, queue, BuildQueue::runningCount).description("Builds waiting for a slot, and running")
+        .tag("state", "running").register(meters);
+    functions.set(new FunctionReconciler(client, watcher, mirrors, builds, queue, workloads, settings, clock, meters));
     WebhookServer webhooks = WebhookServer.start(webhookHost, webhookPort,
-        new WebhookReceiver(watcher.webhookTargets(), webhookSettings, clock));
+        new WebhookReceiver(watcher.webhookTargets(), webhookSettings, clock, meters, leadership::leading));
     // Passes wait on the API server, not the CPU, and builds are capped at 5 anyway: ten threads each for
     // reconciles and for workflows keep every Function moving, where the SDK's defaults hold fifty idle stacks.
-    Operator operator = new Operator(o -> o.withKubernetesClient(client).withCloseClientOnStop(false)
-        .withConcurrentReconciliationThreads(RECONCILE_THREADS).withConcurrentWorkflowExecutorThreads(RECONCILE_THREADS));
+    Operator operator = new Operator(o -> {
+      o.withKubernetesClient(client).withCloseClientOnStop(false)
+          .withConcurrentReconciliationThreads(RECONCILE_THREADS)
+          .withConcurrentWorkflowExecutorThreads(RECONCILE_THREADS)
+          .withMetrics(new ReconcileMetrics(meters))
+          .withReconciliationTerminationTimeout(ops.shutdownTimeout())
+          .withInformerStoppedHandler((informer, error) -> {
+            // The SDK's default exits the JVM; gitfn reports it on /healthz and lets its caller stop.
+            if (error != null && failure.compareAndSet(null, "an informer stopped: " + error.getMessage())) {
+              log.error("an informer stopped; the controller cannot see the cluster any more", error);
+              fatal.run();
+            }
+          });
+      leadership.configuration().ifPresent(o::withLeaderElectionConfiguration);
+    });
     // Spec changes, manual requests, deletion and the SDK's own finalizer start a pass; status writes do not.
-    operator.register(reconciler, o -> o.withGenerationAware(false).withOnUpdateFilter((updated, old) ->
+    operator.register(reconciler, o -> shard(o, settings.shard()).withGenerationAware(false)
+        .withOnUpdateFilter((updated, old) ->
         !Objects.equals(updated.getMetadata().getGeneration(), old.getMetadata().getGeneration())
             || !Objects.equals(requestedAt(updated), requestedAt(old))
             || !Objects.equals(updated.getMetadata().getFinalizers(), old.getMetadata().getFinalizers())
             || updated.getMetadata().getDeletionTimestamp() != null));
     // The same for Functions, whose annotations ask for a rebuild or pin a revision.
-    operator.register(functions.get(), o -> o.withFieldManager(FunctionReconciler.FIELD_MANAGER)
+    operator.register(functions.get(), o -> shard(o, settings.shard()).withFieldManager(FunctionReconciler.FIELD_MANAGER)
         .withItemStore(new LeanItemStore<>()).withGenerationAware(false).withOnUpdateFilter((updated, old) ->
         !Objects.equals(updated.getMetadata().getGeneration(), old.getMetadata().getGeneration())
             || !Objects.equals(updated.getMetadata().getAnnotations(), old.getMetadata().getAnnotations())
             || !Objects.equals(updated.getMetadata().getFinalizers(), old.getMetadata().getFinalizers())
             || updated.getMetadata().getDeletionTimestamp() != null));
-    operator.start();
-    return new Controller(mirrors, watcher, webhooks, operator);
+    OperationsServer operations;
+    try {
+      // Before the operator starts, which waits for its caches: /healthz answers, /readyz says why not yet.
+      operations = OperationsServer.start(ops.metricsHost(), ops.metricsPort(),
+          () -> failure.get() == null ? new Check(true, "ok") : new Check(false, failure.get()),
+          () -> readiness(operator, leadership), meters);
+    } catch (Exception e) {
+      try (mirrors; watcher; webhooks) {
+        throw e;
+      }
+    }
+    try {
+      operator.start();
+    } catch (RuntimeException e) {
+      try (mirrors; watcher; webhooks; operations) {
+        throw e;
+      }
+    }
+    log.info("reconciling {} as {}{}", settings.shard().isAll() ? "every FunctionRepository and Function"
+        : "FunctionRepositories and Functions labelled " + settings.shard(), settings.instance(),
+        ops.leaderElection().map(e -> ", once it holds Lease " + e.namespace() + "/" + e.leaseName()).orElse(""));
+    return new Controller(client, mirrors, watcher, webhooks, operations, operator, leadership);
+  }
+
+  /**
+   * Both instances of an election are ready once their caches are in sync: the standby's warm caches are what let
+   * it take over at once, and a standby that never turned Ready would hold up every rollout of the Deployment.
+   */
+  private static Check readiness(Operator operator, Leadership leadership) {
+    RuntimeInfo runtime = operator.getRuntimeInfo();
+    if (!runtime.isStarted()) {
+      return new Check(false, "starting: the informers are not in sync yet");
+    }
+    if (!runtime.allEventSourcesAreHealthy()) {
+      return new Check(false, "unhealthy event sources: " + runtime.unhealthyEventSources().keySet());
+    }
+    return new Check(true, leadership.leading() ? "ok" : "ok (standby)");
+  }
+
+  private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> ControllerConfigurationOverrider<R> shard(
+      ControllerConfigurationOverrider<R> overrider, ShardSelector shard) {
+    // Informers list and watch with the selector: another shard's objects never reach this instance.
+    return shard.isAll() ? overrider : overrider.withLabelSelector(shard.expression());
   }
 
   private static String requestedAt(FunctionRepository repository) {
@@ -128,10 +227,26 @@ public final class Controller implements AutoCloseable {
     return webhooks.baseUri();
   }
 
+  /** Where {@code /healthz}, {@code /readyz} and {@code /metrics} are served, ending in {@code /}. */
+  public URI operationsUri() {
+    return operations.baseUri();
+  }
+
+  /** Whether this instance leads (always, without leader election). */
+  public boolean leading() {
+    return leadership.leading();
+  }
+
+  /**
+   * Stops gracefully: no new events are taken, running reconciles get up to the shutdown timeout to finish, the
+   * Lease is released so the standby takes over at once, then the watcher, mirrors and servers close.
+   */
   @Override
   public void close() throws Exception {
-    try (mirrors; watcher; webhooks) {
+    leadership.stopping();
+    try (mirrors; watcher; webhooks; operations) {
       operator.stop();
+      leadership.release(client);
     }
   }
 }

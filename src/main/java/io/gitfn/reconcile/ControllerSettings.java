@@ -1,6 +1,7 @@
 package io.gitfn.reconcile;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -10,12 +11,15 @@ import java.util.Set;
  * @param allowedTargetNamespaces namespaces other than its own that a FunctionRepository may write Functions into
  * @param functionSourceInterval how often the Git source of a Function is checked without a webhook
  * @param registryLookup whether, and how, the registry is asked for an image before it is built
+ * @param shard the FunctionRepositories and Functions this instance reconciles ({@code --shard-selector})
+ * @param instance this instance's name, as its Events' source host and its Lease identity show it
  */
 public record ControllerSettings(String knownHosts, Set<String> allowedTargetNamespaces,
-    Duration functionSourceInterval, RegistryLookupSettings registryLookup) {
+    Duration functionSourceInterval, RegistryLookupSettings registryLookup, ShardSelector shard, String instance) {
 
   /** Kyma checks every 5 minutes, which its users find too slow (kyma#12527); a check costs one ls-remote. */
   public static final Duration DEFAULT_FUNCTION_SOURCE_INTERVAL = Duration.ofMinutes(1);
+  public static final String DEFAULT_INSTANCE = "gitfn";
 
   public ControllerSettings {
     knownHosts = knownHosts == null ? "" : knownHosts;
@@ -24,6 +28,14 @@ public record ControllerSettings(String knownHosts, Set<String> allowedTargetNam
       throw new IllegalArgumentException("functionSourceInterval must be positive, was " + functionSourceInterval);
     }
     registryLookup = registryLookup == null ? RegistryLookupSettings.disabled() : registryLookup;
+    shard = shard == null ? ShardSelector.ALL : shard;
+    instance = instance == null || instance.isBlank() ? DEFAULT_INSTANCE : instance;
+  }
+
+  public ControllerSettings(String knownHosts, Set<String> allowedTargetNamespaces, Duration functionSourceInterval,
+      RegistryLookupSettings registryLookup) {
+    this(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, ShardSelector.ALL,
+        DEFAULT_INSTANCE);
   }
 
   public static ControllerSettings defaults() {
@@ -31,10 +43,21 @@ public record ControllerSettings(String knownHosts, Set<String> allowedTargetNam
   }
 
   public ControllerSettings withFunctionSourceInterval(Duration interval) {
-    return new ControllerSettings(knownHosts, allowedTargetNamespaces, interval, registryLookup);
+    return new ControllerSettings(knownHosts, allowedTargetNamespaces, interval, registryLookup, shard, instance);
   }
 
   public ControllerSettings withRegistryLookup(RegistryLookupSettings lookup) {
-    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, lookup);
+    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, lookup, shard, instance);
+  }
+
+  /** Reconciles only what {@code selector} matches, as the instance named {@code name}. */
+  public ControllerSettings withShard(ShardSelector selector, String name) {
+    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup,
+        Objects.requireNonNull(selector, "selector"), name);
+  }
+
+  public ControllerSettings withInstance(String name) {
+    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, shard,
+        name);
   }
 }

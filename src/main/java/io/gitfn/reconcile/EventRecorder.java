@@ -17,10 +17,13 @@ final class EventRecorder {
 
   private final KubernetesClient client;
   private final Clock clock;
+  private final String instance;
 
-  EventRecorder(KubernetesClient client, Clock clock) {
+  /** @param instance the controller instance, shown as the Event's source host: with shards, it says which wrote */
+  EventRecorder(KubernetesClient client, Clock clock, String instance) {
     this.client = client;
     this.clock = clock;
+    this.instance = instance;
   }
 
   void normal(HasMetadata about, String reason, String message) {
@@ -47,7 +50,7 @@ final class EventRecorder {
           .endInvolvedObject()
           .withType(type).withReason(reason).withMessage(text)
           .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
-          .withNewSource().withComponent("gitfn").endSource()
+          .withNewSource().withComponent("gitfn").withHost(instance).endSource()
           .build()).create();
     } catch (KubernetesClientException e) {
       log.warn("cannot record event {} on {}/{}: {}", reason, about.getMetadata().getNamespace(),

@@ -20,6 +20,8 @@ import io.gitfn.build.ContentKey;
 import io.gitfn.build.ContextConfigMapSpec;
 import io.gitfn.reconcile.FunctionSource.Build;
 import io.gitfn.workload.Labels;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
@@ -46,9 +48,13 @@ final class FunctionBuilds {
   private final BuildQueue queue;
   private final Consumer<Function> wake;
   private final RegistryLookup registry;
+  private final Counter succeededBuilds;
+  private final Counter failedBuilds;
 
   FunctionBuilds(KubernetesClient client, BuildSettings settings, BuildQueue queue, RegistryLookup registry,
-      Consumer<Function> wake) {
+      Consumer<Function> wake, MeterRegistry meters) {
+    this.succeededBuilds = builds(meters, "succeeded");
+    this.failedBuilds = builds(meters, "failed");
     this.client = client;
     this.settings = settings;
     this.queue = queue;
@@ -103,7 +109,9 @@ final class FunctionBuilds {
     if (succeeded(job)) {
       queue.finished(jobKey(job));
       pass.condition(BUILD_READY, "True", JOB_FINISHED, built);
-      pass.record(build.key(), build.image(), FunctionPass.SUCCEEDED);
+      if (pass.record(build.key(), build.image(), FunctionPass.SUCCEEDED)) {
+        succeededBuilds.increment(); // once per finished Job: the next pass finds the key known good
+      }
       return true;
     }
     if (failed(job)) {
@@ -112,7 +120,9 @@ final class FunctionBuilds {
       pass.condition(BUILD_READY, "False", JOB_FAILED, "Job " + name + " failed" + why
           + "; the running version stays. Fix the source, or run `gitfn reconcile function "
           + fn.getMetadata().getName() + "` to build it again");
-      pass.record(build.key(), build.image(), FunctionPass.FAILED);
+      if (pass.record(build.key(), build.image(), FunctionPass.FAILED)) {
+        failedBuilds.increment(); // once per failed Job: later passes find the same newest history entry
+      }
       return false;
     }
     queue.running(owner(fn), jobKey(job));
@@ -262,5 +272,11 @@ final class FunctionBuilds {
   private <T extends HasMetadata> T apply(T desired) {
     return client.resource(desired).fieldManager(FunctionReconciler.FIELD_MANAGER).forceConflicts()
         .serverSideApply();
+  }
+
+  /** {@code gitfn_builds_total{result}}: build Jobs that finished, counted when a pass first sees them finished. */
+  private static Counter builds(MeterRegistry meters, String result) {
+    return Counter.builder("gitfn.builds").description("Build Jobs that finished, by result")
+        .tag("result", result).register(meters);
   }
 }

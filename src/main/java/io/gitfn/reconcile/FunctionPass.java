@@ -64,12 +64,15 @@ final class FunctionPass {
         && (SUCCEEDED.equals(e.getOutcome()) || REUSED.equals(e.getOutcome())));
   }
 
-  /** Adds a history entry, newest first, unless the newest already says the same about the same key. */
-  void record(ContentKey key, String image, String outcome) {
+  /**
+   * Adds a history entry, newest first, unless the newest already says the same about the same key; returns
+   * whether it added one.
+   */
+  boolean record(ContentKey key, String image, String outcome) {
     List<FunctionHistoryEntry> history = new ArrayList<>(history());
     if (!history.isEmpty() && key.value().equals(history.get(0).getContentKey())
         && outcome.equals(history.get(0).getOutcome())) {
-      return;
+      return false;
     }
     FunctionHistoryEntry entry = new FunctionHistoryEntry();
     entry.setRevision(revision());
@@ -80,6 +83,7 @@ final class FunctionPass {
     history.add(0, entry);
     status.setHistory(new ArrayList<>(
         history.subList(0, Math.min(history.size(), FunctionStatus.HISTORY_LIMIT))));
+    return true;
   }
 
   /** True when the newest history entry is about this key. */

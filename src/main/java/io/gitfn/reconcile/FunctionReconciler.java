@@ -84,15 +84,14 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
 
   public FunctionReconciler(KubernetesClient client, SourceWatcher watcher, MirrorCache mirrors,
       BuildSettings buildSettings, BuildQueue queue, WorkloadSettings workloads, ControllerSettings settings,
-      Clock clock) {
+      Clock clock, io.micrometer.core.instrument.MeterRegistry meters) {
     this.client = client;
     this.workloads = workloads;
     this.clock = clock;
-    this.events = new EventRecorder(client, clock);
+    this.events = new EventRecorder(client, clock, settings.instance());
     this.sources = new FunctionSource(client, watcher, mirrors, buildSettings, settings);
     this.builds = new FunctionBuilds(client, buildSettings, queue, new RegistryLookup(settings.registryLookup()),
-        fn -> wake(fn.getMetadata().getNamespace(),
-        fn.getMetadata().getName()));
+        fn -> wake(fn.getMetadata().getNamespace(), fn.getMetadata().getName()), meters);
   }
 
   @Override

@@ -92,7 +92,7 @@ public final class FunctionRepositoryReconciler
     this.sync = new FunctionSync(client);
     this.settings = settings;
     this.clock = clock;
-    this.events = new EventRecorder(client, clock);
+    this.events = new EventRecorder(client, clock, settings.instance());
   }
 
   @Override
@@ -239,7 +239,7 @@ public final class FunctionRepositoryReconciler
     SyncResult result;
     try {
       result = sync.apply(new SyncRequest(repository.getMetadata().getNamespace(), repository.getMetadata().getName(),
-          revision, manifest.functions(), spec.getPrune() == null || spec.getPrune(),
+          revision, shardLabelled(manifest.functions(), repository), spec.getPrune() == null || spec.getPrune(),
           Boolean.TRUE.equals(spec.getAllowEmpty()), settings.allowedTargetNamespaces()));
     } catch (SyncRefusedException e) {
       pass.failed(revision, "ApplyRefused", "revision " + revision + " was not applied: " + String.join("; ", e.reasons()));
@@ -486,5 +486,26 @@ public final class FunctionRepositoryReconciler
       repository.setStatus(status);
       return UpdateControl.patchStatus(repository).rescheduleAfter(next);
     }
+  }
+
+  /**
+   * The Functions with the repository's shard labels ({@code --shard-selector}'s keys, with the repository's
+   * values), so that they are reconciled by the same instance as the repository; Git cannot move them elsewhere.
+   */
+  private List<io.gitfn.api.function.Function> shardLabelled(List<io.gitfn.api.function.Function> functions,
+      FunctionRepository repository) {
+    Map<String, String> shard = settings.shard().shardLabelsOf(repository.getMetadata().getLabels());
+    if (shard.isEmpty()) {
+      return functions;
+    }
+    for (io.gitfn.api.function.Function fn : functions) {
+      Map<String, String> labels = new java.util.TreeMap<>();
+      if (fn.getMetadata().getLabels() != null) {
+        labels.putAll(fn.getMetadata().getLabels());
+      }
+      labels.putAll(shard);
+      fn.getMetadata().setLabels(labels);
+    }
+    return functions;
   }
 }

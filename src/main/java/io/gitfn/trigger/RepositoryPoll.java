@@ -44,6 +44,7 @@ final class RepositoryPoll {
   private final Clock clock;
   private final Backoff backoff;
   private final Consumer<Duration> scheduleNext;
+  private final SourceMetrics metrics;
 
   // Guarded by this: whether a check runs, and what asked for one since it started.
   private boolean running;
@@ -57,8 +58,10 @@ final class RepositoryPoll {
       Executor executor,
       Clock clock,
       Backoff backoff,
-      Consumer<Duration> scheduleNext) {
+      Consumer<Duration> scheduleNext,
+      SourceMetrics metrics) {
     this.mirror = mirror;
+    this.metrics = metrics;
     this.states = states;
     this.events = events;
     this.executor = executor;
@@ -134,6 +137,7 @@ final class RepositoryPoll {
       try {
         refs = mirror.remoteRefs();
       } catch (SourceException e) {
+        metrics.checked(false, true);
         return failAll(tracked, e, started);
       }
     }
@@ -154,7 +158,9 @@ final class RepositoryPoll {
     if (!moved.isEmpty()) {
       try {
         mirror.ensure(moved);
+        metrics.fetched(true);
       } catch (SourceException e) {
+        metrics.fetched(false);
         // One source's bad commit (a pin no ref reaches) must not fail the others on this mirror: try each alone.
         ensureEach(current, moved, e, started);
       }
@@ -174,6 +180,7 @@ final class RepositoryPoll {
     synchronized (this) {
       failures = current.size() == tracked.size() ? 0 : failures + 1;
     }
+    metrics.checked(!moved.isEmpty(), current.size() != tracked.size());
     return current.size() == tracked.size() ? jittered(interval()) : backoffDelay();
   }
 

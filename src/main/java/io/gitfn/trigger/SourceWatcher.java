@@ -52,8 +52,15 @@ public final class SourceWatcher implements AutoCloseable {
   private final Map<Mirror, RepositoryPoll> polls = new ConcurrentHashMap<>();
   private final Map<SourceId, RepositoryPoll> bySource = new ConcurrentHashMap<>();
   private final Map<SourceId, SourceState> states = new ConcurrentHashMap<>();
+  private final SourceMetrics metrics;
 
   public SourceWatcher(MirrorCache mirrors, SourceEvents events, Clock clock, Backoff backoff, int checkThreads) {
+    this(mirrors, events, clock, backoff, checkThreads, SourceMetrics.unexported());
+  }
+
+  public SourceWatcher(MirrorCache mirrors, SourceEvents events, Clock clock, Backoff backoff, int checkThreads,
+      SourceMetrics metrics) {
+    this.metrics = metrics;
     this.mirrors = mirrors;
     this.events = events;
     this.clock = clock;
@@ -180,7 +187,7 @@ public final class SourceWatcher implements AutoCloseable {
   private RepositoryPoll newPoll(Mirror mirror) {
     JobKey job = JobKey.jobKey(mirror.toString(), GROUP);
     RepositoryPoll[] self = new RepositoryPoll[1];
-    self[0] = new RepositoryPoll(mirror, states, events, checks, clock, backoff, delay -> schedule(job, delay));
+    self[0] = new RepositoryPoll(mirror, states, events, checks, clock, backoff, delay -> schedule(job, delay), metrics);
     try {
       scheduler.addJob(
           JobBuilder.newJob(PollJob.class).withIdentity(job).storeDurably().usingJobData(new org.quartz.JobDataMap(

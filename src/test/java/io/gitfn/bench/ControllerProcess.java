@@ -60,7 +60,8 @@ final class ControllerProcess implements AutoCloseable {
       command.add("-XX:NativeMemoryTracking=summary");
     }
     command.addAll(List.of("-jar", jar.toString(), "controller", "--kubeconfig", kubeconfig.toString(),
-        "--webhook-bind", "127.0.0.1", "--webhook-port", "0", "--cache-dir", cacheDir.toString()));
+        "--webhook-bind", "127.0.0.1", "--webhook-port", "0", "--metrics-bind", "127.0.0.1", "--metrics-port", "0",
+        "--cache-dir", cacheDir.toString()));
     ComponentProcess guarded = ComponentProcess.start("controller", log, command);
     long deadline = System.nanoTime() + timeout.toNanos();
     try {

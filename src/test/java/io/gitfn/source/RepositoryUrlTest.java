@@ -57,4 +57,23 @@ class RepositoryUrlTest {
     assertThat(RepositoryUrl.parse("https://gitlab.com/group/sub/Repo.git").matchKey())
         .isEqualTo("gitlab.com/group/sub/repo");
   }
+
+  /** Mirror, RepositoryPoll and the reconcilers log a RepositoryUrl through its toString. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {
+      "https://gitfn-bot:s3cret@git.example.com/org/repo.git",
+      "http://s3cret@git.example.com/org/repo.git",
+      "ssh://git:s3cret@git.example.com/org/repo.git",
+  })
+  void aUrlIsLoggedWithoutItsSecret(String url) {
+    assertThat(RepositoryUrl.parse(url).toString()).doesNotContain("s3cret").contains("git.example.com/org/repo");
+  }
+
+  @Test
+  void anInvalidUrlIsNamedInItsErrorWithoutItsPassword() {
+    assertThatThrownBy(() -> RepositoryUrl.parse("https://gitfn-bot:s3cret@git.example.com"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("https://gitfn-bot:***@git.example.com")
+        .hasMessageNotContaining("s3cret");
+  }
 }

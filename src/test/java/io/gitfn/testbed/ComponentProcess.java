@@ -76,7 +76,7 @@ public final class ComponentProcess implements AutoCloseable {
   }
 
   /** Waits for a one-off command to end; returns its exit code, or -1 when it ran over {@code timeout}. */
-  int waitForExit(Duration timeout) {
+  public int waitForExit(Duration timeout) {
     try {
       if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         close();

@@ -50,6 +50,27 @@ record Reply(int status, Map<String, Object> body) {
     return new Reply(status, body);
   }
 
+  /**
+   * The reply in one word, for the deliveries metric: {@code triggered}, {@code ignored} (nothing to trigger:
+   * a ping, another event, a duplicate, an untracked repository), {@code unauthorized}, {@code invalid} (a
+   * malformed, oversized or misrouted request), {@code standby} or {@code error}.
+   */
+  String result() {
+    if (status == 202) {
+      return "triggered";
+    }
+    if (status < 300) {
+      return "ignored";
+    }
+    if (status == 401 || status == 403) {
+      return "unauthorized";
+    }
+    if (status == 503) {
+      return "standby";
+    }
+    return status < 500 ? "invalid" : "error";
+  }
+
   /** The result or error message, for the log line. */
   String outcome() {
     Object text = body.containsKey("error") ? body.get("error") : body.get("result");

@@ -10,6 +10,10 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
@@ -35,8 +39,21 @@ public final class WebhookReceiver extends Handler.Abstract {
   private final WebhookSettings settings;
   private final Map<Forge, ForgeParser> parsers = new EnumMap<>(Forge.class);
   private final PushFanout fanout;
+  private final MeterRegistry registry;
+  private final BooleanSupplier leading;
 
   public WebhookReceiver(WebhookTargets targets, WebhookSettings settings, Clock clock) {
+    this(targets, settings, clock, new SimpleMeterRegistry(), () -> true);
+  }
+
+  /**
+   * A receiver that counts deliveries in {@code registry} and, while {@code leading} says this instance is a
+   * standby, triggers nothing.
+   */
+  public WebhookReceiver(WebhookTargets targets, WebhookSettings settings, Clock clock, MeterRegistry registry,
+      BooleanSupplier leading) {
+    this.registry = Objects.requireNonNull(registry, "registry");
+    this.leading = Objects.requireNonNull(leading, "leading");
     this.settings = Objects.requireNonNull(settings, "settings");
     parsers.put(Forge.GITHUB, new GitHubParser());
     parsers.put(Forge.GITLAB, new GitLabParser());
@@ -53,6 +70,7 @@ public final class WebhookReceiver extends Handler.Abstract {
   public boolean handle(Request request, Response response, Callback callback) {
     String path = Request.getPathInContext(request);
     Reply reply = answer(request, path);
+    count(path, reply);
     if (reply.status() == 405) {
       response.getHeaders().put(HttpHeader.ALLOW, HttpMethod.POST.asString());
     }
@@ -84,6 +102,11 @@ public final class WebhookReceiver extends Handler.Abstract {
       return logged(path, Reply.error(f, 413, "the body is larger than " + settings.maxBodyBytes() + " bytes"));
     }
     byte[] body = read.get();
+    if (!leading.getAsBoolean()) {
+      // A standby tracks no source, so it would answer "nothing to trigger" and the push would be lost; a 503
+      // tells the forge the delivery failed, so it shows as such and can be redelivered. Polling covers it meanwhile.
+      return logged(path, Reply.error(f, 503, "this gitfn instance is a standby; the leader handles webhooks"));
+    }
     Delivery delivery;
     try {
       delivery = parsers.get(f).parse(headers(request), body);
@@ -106,6 +129,14 @@ public final class WebhookReceiver extends Handler.Abstract {
             + (delivery.changes().size() > 1 ? " (+" + (delivery.changes().size() - 1) + ")" : ""),
         reply.outcome());
     return reply;
+  }
+
+  /** {@code gitfn_webhook_deliveries_total{forge, result}}; see {@link Reply#result()}. */
+  private void count(String path, Reply reply) {
+    String segment = path.replaceAll("^/+|/+$", "");
+    String forge = Forge.forPathSegment(segment).map(Forge::pathSegment).orElse("unknown");
+    Counter.builder("gitfn.webhook.deliveries").description("Webhook requests, by forge and result")
+        .tag("forge", forge).tag("result", reply.result()).register(registry).increment();
   }
 
   private Optional<byte[]> readBody(Request request) throws IOException {

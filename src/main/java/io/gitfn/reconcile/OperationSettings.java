@@ -1,0 +1,44 @@
+package io.gitfn.reconcile;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How the controller runs as a service: leader election, where health and metrics are served, and how long a stop
+ * waits for running reconciles.
+ *
+ * @param leaderElection the Lease to elect a leader on; empty when this is the only instance
+ * @param metricsHost and {@code metricsPort}: where {@code /healthz}, {@code /readyz} and {@code /metrics} are
+ *     served; port 0 picks a free one
+ * @param shutdownTimeout how long a stop waits for running reconciles before it interrupts them
+ */
+public record OperationSettings(Optional<LeaderElection> leaderElection, String metricsHost, int metricsPort,
+    Duration shutdownTimeout) {
+
+  public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(20);
+
+  public OperationSettings {
+    Objects.requireNonNull(leaderElection, "leaderElection");
+    Objects.requireNonNull(metricsHost, "metricsHost");
+    if (metricsPort < 0 || metricsPort > 65535) {
+      throw new IllegalArgumentException("--metrics-port must be between 0 and 65535, not " + metricsPort);
+    }
+    if (shutdownTimeout == null || shutdownTimeout.isNegative()) {
+      throw new IllegalArgumentException("--shutdown-timeout must not be negative, was " + shutdownTimeout);
+    }
+  }
+
+  /** One instance, health and metrics on a free loopback port: what tests and benchmarks start. */
+  public static OperationSettings defaults() {
+    return new OperationSettings(Optional.empty(), "127.0.0.1", 0, DEFAULT_SHUTDOWN_TIMEOUT);
+  }
+
+  public OperationSettings withLeaderElection(LeaderElection election) {
+    return new OperationSettings(Optional.of(election), metricsHost, metricsPort, shutdownTimeout);
+  }
+
+  public OperationSettings withShutdownTimeout(Duration timeout) {
+    return new OperationSettings(leaderElection, metricsHost, metricsPort, timeout);
+  }
+}

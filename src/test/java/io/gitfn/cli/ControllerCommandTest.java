@@ -1,0 +1,44 @@
+package io.gitfn.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+/** Bad values of the controller's operating flags stop it before it starts, with the flag named. */
+class ControllerCommandTest {
+
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource(delimiter = '|', value = {
+      "--shard-selector|gitfn.io/shard=a b|--shard-selector `gitfn.io/shard=a b` is not a label selector",
+      "--log-format|xml|--log-format `xml` is not one of text, json",
+      "--log-level|loud|--log-level `loud` is not one of",
+      "--shutdown-timeout|soon|--shutdown-timeout `soon` is not a duration",
+      "--metrics-port|70000|--metrics-port must be between 0 and 65535",
+      "--leader-election-id|Not_A_Name|--leader-election-id `Not_A_Name` is not a Kubernetes object name",
+  })
+  void aBadFlagValueNamesTheFlag(String flag, String value, String message) {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new Main()).setErr(new PrintWriter(err));
+    int code = cli.execute("controller", "--leader-elect", "--leader-election-namespace", "gitfn-system",
+        "--kubeconfig", "/dev/null", flag, value);
+
+    assertThat(code).as(err.toString()).isEqualTo(2);
+    assertThat(err.toString()).contains(message);
+  }
+
+  @Test
+  void theOperatingFlagsAreThoseTheChartSets() {
+    var options = new CommandLine(new Main()).getSubcommands().get("controller").getCommandSpec().optionsMap();
+    assertThat(options).containsKeys("--leader-elect", "--leader-election-namespace", "--leader-election-id",
+        "--shard-selector", "--metrics-bind", "--metrics-port", "--log-format", "--log-level", "--shutdown-timeout");
+    assertThat(options.get("--metrics-port").defaultValue()).isEqualTo("8080");
+    assertThat(options.get("--metrics-bind").defaultValue()).isEqualTo("0.0.0.0");
+    assertThat(options.get("--leader-election-id").defaultValue()).isEqualTo("gitfn-controller");
+    assertThat(options.get("--shutdown-timeout").defaultValue()).isEqualTo("20s");
+  }
+}
