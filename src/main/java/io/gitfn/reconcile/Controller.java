@@ -33,6 +33,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -104,7 +105,9 @@ public final class Controller implements AutoCloseable {
       int webhookPort, OperationSettings ops, MeterRegistry meters, Runnable fatal) throws Exception {
     Clock clock = Clock.systemUTC();
     AtomicReference<String> failure = new AtomicReference<>();
-    Leadership leadership = new Leadership(ops.leaderElection(), fatal);
+    Optional<LeaderPod> pod = ops.leaderElection().flatMap(e -> LeaderPod.fromEnvironment(client, e));
+    pod.ifPresent(LeaderPod::unmark); // a container restarted in the old leader's Pod leads no more
+    Leadership leadership = new Leadership(ops.leaderElection(), pod, fatal);
     MirrorCache mirrors = new MirrorCache(sources);
     // The watcher reports to the reconciler, which needs the watcher: a forwarding reference closes the loop.
     AtomicReference<SourceEvents> repositoryEvents = new AtomicReference<>();

@@ -28,13 +28,23 @@ final class Leadership {
   private static final Logger log = LoggerFactory.getLogger(Leadership.class);
 
   private final Optional<LeaderElection> election;
+  private final Optional<LeaderPod> pod;
   private final AtomicBoolean leading;
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final Runnable lost;
 
   /** @param lost runs when the lease is lost while the controller is not stopping */
   Leadership(Optional<LeaderElection> election, Runnable lost) {
+    this(election, Optional.empty(), lost);
+  }
+
+  /**
+   * @param pod this instance's Pod, labelled while it leads so that the webhook Service routes to it
+   * @param lost runs when the lease is lost while the controller is not stopping
+   */
+  Leadership(Optional<LeaderElection> election, Optional<LeaderPod> pod, Runnable lost) {
     this.election = election;
+    this.pod = pod;
     this.leading = new AtomicBoolean(election.isEmpty()); // without an election, this instance is the only one
     this.lost = lost;
   }
@@ -60,11 +70,13 @@ final class Leadership {
 
   private void started() {
     leading.set(true);
+    pod.ifPresent(LeaderPod::mark);
     log.info("leading: this instance ({}) holds Lease {}/{}", identity(), namespace(), leaseName());
   }
 
   private void stopped() {
     leading.set(false);
+    pod.ifPresent(LeaderPod::unmark);
     if (stopping.get()) {
       return;
     }
@@ -93,6 +105,7 @@ final class Leadership {
       return;
     }
     LeaderElection e = election.get();
+    pod.ifPresent(LeaderPod::unmark); // webhooks go to the next leader only, once it holds the Lease
     try {
       Lease lease = client.leases().inNamespace(e.namespace()).withName(e.leaseName()).get();
       if (lease == null || lease.getSpec() == null || !e.identity().equals(lease.getSpec().getHolderIdentity())) {
