@@ -24,14 +24,15 @@ import java.util.Map;
 final class CompactModel {
 
   private static final Map<String, Object> NONE = Map.of();
-  private static final int DISTINCT_FIELDS_TREES = 1024;
-  // Least recently used first; a changed Function spec makes a new tree, and the old ones age out.
-  private static final Map<String, FieldsV1> FIELDS_TREES = new LinkedHashMap<>(64, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, FieldsV1> eldest) {
-      return size() > DISTINCT_FIELDS_TREES;
-    }
-  };
+  private static final int SHARED_FIELDS_NODES = 4096;
+  // Least recently used first: the nodes that name one object (its owner's UID) age out; the common ones stay.
+  private static final Map<Map<String, Object>, Map<String, Object>> FIELDS_NODES =
+      new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Map<String, Object>, Map<String, Object>> eldest) {
+          return size() > SHARED_FIELDS_NODES;
+        }
+      };
   private static final String ADDITIONAL_PROPERTIES = "additionalProperties";
   // The fields of a model class worth walking: its own and its superclasses', without statics and primitives.
   private static final ClassValue<List<Field>> FIELDS = new ClassValue<>() {
@@ -55,18 +56,30 @@ final class CompactModel {
   }
 
   /**
-   * One shared copy of each distinct {@code fieldsV1} tree. A managed-fields entry is a tree of small maps, one
-   * per field this manager applied, about 150 for a Deployment; the controller applies the same fields to every
-   * Function's children, so a thousand cached Deployments hold a thousand equal trees, which were most of the
-   * remaining maps in the benchmark's heap. Server-side-apply matching only reads them.
+   * The same {@code fieldsV1} tree, made of shared nodes. A managed-fields entry is a tree of small maps, one per
+   * field this manager applied, about 150 for a Deployment, and most of them empty leaves. The controller applies
+   * the same fields to every Function's children, so a thousand cached Deployments hold a thousand nearly equal
+   * trees, which were most of the maps left in the benchmark's heap. They differ only where a key names the
+   * object (the owner reference's UID), so equal subtrees are shared, not whole trees: every empty leaf becomes the
+   * one empty map and every other node the first equal node seen. Server-side-apply matching only reads them.
    */
   static FieldsV1 shared(FieldsV1 fields) {
-    if (fields == null) {
-      return null;
+    if (fields != null) {
+      fields.setAdditionalProperties(sharedNode(fields.getAdditionalProperties()));
     }
-    String key = fields.getAdditionalProperties().toString();
-    synchronized (FIELDS_TREES) {
-      return FIELDS_TREES.computeIfAbsent(key, k -> fields);
+    return fields;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> sharedNode(Map<String, Object> node) {
+    if (node.isEmpty()) {
+      return NONE;
+    }
+    Map<String, Object> copy = new LinkedHashMap<>((int) (node.size() / 0.75f) + 1);
+    node.forEach((key, value) -> copy.put(key, value instanceof Map ? sharedNode((Map<String, Object>) value) : value));
+    synchronized (FIELDS_NODES) {
+      Map<String, Object> known = FIELDS_NODES.putIfAbsent(copy, copy);
+      return known == null ? copy : known;
     }
   }
 

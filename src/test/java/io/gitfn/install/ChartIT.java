@@ -122,7 +122,7 @@ class ChartIT {
   }
 
   @Test
-  void defaultsRunTwoLeaderElectedReplicasLockedDown() {
+  void defaultsRunTwoLeaderElectedReplicasLockedDown() throws Exception {
     List<HasMetadata> objects = helmTemplate("gitfn", "gitfn-system", REGISTRY);
 
     assertThat(objects).extracting(HasMetadata::getKind).containsExactlyInAnyOrder("ServiceAccount",
@@ -131,7 +131,8 @@ class ChartIT {
     assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
     PodSpec pod = deployment.getSpec().getTemplate().getSpec();
     Container controller = pod.getContainers().get(0);
-    assertThat(controller.getImage()).isEqualTo("ghcr.io/gitfn/gitfn:0.1.0");
+    assertThat(controller.getImage()).as("the image -Pimage builds")
+        .isEqualTo("ghcr.io/gitfn/gitfn:" + ChartImageTest.projectVersion());
     assertThat(controller.getArgs()).containsExactly("controller", "--webhook-port=9292", "--metrics-port=8080",
         "--cache-dir=/var/cache/gitfn", "--mirror-disk-budget=10Gi", "--registry=registry.local:5000",
         "--registry-secret=serverless-registry-config-default",

@@ -41,7 +41,7 @@ class ChartImageTest {
     assertThat(values.path("image").path("tag").asText()).as("empty: the appVersion").isEmpty();
   }
 
-  private static String projectVersion() throws IOException {
+  static String projectVersion() throws IOException {
     Properties versions = new Properties();
     try (InputStream in = ChartImageTest.class.getResourceAsStream("/io/gitfn/version.properties")) {
       versions.load(in);

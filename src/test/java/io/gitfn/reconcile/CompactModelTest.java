@@ -64,21 +64,30 @@ class CompactModelTest {
   }
 
   @Test
-  void childrenWithTheSameAppliedFieldsShareOneFieldsTreeAndKeepOnlyThisControllersEntry() {
+  void childrenWithTheSameAppliedFieldsShareTheirFieldsNodesAndKeepOnlyThisControllersEntry() {
     OwnFieldsItemStore<Deployment> cache = new OwnFieldsItemStore<>();
-    String applied = "{\"f:spec\":{\"f:template\":{\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"function\\\"}\":"
-        + "{\".\":{},\"f:image\":{}}}}}}}";
+    String spec = "\"f:spec\":{\"f:template\":{\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"function\\\"}\":"
+        + "{\".\":{},\"f:image\":{}}}}}}";
+    String ownedByA = "{\"f:metadata\":{\"f:ownerReferences\":{\"k:{\\\"uid\\\":\\\"a\\\"}\":{}}}," + spec + "}";
+    String ownedByB = "{\"f:metadata\":{\"f:ownerReferences\":{\"k:{\\\"uid\\\":\\\"b\\\"}\":{}}}," + spec + "}";
 
-    cache.put("default/a", withManagedFields("a", applied));
-    cache.put("default/b", withManagedFields("b", applied));
-    Deployment first = cache.get("default/a");
-    Deployment second = cache.get("default/b");
+    cache.put("default/a", withManagedFields("a", ownedByA));
+    cache.put("default/b", withManagedFields("b", ownedByB));
+    Map<String, Object> a = fieldsOf(cache.get("default/a"));
+    Map<String, Object> b = fieldsOf(cache.get("default/b"));
 
-    assertThat(first.getMetadata().getManagedFields()).singleElement()
+    assertThat(cache.get("default/a").getMetadata().getManagedFields()).singleElement()
         .satisfies(entry -> assertThat(entry.getManager()).isEqualTo(FunctionReconciler.FIELD_MANAGER));
-    assertThat(second.getMetadata().getManagedFields().get(0).getFieldsV1())
-        .isSameAs(first.getMetadata().getManagedFields().get(0).getFieldsV1());
-    assertThat(JSON.asJson(second.getMetadata().getManagedFields().get(0).getFieldsV1())).isEqualTo(applied);
+    assertThat(b.get("f:spec")).as("the equal subtree, once").isSameAs(a.get("f:spec"));
+    assertThat(b.get("f:metadata")).as("what names the owner stays each one's").isNotEqualTo(a.get("f:metadata"));
+    assertThat(JSON.asJson(cache.get("default/a").getMetadata().getManagedFields().get(0).getFieldsV1()))
+        .isEqualTo(ownedByA);
+    assertThat(JSON.asJson(cache.get("default/b").getMetadata().getManagedFields().get(0).getFieldsV1()))
+        .isEqualTo(ownedByB);
+  }
+
+  private static Map<String, Object> fieldsOf(Deployment deployment) {
+    return deployment.getMetadata().getManagedFields().get(0).getFieldsV1().getAdditionalProperties();
   }
 
   private static Deployment withManagedFields(String name, String fieldsV1) {
