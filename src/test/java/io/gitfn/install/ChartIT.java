@@ -160,14 +160,23 @@ class ChartIT {
       assertThat(p.getPort()).isEqualTo(9292);
       assertThat(p.getTargetPort().getStrVal()).isEqualTo("webhook");
     });
-    assertThat(webhook.getSpec().getSelector()).isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
+    // The Deployment's Pods, and of them the one whose instance leads (it labels its own Pod, see LeaderPod).
+    assertThat(webhook.getSpec().getSelector()).containsAllEntriesOf(deployment.getSpec().getSelector().getMatchLabels())
+        .containsEntry("gitfn.io/leader", "gitfn-controller-leader")
+        .hasSize(deployment.getSpec().getSelector().getMatchLabels().size() + 1);
+    assertThat(controller.getArgs()).contains("--leader-election-id=gitfn-controller-leader");
+    assertThat(controller.getEnv()).extracting(e -> e.getName()).contains("POD_NAME", "POD_NAMESPACE");
     assertThat(only(objects, ServiceAccount.class).getMetadata().getName()).isEqualTo(pod.getServiceAccountName());
     assertThat(only(objects, ClusterRoleBinding.class).getSubjects()).singleElement()
         .satisfies(s -> assertThat(s.getName() + "@" + s.getNamespace()).isEqualTo("gitfn@gitfn-system"));
-    assertThat(only(objects, Role.class).getRules()).singleElement().satisfies(r -> {
+    assertThat(only(objects, Role.class).getRules()).satisfiesExactly(r -> {
       assertThat(r.getApiGroups()).containsExactly("coordination.k8s.io");
       assertThat(r.getResources()).containsExactly("leases");
       assertThat(r.getVerbs()).containsExactly("get", "create", "update", "patch");
+    }, r -> {
+      assertThat(r.getApiGroups()).containsExactly("");
+      assertThat(r.getResources()).containsExactly("pods");
+      assertThat(r.getVerbs()).containsExactly("list", "patch");
     });
   }
 
