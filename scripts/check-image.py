@@ -41,7 +41,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 UID = 65532
 HOME = "/var/cache/gitfn"
 ENTRYPOINT = ["java", "-cp", "@/app/jib-classpath-file", "io.gitfn.cli.Main"]
-JVM_FLAGS = ["-XX:+UseSerialGC", "-Xms32m", "-Xmx112m", "-XX:MaxMetaspaceSize=96m", "-XX:ReservedCodeCacheSize=48m",
+JVM_FLAGS = ["-XX:+UseSerialGC", "-Xms32m", "-Xmx96m", "-XX:MaxMetaspaceSize=96m", "-XX:ReservedCodeCacheSize=48m",
              "-XX:TieredStopAtLevel=1", "-Xss512k", "-XX:MaxDirectMemorySize=32m"]
 ENV = {"HOME": HOME, "XDG_CACHE_HOME": "/var/cache", "LANG": "C.UTF-8"}
 PORTS = {"9292/tcp", "8080/tcp"}
@@ -250,8 +250,10 @@ def check_run(layers, env, config, version, modules_file, f):
         for expected in (f"user.home = {HOME}", "user.name = gitfn", f"user.dir = {HOME}",
                          "sun.jnu.encoding = UTF-8", "file.encoding = UTF-8"):
             f.check(expected in settings, f"the image's JVM lacks `{expected}`")
-        f.check(any(line.split()[:3] == ["size_t", "MaxHeapSize", "="] and line.split()[3] == str(112 * 1024 * 1024)
-                    for line in settings.splitlines()), "the image's JVM does not run with -Xmx112m")
+        xmx = next(flag for flag in JVM_FLAGS if flag.startswith("-Xmx"))
+        f.check(any(line.split()[:3] == ["size_t", "MaxHeapSize", "="]
+                    and line.split()[3] == str(int(xmx[len("-Xmx"):-1]) * 1024 * 1024)
+                    for line in settings.splitlines()), f"the image's JVM does not run with {xmx}")
 
         result = run_in_image(root, env, workdir, ["java", "--list-modules"])
         present = {line.split("@")[0] for line in result.stdout.split()}

@@ -25,7 +25,7 @@ final class ControllerProcess implements AutoCloseable {
    * whose work is I/O bound. Without them, ergonomics on a 24 GiB machine size the heap for throughput and the
    * process reaches 500 to 700 MiB around a 100 MiB live set.
    */
-  static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-Xms32m", "-Xmx112m",
+  static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-Xms32m", "-Xmx96m",
       "-XX:MaxMetaspaceSize=96m", "-XX:ReservedCodeCacheSize=48m", "-XX:TieredStopAtLevel=1", "-Xss512k",
       "-XX:MaxDirectMemorySize=32m");
 
