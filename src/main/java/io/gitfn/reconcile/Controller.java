@@ -26,6 +26,10 @@ import io.javaoperatorsdk.operator.RuntimeInfo;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,6 +109,11 @@ public final class Controller implements AutoCloseable {
       int webhookPort, OperationSettings ops, MeterRegistry meters, Runnable fatal) throws Exception {
     Clock clock = Clock.systemUTC();
     AtomicReference<String> failure = new AtomicReference<>();
+    // The JVM's own figures (heap and non-heap by pool, threads, classes, CPU), which sizing is read from.
+    new JvmMemoryMetrics().bindTo(meters);
+    new JvmThreadMetrics().bindTo(meters);
+    new ClassLoaderMetrics().bindTo(meters);
+    new ProcessorMetrics().bindTo(meters);
     Optional<LeaderPod> pod = ops.leaderElection().flatMap(e -> LeaderPod.fromEnvironment(client, e));
     pod.ifPresent(LeaderPod::unmark); // a container restarted in the old leader's Pod leads no more
     Leadership leadership = new Leadership(ops.leaderElection(), pod, fatal);

@@ -111,7 +111,10 @@ class MetricsIT {
           .contains("gitfn_build_queue{state=\"waiting\"}")
           .contains("gitfn_build_queue{state=\"running\"}")
           .containsPattern("gitfn_builds_total\\{result=\"succeeded\"} 1")
-          .contains("gitfn_builds_total{result=\"failed\"}");
+          .contains("gitfn_builds_total{result=\"failed\"}")
+          .contains("jvm_memory_used_bytes{area=\"heap\"")
+          .contains("jvm_threads_live_threads")
+          .contains("process_cpu_usage");
     });
   }
 
