@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** The Helm chart installs the very CRDs of config/crd/, byte for byte, so the two installs never drift apart. */
 class ChartCrdsTest {
 
-  private static final String HOW_TO_FIX = "run `cp config/crd/*.yml charts/gitfn/crds/` and commit both";
+  private static final String HOW_TO_FIX = "run `mvn -B -Pupdate-crds process-classes`, which writes both, and commit them";
 
   private final Path projectDir =
       Path.of(System.getProperty("gitfn.project.dir", System.getProperty("user.dir")));
