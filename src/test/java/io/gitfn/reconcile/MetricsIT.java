@@ -40,6 +40,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class MetricsIT {
 
   private static final Duration WAIT = Duration.ofSeconds(30);
+  private static final String SHARD = "gitfn.test/metrics-it";
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static KubernetesClient controllerClient;
   private static Controller controller;
@@ -50,7 +51,10 @@ class MetricsIT {
     controllerClient = bed.newClient();
     controller = Controller.start(controllerClient,
         SourceSettings.defaults(Files.createTempDirectory("gitfn-metrics-mirrors")), WebhookSettings.defaults(),
-        ControllerSettings.defaults(), BuildSettings.defaults(), WorkloadSettings.defaults(), "127.0.0.1", 0,
+        // The cluster is shared with other test classes, whose Functions may linger in terminating namespaces:
+        // a shard of its own keeps this controller, and so the counts asserted below, to this test's objects.
+        ControllerSettings.defaults().withShard(ShardSelector.parse("--shard-selector", SHARD + "=yes"), "metrics-it"),
+        BuildSettings.defaults(), WorkloadSettings.defaults(), "127.0.0.1", 0,
         OperationSettings.defaults(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), () -> { });
   }
 
@@ -83,7 +87,8 @@ class MetricsIT {
         .endMetadata().addToStringData("username", http.credentials().username())
         .addToStringData("password", http.credentials().password()).build()).create();
     client.resource(client.getKubernetesSerialization().unmarshal("---\n{apiVersion: gitfn.io/v1alpha1, kind: "
-        + "FunctionRepository, metadata: {name: infra, namespace: " + ns.name() + "}, spec: {url: '"
+        + "FunctionRepository, metadata: {name: infra, namespace: " + ns.name() + ", labels: {" + SHARD
+        + ": 'yes'}}, spec: {url: '"
         + http.url(repository.name()) + "', ref: {branch: main}, path: functions, interval: 1h,"
         + " secretRef: {name: git}}}", FunctionRepository.class)).create();
     await().atMost(WAIT).until(() -> built(client, ns, "hello"));
