@@ -22,7 +22,8 @@ public class FunctionHistoryEntry {
   @JsonPropertyDescription("When this happened, in RFC 3339.")
   private String time;
 
-  @JsonPropertyDescription("What happened, such as Built, Reused, RolledOut or Failed.")
+  @JsonPropertyDescription("What happened: Succeeded (a build Job built the image), Reused (the image was known, so"
+      + " nothing was built) or Failed (the build Job failed; the Deployment kept its image).")
   private String outcome;
 
   public String getRevision() {
