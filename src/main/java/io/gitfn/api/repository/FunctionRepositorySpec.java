@@ -47,7 +47,7 @@ public class FunctionRepositorySpec {
   @Default("60s")
   @Size(max = 32)
   @Pattern(DURATION_PATTERN)
-  @JsonPropertyDescription("How long a fetch may take.")
+  @JsonPropertyDescription("Reserved: not read yet; the controller's --git-timeout bounds every Git operation.")
   private String timeout;
 
   @JsonPropertyDescription("A Secret with the Git credentials, in Kyma's format (username/password or key).")
@@ -68,7 +68,8 @@ public class FunctionRepositorySpec {
   private Boolean allowEmpty;
 
   @Default("false")
-  @JsonPropertyDescription("Stop checking and applying this repository.")
+  @JsonPropertyDescription("Stop applying this repository: Git is still checked and the newest revision shown in"
+      + " status, but nothing is applied or pruned until resumed.")
   private Boolean suspend;
 
   public String getUrl() {
