@@ -1,5 +1,6 @@
 package io.gitfn.reconcile;
 
+import static io.gitfn.api.function.ConditionReason.DEPLOYMENT_FAILED;
 import static io.gitfn.api.function.ConditionReason.DEPLOYMENT_READY;
 import static io.gitfn.api.function.ConditionReason.DEPLOYMENT_WAITING;
 import static io.gitfn.api.function.ConditionReason.JOB_FINISHED;
@@ -9,6 +10,7 @@ import static io.gitfn.api.function.ConditionType.CONFIGURATION_READY;
 import static io.gitfn.api.function.ConditionType.RUNNING;
 
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentCondition;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -178,8 +180,15 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     Deployment deployment = found.get();
     String name = "Deployment " + deployment.getMetadata().getName();
     boolean rolledOut = rolledOut(deployment);
+    Optional<DeploymentCondition> stalled = stalled(deployment);
     if (rolledOut) {
       pass.condition(RUNNING, "True", DEPLOYMENT_READY, name + " is available");
+    } else if (stalled.isPresent()) {
+      // The Deployment controller gave up waiting; its next change (a new image, Pods turning Ready) wakes us.
+      pass.condition(RUNNING, "False", DEPLOYMENT_FAILED, name + " has not rolled out within its progress deadline of "
+          + deployment.getSpec().getProgressDeadlineSeconds() + " s: " + stalled.get().getMessage()
+          + ". The Pods of its previous ReplicaSet, if any, keep serving; `kubectl describe` its new Pods for why"
+          + " they are not Ready.");
     } else {
       pass.condition(RUNNING, "Unknown", DEPLOYMENT_WAITING, name + " is rolling out");
       pass.retryWithin(WAITING);
@@ -189,6 +198,19 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     pass.status().setPodSelector(deployment.getSpec().getSelector().getMatchLabels().entrySet().stream()
         .map(e -> e.getKey() + "=" + e.getValue()).sorted().collect(Collectors.joining(",")));
     return rolledOut;
+  }
+
+  /** The Deployment controller's verdict that the current rollout stopped progressing, if it gave one. */
+  static Optional<DeploymentCondition> stalled(Deployment deployment) {
+    DeploymentStatus status = deployment.getStatus();
+    if (status == null || status.getConditions() == null || status.getObservedGeneration() == null
+        || status.getObservedGeneration() < deployment.getMetadata().getGeneration()) {
+      return Optional.empty();
+    }
+    return status.getConditions().stream()
+        .filter(c -> "Progressing".equals(c.getType()) && "False".equals(c.getStatus())
+            && "ProgressDeadlineExceeded".equals(c.getReason()))
+        .findFirst();
   }
 
   /** All desired replicas run the current template and are available, and no old Pod is left. */

@@ -1,0 +1,84 @@
+package io.gitfn.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.gitfn.api.function.Function;
+import io.gitfn.build.BuildSettings;
+import io.gitfn.source.SourceSettings;
+import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.TestNamespace;
+import io.gitfn.testbed.WithKubeCluster;
+import io.gitfn.trigger.webhook.WebhookSettings;
+import io.gitfn.workload.TestFunction;
+import io.gitfn.workload.WorkloadSettings;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A rollout that stops progressing says so: once the Deployment controller reports ProgressDeadlineExceeded, the
+ * Function's Running condition is False with DeploymentFailed and a message a person can act on, instead of
+ * waiting in DeploymentWaiting forever. kwok keeps Pods of images on registry.invalid Running but never Ready.
+ */
+@WithKubeCluster
+class RolloutDeadlineIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(90);
+  private static KubernetesClient controllerClient;
+  private static Controller controller;
+
+  @BeforeAll
+  static void startController(KubeTestBed bed) throws Exception {
+    bed.installCrds();
+    controllerClient = bed.newClient();
+    controller = Controller.start(controllerClient,
+        SourceSettings.defaults(Files.createTempDirectory("gitfn-deadline-mirrors")), WebhookSettings.defaults(),
+        ControllerSettings.defaults(), BuildSettings.defaults().withRegistry("registry.invalid"),
+        WorkloadSettings.defaults(), "127.0.0.1", 0);
+  }
+
+  @AfterAll
+  static void stopController() throws Exception {
+    controller.close();
+    controllerClient.close();
+  }
+
+  @Test
+  void aRolloutPastItsProgressDeadlineIsDeploymentFailed(KubernetesClient client, TestNamespace ns) {
+    client.resource(TestFunction.inline().named("stuck").inNamespace(ns.name()).uid(null).build()).create();
+    await().atMost(WAIT).until(() -> client.apps().deployments().inNamespace(ns.name()).withName("stuck").get() != null);
+    assertThat(running(client, ns)).hasValueSatisfying(c -> assertThat(c.getReason()).isEqualTo("DeploymentWaiting"));
+
+    // gitfn leaves the deadline at Kubernetes' default (600 s); a shorter one, set by another field manager,
+    // brings the verdict within the test.
+    client.apps().deployments().inNamespace(ns.name()).withName("stuck").patch(
+        PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"progressDeadlineSeconds\":3}}");
+
+    await().atMost(WAIT).untilAsserted(() -> assertThat(running(client, ns)).hasValueSatisfying(c -> {
+      assertThat(c.getStatus()).isEqualTo("False");
+      assertThat(c.getReason()).isEqualTo("DeploymentFailed");
+      assertThat(c.getMessage()).startsWith("Deployment stuck has not rolled out within its progress deadline of 3 s: ")
+          .contains("progress deadline").contains("kubectl describe");
+    }));
+    Deployment deployment = client.apps().deployments().inNamespace(ns.name()).withName("stuck").get();
+    assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+        .as("gitfn neither reverts nor deletes the Deployment").startsWith("registry.invalid/");
+  }
+
+  private static Optional<Condition> running(KubernetesClient client, TestNamespace ns) {
+    Function fn = client.resources(Function.class).inNamespace(ns.name()).withName("stuck").get();
+    if (fn == null || fn.getStatus() == null || fn.getStatus().getConditions() == null) {
+      return Optional.empty();
+    }
+    return fn.getStatus().getConditions().stream().filter(c -> "Running".equals(c.getType())).findFirst();
+  }
+}
