@@ -80,7 +80,7 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--registry", defaultValue = "registry.local:5000", description = "Registry that build Jobs push images to and Deployments pull from (default: ${DEFAULT-VALUE}).")
   String registry;
 
-  @Option(names = "--registry-secret", defaultValue = BuildSettings.DEFAULT_REGISTRY_SECRET, description = "dockerconfigjson Secret, in each Function's namespace, that the builder pushes with (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--registry-secret", defaultValue = BuildSettings.DEFAULT_REGISTRY_SECRET, description = "dockerconfigjson Secret, in each Function's namespace, that the builder pushes with and the Function's Pods pull with (default: ${DEFAULT-VALUE}).")
   String registrySecret;
 
   @Option(names = "--package-registry-secret", description = "Secret with .npmrc or pip.conf, in each Function's namespace, for dependency installs.")
@@ -167,7 +167,7 @@ final class ControllerCommand implements Callable<Integer> {
             instance)));
       }
       try (Controller controller = Controller.start(client, sources, webhooks, settings, builds,
-          WorkloadSettings.defaults(), webhookBind, webhookPort, ops, meters, signal::fail)) {
+          WorkloadSettings.defaults().withImagePullSecret(registrySecret), webhookBind, webhookPort, ops, meters, signal::fail)) {
         log.info("gitfn controller running against {}; webhooks at {}; health and metrics at {}",
             client.getMasterUrl(), controller.webhookUri(), controller.operationsUri());
         signal.await();

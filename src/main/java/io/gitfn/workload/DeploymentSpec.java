@@ -1,6 +1,7 @@
 package io.gitfn.workload;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -65,6 +66,8 @@ public final class DeploymentSpec {
         .endMetadata()
         .withNewSpec()
         .withServiceAccountName(settings.serviceAccountName())
+        .withImagePullSecrets(settings.imagePullSecret() == null ? List.of()
+            : List.of(new LocalObjectReference(settings.imagePullSecret())))
         .withTerminationGracePeriodSeconds(settings.terminationGracePeriodSeconds())
         .withNewSecurityContext()
         .withRunAsUser(RUN_AS)

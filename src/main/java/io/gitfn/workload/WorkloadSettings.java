@@ -11,6 +11,9 @@ package io.gitfn.workload;
  * @param terminationGracePeriodSeconds the Pod's grace period; it must exceed preStopSeconds
  * @param revisionHistoryLimit ReplicaSets kept for {@code kubectl rollout undo}; Kyma keeps none
  * @param targetCpuUtilizationPercentage the HPA's CPU target (§4.6)
+ * @param imagePullSecret the Secret, in each Function's namespace, that the kubelet pulls the Function's image with:
+ *     the dockerconfigjson Secret the build Job pushes with (Kyma puts it on its Functions' ServiceAccount); null for
+ *     none. A missing Secret only costs the kubelet a warning: it then pulls without credentials.
  */
 public record WorkloadSettings(
     String traceCollectorEndpoint,
@@ -20,7 +23,11 @@ public record WorkloadSettings(
     int preStopSeconds,
     long terminationGracePeriodSeconds,
     int revisionHistoryLimit,
-    int targetCpuUtilizationPercentage) {
+    int targetCpuUtilizationPercentage,
+    String imagePullSecret) {
+
+  /** The build's push Secret, {@code --registry-secret}'s default. */
+  public static final String DEFAULT_IMAGE_PULL_SECRET = "serverless-registry-config-default";
 
   public WorkloadSettings {
     if (!FunctionProfiles.NAMES.contains(defaultProfile)) {
@@ -47,11 +54,23 @@ public record WorkloadSettings(
     return new WorkloadSettings(
         "http://telemetry-otlp-traces.kyma-system.svc.cluster.local:4318/v1/traces",
         "http://eventing-publisher-proxy.kyma-system.svc.cluster.local/publish",
-        FunctionProfiles.DEFAULT, null, 5, 30, 5, 50);
+        FunctionProfiles.DEFAULT, null, 5, 30, 5, 50, DEFAULT_IMAGE_PULL_SECRET);
+  }
+
+  public WorkloadSettings(String traceCollectorEndpoint, String publisherProxyAddress, String defaultProfile,
+      String serviceAccountName, int preStopSeconds, long terminationGracePeriodSeconds, int revisionHistoryLimit,
+      int targetCpuUtilizationPercentage) {
+    this(traceCollectorEndpoint, publisherProxyAddress, defaultProfile, serviceAccountName, preStopSeconds,
+        terminationGracePeriodSeconds, revisionHistoryLimit, targetCpuUtilizationPercentage, null);
   }
 
   public WorkloadSettings withServiceAccountName(String name) {
     return new WorkloadSettings(traceCollectorEndpoint, publisherProxyAddress, defaultProfile, name, preStopSeconds,
-        terminationGracePeriodSeconds, revisionHistoryLimit, targetCpuUtilizationPercentage);
+        terminationGracePeriodSeconds, revisionHistoryLimit, targetCpuUtilizationPercentage, imagePullSecret);
+  }
+
+  public WorkloadSettings withImagePullSecret(String secret) {
+    return new WorkloadSettings(traceCollectorEndpoint, publisherProxyAddress, defaultProfile, serviceAccountName,
+        preStopSeconds, terminationGracePeriodSeconds, revisionHistoryLimit, targetCpuUtilizationPercentage, secret);
   }
 }

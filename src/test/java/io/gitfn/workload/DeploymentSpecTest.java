@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -98,6 +99,18 @@ class DeploymentSpecTest {
       assertThat(port.getContainerPort()).isEqualTo(8080);
       assertThat(port.getName()).isEqualTo("http");
     });
+  }
+
+  @Test
+  void theKubeletPullsTheImageWithTheSecretTheBuildPushedWith() {
+    Function fn = TestFunction.inline().build();
+
+    assertThat(DeploymentSpec.forFunction(fn, IMAGE, SETTINGS).getSpec().getTemplate().getSpec().getImagePullSecrets())
+        .extracting(LocalObjectReference::getName).containsExactly("serverless-registry-config-default");
+    assertThat(DeploymentSpec.forFunction(fn, IMAGE, SETTINGS.withImagePullSecret("push")).getSpec().getTemplate()
+        .getSpec().getImagePullSecrets()).extracting(LocalObjectReference::getName).containsExactly("push");
+    assertThat(DeploymentSpec.forFunction(fn, IMAGE, SETTINGS.withImagePullSecret(null)).getSpec().getTemplate()
+        .getSpec().getImagePullSecrets()).isEmpty();
   }
 
   @Test
