@@ -1,39 +1,34 @@
 package io.gitfn.local;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.URL;
-import java.nio.file.FileSystem;
-import java.nio.file.FileSystemAlreadyExistsException;
-import java.nio.file.FileSystems;
+import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.build.RuntimeSource;
+import io.gitfn.build.RuntimeSources;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.EnumMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Stream;
 
 /**
- * gitfn's runtime servers, copied out of the jar into the cache and given their packages once: {@code npm ci} for
- * Node.js, {@code pip install --target site} for Python. The folder is named after a hash of the files, so a new
- * gitfn version gets a fresh one and an unchanged one is reused across runs.
+ * gitfn's runtime servers, written out of the jar into the cache and given their packages once: {@code npm ci} for
+ * Node.js, {@code pip install --target site} for Python. They are the very files the build Jobs' images get
+ * ({@link RuntimeSources#bundled()}), and the folder is named after their digest, so a new gitfn version gets a
+ * fresh one and an unchanged one is reused across runs.
  */
 final class RuntimeHomes {
 
-  private static final String RESOURCES = "/io/gitfn/runtimes/";
-  // Packages installed in place while developing must not be copied or hashed.
-  private static final Set<String> SKIPPED = Set.of("node_modules", "site", "__pycache__", ".pytest_cache");
-
   private final Path cache;
+  private final RuntimeSources sources;
   private final Map<Language, Path> homes = new EnumMap<>(Language.class);
 
   RuntimeHomes(Path cache) {
+    this(cache, RuntimeSources.bundled());
+  }
+
+  RuntimeHomes(Path cache, RuntimeSources sources) {
     this.cache = cache;
+    this.sources = sources;
   }
 
   /** The runtime's folder, ready to start Functions from; made on first use. */
@@ -48,37 +43,15 @@ final class RuntimeHomes {
   }
 
   private Path install(Language language) throws LocalException {
-    try {
-      URL url = RuntimeHomes.class.getResource(RESOURCES + language.folder);
-      if (url == null) {
-        throw new LocalException("the " + language.folder + " runtime is missing from gitfn's jar");
-      }
-      URI uri = url.toURI();
-      if (uri.getScheme().equals("jar")) {
-        try (FileSystem jar = openJar(uri)) {
-          return install(language, jar.provider().getPath(uri));
-        } catch (FileSystemAlreadyExistsException e) {
-          return install(language, FileSystems.getFileSystem(uri).provider().getPath(uri));
-        }
-      }
-      return install(language, Path.of(uri));
-    } catch (IOException | URISyntaxException e) {
-      throw new LocalException("cannot read the " + language.folder + " runtime from gitfn's jar: " + e.getMessage());
-    }
-  }
-
-  private static FileSystem openJar(URI uri) throws IOException {
-    return FileSystems.newFileSystem(uri, Map.of());
-  }
-
-  private Path install(Language language, Path source) throws IOException, LocalException {
-    List<Path> files = files(source);
-    Path target = cache.resolve("runtimes").resolve(language.folder + "-" + hash(source, files));
+    // One Node.js runtime serves nodejs20 and nodejs22 alike: the interpreter is the version.
+    RuntimeSource source =
+        sources.of(language == Language.NODEJS ? FunctionRuntime.NODEJS22 : FunctionRuntime.PYTHON312);
+    Path target = cache.resolve("runtimes").resolve(language.folder + "-" + source.digest().substring(0, 16));
     Installs.ensure(target, folder -> {
-      for (Path file : files) {
-        Path copy = folder.resolve(source.relativize(file).toString());
+      for (Map.Entry<String, String> file : source.files().entrySet()) {
+        Path copy = folder.resolve(file.getKey());
         Files.createDirectories(copy.getParent());
-        Files.copy(file, copy);
+        Files.writeString(copy, file.getValue(), StandardCharsets.UTF_8);
       }
       if (language == Language.NODEJS) {
         Commands.run(List.of("npm", "ci", "--omit=dev", "--no-audit", "--no-fund", "--loglevel=error"), folder);
@@ -88,29 +61,5 @@ final class RuntimeHomes {
       }
     });
     return target;
-  }
-
-  private static List<Path> files(Path source) throws IOException {
-    try (Stream<Path> walk = Files.walk(source)) {
-      return walk.filter(Files::isRegularFile)
-          .filter(p -> source.relativize(p).toString().isEmpty()
-              || Stream.of(source.relativize(p).toString().split("/")).noneMatch(SKIPPED::contains))
-          .sorted().toList();
-    }
-  }
-
-  private static String hash(Path source, List<Path> files) throws IOException {
-    try {
-      MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      for (Path file : files) {
-        sha.update(source.relativize(file).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        sha.update((byte) 0);
-        sha.update(Files.readAllBytes(file));
-        sha.update((byte) 0);
-      }
-      return HexFormat.of().formatHex(sha.digest()).substring(0, 16);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform has SHA-256", e);
-    }
   }
 }
