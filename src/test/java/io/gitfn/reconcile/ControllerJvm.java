@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -46,8 +47,19 @@ final class ControllerJvm implements AutoCloseable {
   /** Starts {@code gitfn controller} with {@code flags} added and returns once it runs. */
   static ControllerJvm start(String name, Path kubeconfig, Path dir, List<String> flags)
       throws IOException, InterruptedException {
+    return start(name, kubeconfig, dir, flags, Map.of());
+  }
+
+  /** The same, with {@code env} added to its environment, as a Pod's downward API would. */
+  static ControllerJvm start(String name, Path kubeconfig, Path dir, List<String> flags, Map<String, String> env)
+      throws IOException, InterruptedException {
     Path log = dir.resolve(name + ".log");
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    List<String> command = new ArrayList<>();
+    if (!env.isEmpty()) {
+      command.add("env"); // execs java with the variables set, so the guard still stops java itself
+      env.forEach((key, value) -> command.add(key + "=" + value));
+    }
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(JVM_FLAGS);
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.gitfn.cli.Main", "controller",
         "--kubeconfig", kubeconfig.toString(), "--cache-dir", dir.resolve(name + "-mirrors").toString(),

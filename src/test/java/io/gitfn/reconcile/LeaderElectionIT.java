@@ -3,6 +3,8 @@ package io.gitfn.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.Function;
@@ -13,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,12 +38,29 @@ class LeaderElectionIT {
         LEASE, "--shutdown-timeout", "5s");
     List<String> json = new java.util.ArrayList<>(flags);
     json.addAll(List.of("--log-format", "json"));
-    try (ControllerJvm first = ControllerJvm.start("first", bed.kubeconfig(), dir, flags);
-        ControllerJvm second = ControllerJvm.start("second", bed.kubeconfig(), dir, json)) {
+    // Each instance runs "in" a Pod of its own, as the chart's Deployment runs it, and labels it while it leads.
+    client.resource(new ServiceAccountBuilder().withNewMetadata().withName("default").withNamespace(ns.name())
+        .endMetadata().build()).createOr(existing -> existing.update());
+    for (String pod : List.of("first", "second")) {
+      client.resource(new PodBuilder().withNewMetadata().withName(pod).withNamespace(ns.name()).endMetadata()
+          .withNewSpec().addNewContainer().withName("controller").withImage("gitfn").endContainer().endSpec()
+          .build()).create();
+    }
+    try (ControllerJvm first = ControllerJvm.start("first", bed.kubeconfig(), dir, flags,
+            Map.of("POD_NAME", "first", "POD_NAMESPACE", ns.name()));
+        ControllerJvm second = ControllerJvm.start("second", bed.kubeconfig(), dir, json,
+            Map.of("POD_NAME", "second", "POD_NAMESPACE", ns.name()))) {
       await().atMost(Duration.ofSeconds(30)).until(() -> holder(client, ns) != null);
       ControllerJvm leader = holder(client, ns).equals(first.instance()) ? first : second;
       ControllerJvm standby = leader == first ? second : first;
+      String leaderPod = leader == first ? "first" : "second";
+      String standbyPod = leader == first ? "second" : "first";
       assertThat(holder(client, ns)).isIn(first.instance(), second.instance());
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        assertThat(leaderLabel(client, ns, leaderPod)).as("the webhook Service selects the leader's Pod")
+            .isEqualTo(LEASE);
+        assertThat(leaderLabel(client, ns, standbyPod)).isNull();
+      });
 
       client.resource(function(ns, "before")).create();
       await().atMost(Duration.ofSeconds(30)).until(() -> reconciled(client, ns, "before"));
@@ -66,6 +86,10 @@ class LeaderElectionIT {
       assertThat(Duration.ofNanos(System.nanoTime() - killed)).isLessThan(FAILOVER);
       assertThat(holder(client, ns)).isEqualTo(standby.instance());
       assertThat(standby.log()).contains("leading: this instance (" + standby.instance() + ")");
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        assertThat(leaderLabel(client, ns, standbyPod)).as("the new leader's Pod").isEqualTo(LEASE);
+        assertThat(leaderLabel(client, ns, leaderPod)).as("taken from the Pod whose instance was killed").isNull();
+      });
     }
   }
 
@@ -97,6 +121,11 @@ class LeaderElectionIT {
     Lease lease = client.leases().inNamespace(ns.name()).withName(LEASE).get();
     String holder = lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
     return holder == null || holder.isEmpty() ? null : holder;
+  }
+
+  private static String leaderLabel(KubernetesClient client, TestNamespace ns, String pod) {
+    var labels = client.pods().inNamespace(ns.name()).withName(pod).get().getMetadata().getLabels();
+    return labels == null ? null : labels.get(LeaderPod.LABEL);
   }
 
   static boolean reconciled(KubernetesClient client, TestNamespace ns, String name) {
