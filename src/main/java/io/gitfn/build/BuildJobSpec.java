@@ -80,6 +80,9 @@ public final class BuildJobSpec {
         .endMetadata()
         .withNewSpec()
         .withRestartPolicy("Never")
+        // kaniko talks to registries, never to the API server; code a dependency runs during the build must not
+        // get the namespace's ServiceAccount token either.
+        .withAutomountServiceAccountToken(false)
         .withVolumes(volumes(fn, contextConfigMap, settings))
         .addNewContainer()
         .withName(CONTAINER)

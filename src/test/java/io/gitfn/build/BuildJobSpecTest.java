@@ -75,6 +75,11 @@ class BuildJobSpecTest {
   }
 
   @Test
+  void theBuildPodGetsNoServiceAccountToken() {
+    assertThat(pod(JOB).getAutomountServiceAccountToken()).isFalse();
+  }
+
+  @Test
   void kanikoBuildsTheContextAndPushesTheImage() {
     Container executor = executor(JOB);
 
