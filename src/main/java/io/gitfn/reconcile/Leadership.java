@@ -33,11 +33,6 @@ final class Leadership {
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final Runnable lost;
 
-  /** @param lost runs when the lease is lost while the controller is not stopping */
-  Leadership(Optional<LeaderElection> election, Runnable lost) {
-    this(election, Optional.empty(), lost);
-  }
-
   /**
    * @param pod this instance's Pod, labelled while it leads so that the webhook Service routes to it
    * @param lost runs when the lease is lost while the controller is not stopping

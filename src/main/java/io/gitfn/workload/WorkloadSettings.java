@@ -57,13 +57,6 @@ public record WorkloadSettings(
         FunctionProfiles.DEFAULT, null, 5, 30, 5, 50, DEFAULT_IMAGE_PULL_SECRET);
   }
 
-  public WorkloadSettings(String traceCollectorEndpoint, String publisherProxyAddress, String defaultProfile,
-      String serviceAccountName, int preStopSeconds, long terminationGracePeriodSeconds, int revisionHistoryLimit,
-      int targetCpuUtilizationPercentage) {
-    this(traceCollectorEndpoint, publisherProxyAddress, defaultProfile, serviceAccountName, preStopSeconds,
-        terminationGracePeriodSeconds, revisionHistoryLimit, targetCpuUtilizationPercentage, null);
-  }
-
   public WorkloadSettings withServiceAccountName(String name) {
     return new WorkloadSettings(traceCollectorEndpoint, publisherProxyAddress, defaultProfile, name, preStopSeconds,
         terminationGracePeriodSeconds, revisionHistoryLimit, targetCpuUtilizationPercentage, imagePullSecret);

@@ -40,6 +40,7 @@ import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;
 import io.gitfn.testbed.git.WorkingCopy;
 import io.gitfn.trigger.webhook.WebhookSettings;
+import io.gitfn.workload.TestFunction;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
@@ -129,7 +130,7 @@ class LeastPrivilegeIT {
 
   @Test
   void anInlineFunctionBuildsRollsOutScalesRebuildsFailsAndGoes(KubernetesClient client, TestNamespace ns) {
-    client.resource(function(client, ns, "hello", V1)).create();
+    client.resource(function(ns, "hello", V1)).create();
     awaitReady(client, ns, "hello");
     assertThat(client.services().inNamespace(ns.name()).withName("hello").get()).isNotNull();
     assertThat(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("hello").get())
@@ -147,7 +148,7 @@ class LeastPrivilegeIT {
     });
 
     // A failed build: its message comes from the build Pod, which the controller lists.
-    Function broken = function(client, ns, "broken", V1);
+    Function broken = function(ns, "broken", V1);
     broken.getSpec().setRuntimeImageOverride(KwokBuildStages.FAILING_REGISTRY + "/broken:1");
     client.resource(broken).create();
     await().atMost(WAIT).untilAsserted(() -> assertThat(condition(get(client, ns, "broken"), "BuildReady"))
@@ -247,21 +248,10 @@ class LeastPrivilegeIT {
     return review.getStatus().getAllowed();
   }
 
-  private static Function function(KubernetesClient client, TestNamespace ns, String name, String source) {
-    return client.getKubernetesSerialization().unmarshal("""
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata:
-          name: %s
-          namespace: %s
-        spec:
-          runtime: nodejs22
-          scaleConfig: {minReplicas: 1, maxReplicas: 2}
-          source:
-            inline:
-              source: "%s"
-        """.formatted(name, ns.name(), source), Function.class);
+  private static Function function(TestNamespace ns, String name, String source) {
+    return TestFunction.inline().named(name).inNamespace(ns.name()).uid(null).code(source).scale(1, 2).build();
   }
+
 
   private static void edit(KubernetesClient client, TestNamespace ns, String name,
       java.util.function.Consumer<Function> change) {

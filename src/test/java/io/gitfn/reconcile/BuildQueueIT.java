@@ -14,6 +14,7 @@ import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.trigger.webhook.WebhookSettings;
+import io.gitfn.workload.TestFunction;
 import io.gitfn.workload.WorkloadSettings;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -39,7 +40,7 @@ class BuildQueueIT {
         Controller controller = start(controllerClient, Duration.ofSeconds(3));
         JobLog jobs = JobLog.watch(client, ns)) {
       for (int i = 0; i < 8; i++) {
-        client.resource(function(client, ns, "fn-" + i)).create();
+        client.resource(function(ns, "fn-" + i)).create();
       }
 
       await().atMost(WAIT).untilAsserted(() -> {
@@ -64,7 +65,7 @@ class BuildQueueIT {
     try (JobLog jobs = JobLog.watch(client, ns)) {
       try (KubernetesClient controllerClient = bed.newClient();
           Controller first = start(controllerClient, Duration.ofSeconds(8))) {
-        client.resource(function(client, ns, "survivor")).create();
+        client.resource(function(ns, "survivor")).create();
         await().atMost(WAIT).untilAsserted(() -> {
           assertThat(jobs.uids()).hasSize(1);
           assertThat(buildReason(get(client, ns, "survivor"))).isEqualTo("JobRunning");
@@ -96,21 +97,11 @@ class BuildQueueIT {
     }
   }
 
-  private static Function function(KubernetesClient client, TestNamespace ns, String name) {
-    return client.getKubernetesSerialization().unmarshal("""
-        ---
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata:
-          name: %s
-          namespace: %s
-        spec:
-          runtime: nodejs22
-          source:
-            inline:
-              source: "module.exports = { main: () => '%s' };"
-        """.formatted(name, ns.name(), name), Function.class);
+  private static Function function(TestNamespace ns, String name) {
+    return TestFunction.inline().named(name).inNamespace(ns.name()).uid(null)
+        .code("module.exports = { main: () => '" + name + "' };").build();
   }
+
 
   private static List<Function> functions(KubernetesClient client, TestNamespace ns) {
     return client.resources(Function.class).inNamespace(ns.name()).list().getItems();

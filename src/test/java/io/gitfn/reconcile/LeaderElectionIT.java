@@ -11,6 +11,7 @@ import io.gitfn.api.function.Function;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeApi;
+import io.gitfn.workload.TestFunction;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -135,18 +136,8 @@ class LeaderElectionIT {
   }
 
   static Function function(TestNamespace ns, String name) {
-    Function fn = new io.fabric8.kubernetes.client.utils.KubernetesSerialization().unmarshal("""
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata:
-          name: %s
-          namespace: %s
-        spec:
-          runtime: nodejs22
-          source:
-            inline:
-              source: "module.exports = { main: () => 'hi' };"
-        """.formatted(name, ns.name()), Function.class);
-    return fn;
+    return TestFunction.inline().named(name).inNamespace(ns.name()).uid(null)
+        .code("module.exports = { main: () => 'hi' };").build();
   }
+
 }

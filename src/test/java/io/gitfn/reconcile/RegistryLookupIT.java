@@ -14,6 +14,7 @@ import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.trigger.webhook.WebhookSettings;
+import io.gitfn.workload.TestFunction;
 import io.gitfn.workload.WorkloadSettings;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -41,13 +42,13 @@ class RegistryLookupIT {
             ControllerSettings.defaults().withRegistryLookup(RegistryLookupSettings.enabled(Set.of(registry.host()))),
             BuildSettings.defaults().withRegistry(registry.host()), WorkloadSettings.defaults(), "127.0.0.1", 0);
         JobLog jobs = JobLog.watch(client, ns)) {
-      Function cached = function(client, ns, "cached");
+      Function cached = function(ns, "cached");
       ContentKey key = ContentKey.ofInline(cached, BuildSettings.defaults().withRegistry(registry.host()));
       ImageReference image = ImageReference.parse(registry.host() + "/" + ns.name() + "-cached:" + key.tag());
       registry.holding(image.repository(), image.tag());
 
       client.resource(cached).create();
-      client.resource(function(client, ns, "fresh")).create();
+      client.resource(function(ns, "fresh")).create();
 
       await().atMost(WAIT).untilAsserted(() -> {
         Function fn = get(client, ns, "cached");
@@ -67,21 +68,10 @@ class RegistryLookupIT {
     }
   }
 
-  private static Function function(KubernetesClient client, TestNamespace ns, String name) {
-    return client.getKubernetesSerialization().unmarshal("""
-        ---
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata:
-          name: %s
-          namespace: %s
-        spec:
-          runtime: nodejs22
-          source:
-            inline:
-              source: "%s"
-        """.formatted(name, ns.name(), SOURCE), Function.class);
+  private static Function function(TestNamespace ns, String name) {
+    return TestFunction.inline().named(name).inNamespace(ns.name()).uid(null).code(SOURCE).build();
   }
+
 
   private static Function get(KubernetesClient client, TestNamespace ns, String name) {
     return client.resources(Function.class).inNamespace(ns.name()).withName(name).get();

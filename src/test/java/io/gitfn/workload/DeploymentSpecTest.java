@@ -237,7 +237,7 @@ class DeploymentSpecTest {
 
   @Test
   void theGracePeriodMustOutlastTheDrain() {
-    assertThatThrownBy(() -> new WorkloadSettings("t", "p", "L", null, 30, 30, 5, 50))
+    assertThatThrownBy(() -> new WorkloadSettings("t", "p", "L", null, 30, 30, 5, 50, null))
         .hasMessageContaining("must exceed preStopSeconds");
   }
 }
