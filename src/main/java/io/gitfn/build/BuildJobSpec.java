@@ -9,8 +9,9 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
-import io.gitfn.workload.Labels;
+import io.gitfn.workload.ChildLabels;
 import io.gitfn.workload.Owner;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -58,7 +59,7 @@ public final class BuildJobSpec {
    * @param contextConfigMap the ConfigMap holding the {@link BuildContext}
    */
   public static Job forFunction(Function fn, ContentKey key, String contextConfigMap, BuildSettings settings) {
-    Map<String, String> labels = new LinkedHashMap<>(Labels.ofFunction(fn));
+    Map<String, String> labels = new LinkedHashMap<>(ChildLabels.ofFunction(fn));
     labels.put(Labels.CONTENT_KEY, key.tag());
     return new JobBuilder()
         .withNewMetadata()

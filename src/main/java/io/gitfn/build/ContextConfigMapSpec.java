@@ -2,8 +2,9 @@ package io.gitfn.build;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
-import io.gitfn.workload.Labels;
+import io.gitfn.workload.ChildLabels;
 import io.gitfn.workload.Owner;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,7 +21,7 @@ public final class ContextConfigMapSpec {
    * it holds: a changed source is a new key and a new ConfigMap.
    */
   public static ConfigMap forFunction(Function fn, ContentKey key, BuildContext context) {
-    Map<String, String> labels = new LinkedHashMap<>(Labels.ofFunction(fn));
+    Map<String, String> labels = new LinkedHashMap<>(ChildLabels.ofFunction(fn));
     labels.put(Labels.CONTENT_KEY, key.tag());
     return new ConfigMapBuilder()
         .withNewMetadata()

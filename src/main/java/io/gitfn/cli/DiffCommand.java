@@ -1,12 +1,14 @@
 package io.gitfn.cli;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.gitfn.api.FieldManagers;
+import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.manifest.InvalidManifestException;
@@ -82,11 +84,11 @@ final class DiffCommand extends ClusterCommand {
       seen.add(key);
       GenericKubernetesResource live = functions.inNamespace(target).withName(name).get();
       String label = live == null || live.getMetadata().getLabels() == null ? null
-          : live.getMetadata().getLabels().get(FunctionSync.REPOSITORY_LABEL);
+          : live.getMetadata().getLabels().get(Labels.REPOSITORY);
       GenericKubernetesResource applied = applied(function, target, label != null ? label : owner);
       GenericKubernetesResource after;
       try {
-        after = functions.inNamespace(target).resource(applied).dryRun().fieldManager(FunctionSync.FIELD_MANAGER)
+        after = functions.inNamespace(target).resource(applied).dryRun().fieldManager(FieldManagers.SYNC)
             .forceConflicts().serverSideApply();
       } catch (KubernetesClientException e) {
         throw new CommandException("Function " + key + " would be refused: "
@@ -96,7 +98,7 @@ final class DiffCommand extends ClusterCommand {
     }
     if (owning != null && prunes(owning)) {
       for (GenericKubernetesResource live : functions.inNamespace(namespace)
-          .withLabel(FunctionSync.REPOSITORY_LABEL, owner).list().getItems()) {
+          .withLabel(Labels.REPOSITORY, owner).list().getItems()) {
         String key = namespace + "/" + live.getMetadata().getName();
         if (!seen.contains(key)) {
           diff.append(FunctionDiff.removed(key, live));
@@ -133,7 +135,7 @@ final class DiffCommand extends ClusterCommand {
   private static GenericKubernetesResource applied(Function function, String namespace, String owner) {
     GenericKubernetesResource object = FunctionSync.appliedObject(function, namespace, owner == null ? "" : owner, FOLDER);
     if (owner == null) {
-      object.getMetadata().getLabels().remove(FunctionSync.REPOSITORY_LABEL);
+      object.getMetadata().getLabels().remove(Labels.REPOSITORY);
     }
     return object;
   }

@@ -2,6 +2,7 @@ package io.gitfn.cli;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.api.Annotations;
 import io.gitfn.reconcile.sync.FunctionSync;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,8 +39,8 @@ final class FunctionDiff {
     Map<String, Object> metadata = new LinkedHashMap<>();
     Map<String, String> labels = new TreeMap<>(nonNull(function.getMetadata().getLabels()));
     Map<String, String> annotations = new TreeMap<>(nonNull(function.getMetadata().getAnnotations()));
-    annotations.remove(FunctionSync.REVISION_ANNOTATION);
-    annotations.remove(FunctionSync.APPLIED_HASH_ANNOTATION);
+    annotations.remove(Annotations.REVISION);
+    annotations.remove(Annotations.APPLIED_HASH);
     if (!labels.isEmpty()) {
       metadata.put("labels", labels);
     }

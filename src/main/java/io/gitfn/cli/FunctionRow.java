@@ -1,9 +1,10 @@
 package io.gitfn.cli;
 
-import io.gitfn.reconcile.Conditions;
+import io.gitfn.api.Labels;
 import io.gitfn.api.function.ConditionType;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionStatus;
+import io.gitfn.reconcile.Conditions;
 import io.gitfn.reconcile.sync.FunctionSync;
 import io.gitfn.rollback.Pins;
 import io.gitfn.rollback.Revisions;
@@ -27,7 +28,7 @@ record FunctionRow(String namespace, String name, String runtime, String configu
         Conditions.status(status.getConditions(), ConditionType.CONFIGURATION_READY),
         Conditions.status(status.getConditions(), ConditionType.BUILD_READY),
         Conditions.status(status.getConditions(), ConditionType.RUNNING),
-        Table.orNone(labels == null ? null : labels.get(FunctionSync.REPOSITORY_LABEL)),
+        Table.orNone(labels == null ? null : labels.get(Labels.REPOSITORY)),
         Table.orNone(Revisions.shorten(pinned(function, status))),
         Age.since(function.getMetadata().getCreationTimestamp(), now));
   }

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.reconcile.Conditions;
 import java.time.Clock;
@@ -25,7 +26,6 @@ import picocli.CommandLine.Parameters;
         "1:not found, failed, or timed out"})
 final class ReconcileFunctionCommand extends ClusterCommand {
 
-  static final String REQUESTED_AT = "gitfn.io/requested-at";
   private static final Duration POLL = Duration.ofMillis(500);
 
   @Parameters(index = "0", paramLabel = "NAME", description = "The Function.")
@@ -42,7 +42,7 @@ final class ReconcileFunctionCommand extends ClusterCommand {
     say("► annotating Function " + namespace + "/" + name);
     client.resources(Function.class).inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
         client.getKubernetesSerialization().asJson(Map.of("metadata",
-            Map.of("annotations", Map.of(REQUESTED_AT, requestedAt.toString())))));
+            Map.of("annotations", Map.of(Annotations.REQUESTED_AT, requestedAt.toString())))));
     if (!waiting.wait) {
       return 0;
     }

@@ -3,6 +3,7 @@ package io.gitfn.cli;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.reconcile.FunctionRepositoryReconciler;
 import java.io.PrintWriter;
@@ -43,7 +44,7 @@ final class ReconcileRequest {
     current();
     String requestedAt = clock.instant().toString();
     Map<String, Object> patch = new LinkedHashMap<>();
-    patch.put("metadata", Map.of("annotations", Map.of(FunctionRepositoryReconciler.REQUESTED_AT, requestedAt)));
+    patch.put("metadata", Map.of("annotations", Map.of(Annotations.REQUESTED_AT, requestedAt)));
     if (!spec.isEmpty()) {
       patch.put("spec", spec);
     }

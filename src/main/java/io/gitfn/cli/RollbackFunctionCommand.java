@@ -1,6 +1,7 @@
 package io.gitfn.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
 import io.gitfn.api.repository.FunctionRepository;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Parameters;
         "Without --pin: clone the Function's branch with your git client (your credentials, SSH agent and"
             + " identity), restore the Function's files as of that commit, commit and push. The controller finds"
             + " the earlier content key and re-points the Deployment without a build.",
-        "With --pin: annotate the Function with " + Function.PINNED_REVISION + "; it runs that revision's image"
+        "With --pin: annotate the Function with " + Annotations.PINNED_REVISION + "; it runs that revision's image"
             + " until --unpin, and syncs from Git keep the pin."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:pushed, pinned or unpinned, or nothing to pin or unpin", "1:refused or failed; nothing changed",

@@ -1,5 +1,6 @@
 package io.gitfn.manifest;
 
+import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -108,7 +109,7 @@ public final class ManifestReader {
       Map<String, String> annotations = function.getMetadata().getAnnotations() == null
           ? new LinkedHashMap<>()
           : new LinkedHashMap<>(function.getMetadata().getAnnotations());
-      annotations.put(Manifest.SOURCE_PATH, candidate.origin().sourcePath());
+      annotations.put(Annotations.SOURCE_PATH, candidate.origin().sourcePath());
       function.getMetadata().setAnnotations(annotations);
       functions.add(function);
     }

@@ -1,11 +1,15 @@
 package io.gitfn.reconcile;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.Annotations;
+import io.gitfn.api.FieldManagers;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
+import io.gitfn.server.OperationsServer.Check;
+import io.gitfn.server.OperationsServer;
 import io.gitfn.source.Backoff;
 import io.gitfn.source.MirrorCache;
 import io.gitfn.source.Revision;
@@ -13,14 +17,12 @@ import io.gitfn.source.SourceException;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.trigger.SourceEvents;
 import io.gitfn.trigger.SourceId;
+import io.gitfn.trigger.SourceMetrics;
 import io.gitfn.trigger.SourceWatcher;
 import io.gitfn.trigger.webhook.WebhookReceiver;
 import io.gitfn.trigger.webhook.WebhookServer;
 import io.gitfn.trigger.webhook.WebhookSettings;
 import io.gitfn.workload.WorkloadSettings;
-import io.gitfn.server.OperationsServer;
-import io.gitfn.server.OperationsServer.Check;
-import io.gitfn.trigger.SourceMetrics;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.RuntimeInfo;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
@@ -31,14 +33,14 @@ import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * gitfn's controller, put together: the source watcher and its mirrors, the webhook receiver, and the
@@ -178,7 +180,7 @@ public final class Controller implements AutoCloseable {
             || !Objects.equals(updated.getMetadata().getFinalizers(), old.getMetadata().getFinalizers())
             || updated.getMetadata().getDeletionTimestamp() != null));
     // The same for Functions, whose annotations ask for a rebuild or pin a revision.
-    operator.register(functions.get(), o -> shard(o, settings.shard()).withFieldManager(FunctionReconciler.FIELD_MANAGER)
+    operator.register(functions.get(), o -> shard(o, settings.shard()).withFieldManager(FieldManagers.FUNCTION_CONTROLLER)
         .withItemStore(new LeanItemStore<>()).withGenerationAware(false).withOnUpdateFilter((updated, old) ->
         !Objects.equals(updated.getMetadata().getGeneration(), old.getMetadata().getGeneration())
             || !Objects.equals(updated.getMetadata().getAnnotations(), old.getMetadata().getAnnotations())
@@ -231,7 +233,7 @@ public final class Controller implements AutoCloseable {
 
   private static String requestedAt(FunctionRepository repository) {
     var annotations = repository.getMetadata().getAnnotations();
-    return annotations == null ? null : annotations.get(FunctionRepositoryReconciler.REQUESTED_AT);
+    return annotations == null ? null : annotations.get(Annotations.REQUESTED_AT);
   }
 
   /** The webhook receiver's base, ending in {@code /hooks/}. */

@@ -12,6 +12,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.Annotations;
+import io.gitfn.api.FieldManagers;
+import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.build.BuildJobSpec;
 import io.gitfn.build.BuildQueue;
@@ -19,7 +22,6 @@ import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
 import io.gitfn.build.ContextConfigMapSpec;
 import io.gitfn.reconcile.FunctionSource.Build;
-import io.gitfn.workload.Labels;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -38,8 +40,6 @@ import java.util.function.Consumer;
  */
 final class FunctionBuilds {
 
-  /** On a build Job: the Function's {@code gitfn.io/requested-at} when the Job was made, so a new one retries. */
-  static final String REQUESTED_AT = "gitfn.io/requested-at";
   // A safety net only: the Job informer wakes the Function when its Job changes.
   private static final Duration WAITING = Duration.ofSeconds(30);
 
@@ -189,7 +189,7 @@ final class FunctionBuilds {
       if (job.getMetadata().getAnnotations() != null) {
         annotations.putAll(job.getMetadata().getAnnotations());
       }
-      annotations.put(REQUESTED_AT, value);
+      annotations.put(Annotations.REQUESTED_AT, value);
       job.getMetadata().setAnnotations(annotations);
     });
     return apply(job);
@@ -217,13 +217,13 @@ final class FunctionBuilds {
   private static boolean retryRequested(Function fn, Job job) {
     Optional<String> requested = requestedAt(fn);
     Map<String, String> annotations = job.getMetadata().getAnnotations();
-    String handled = annotations == null ? null : annotations.get(REQUESTED_AT);
+    String handled = annotations == null ? null : annotations.get(Annotations.REQUESTED_AT);
     return requested.isPresent() && !requested.get().equals(handled);
   }
 
   private static Optional<String> requestedAt(Function fn) {
     Map<String, String> annotations = fn.getMetadata().getAnnotations();
-    return Optional.ofNullable(annotations == null ? null : annotations.get(REQUESTED_AT));
+    return Optional.ofNullable(annotations == null ? null : annotations.get(Annotations.REQUESTED_AT));
   }
 
   static boolean succeeded(Job job) {
@@ -270,7 +270,7 @@ final class FunctionBuilds {
   }
 
   private <T extends HasMetadata> T apply(T desired) {
-    return client.resource(desired).fieldManager(FunctionReconciler.FIELD_MANAGER).forceConflicts()
+    return client.resource(desired).fieldManager(FieldManagers.FUNCTION_CONTROLLER).forceConflicts()
         .serverSideApply();
   }
 

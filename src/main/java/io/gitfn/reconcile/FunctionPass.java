@@ -2,6 +2,7 @@ package io.gitfn.reconcile;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
 import io.gitfn.api.function.FunctionStatus;
@@ -22,7 +23,6 @@ import java.util.Optional;
  */
 final class FunctionPass {
 
-  static final String REVISION = "gitfn.io/revision";
   static final String SUCCEEDED = "Succeeded";
   static final String REUSED = "Reused";
   static final String FAILED = "Failed";
@@ -136,7 +136,7 @@ final class FunctionPass {
       return revision;
     }
     Map<String, String> annotations = fn.getMetadata().getAnnotations();
-    String revision = annotations == null ? null : annotations.get(REVISION);
+    String revision = annotations == null ? null : annotations.get(Annotations.REVISION);
     return Objects.requireNonNullElse(revision, "inline");
   }
 

@@ -14,15 +14,17 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentCondition;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.Annotations;
+import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
 import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
 import io.gitfn.reconcile.FunctionSource.Build;
+import io.gitfn.reconcile.Rollout.Release;
 import io.gitfn.source.MirrorCache;
 import io.gitfn.trigger.SourceWatcher;
-import io.gitfn.workload.Labels;
 import io.gitfn.workload.WorkloadSettings;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -33,7 +35,6 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.Workflow;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
-import io.gitfn.reconcile.Rollout.Release;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
@@ -67,14 +68,8 @@ import java.util.stream.Collectors;
     @Dependent(name = "hpa", type = FunctionHpa.class, reconcilePrecondition = FunctionHpa.RoomToScale.class)})
 public final class FunctionReconciler implements Reconciler<Function>, Cleaner<Function> {
 
-  /**
-   * The field manager of everything the Function controller writes. It is not FunctionSync's {@code gitfn}: the SDK
-   * applies the Function's finalizer with it, and an apply under the sync's manager would drop the spec it owns.
-   */
-  static final String FIELD_MANAGER = "gitfn-function-controller";
   // A safety net only: the informers on Jobs and Deployments wake the Function when they change.
   private static final Duration WAITING = Duration.ofSeconds(30);
-  static final String MANAGED = Labels.MANAGED_BY + "=" + Labels.MANAGER;
 
   private final KubernetesClient client;
   private final WorkloadSettings workloads;
@@ -101,7 +96,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     // The dependents bring their own informers; Jobs are not dependents, since a pass may keep several.
     return List.of(new InformerEventSource<>(InformerEventSourceConfiguration.from(Job.class, Function.class)
         .withName("job")
-        .withLabelSelector(MANAGED)
+        .withLabelSelector(Labels.MANAGED)
         .withItemStore(new JobStatusItemStore())
         .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Function.class))
         .build(), context), wakeUps);
@@ -140,7 +135,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
 
   private static String pinnedRevision(Function fn) {
     Map<String, String> annotations = fn.getMetadata().getAnnotations();
-    String revision = annotations == null ? null : annotations.get(Function.PINNED_REVISION);
+    String revision = annotations == null ? null : annotations.get(Annotations.PINNED_REVISION);
     return revision == null || revision.isBlank() ? null : revision.strip();
   }
 

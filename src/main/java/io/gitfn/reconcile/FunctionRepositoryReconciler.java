@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.gitfn.api.Annotations;
+import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositorySpec;
@@ -65,7 +67,6 @@ import org.slf4j.LoggerFactory;
 public final class FunctionRepositoryReconciler
     implements Reconciler<FunctionRepository>, Cleaner<FunctionRepository>, SourceEvents {
 
-  public static final String REQUESTED_AT = "gitfn.io/requested-at";
   static final String KIND = "FunctionRepository";
   private static final int HISTORY = 10;
   private static final Duration MIN_INTERVAL = Duration.ofSeconds(10);
@@ -187,7 +188,7 @@ public final class FunctionRepositoryReconciler
    */
   private void honourRequest(FunctionRepository repository, SourceState state, Pass pass) {
     String requested = repository.getMetadata().getAnnotations() == null ? null
-        : repository.getMetadata().getAnnotations().get(REQUESTED_AT);
+        : repository.getMetadata().getAnnotations().get(Annotations.REQUESTED_AT);
     SourceId id = idOf(repository);
     if (requested == null || requested.equals(pass.status.getLastHandledRequestedAt())) {
       requests.remove(id);
@@ -304,7 +305,7 @@ public final class FunctionRepositoryReconciler
     requests.remove(idOf(repository));
     if (!Boolean.FALSE.equals(repository.getSpec().getPrune())) {
       String owner = repository.getMetadata().getNamespace() + "." + repository.getMetadata().getName();
-      client.resources(Function.class).inAnyNamespace().withLabel(FunctionSync.REPOSITORY_LABEL, owner).delete();
+      client.resources(Function.class).inAnyNamespace().withLabel(Labels.REPOSITORY, owner).delete();
     }
     return DeleteControl.defaultDelete();
   }

@@ -7,6 +7,7 @@ import static io.gitfn.api.function.ConditionType.CONFIGURATION_READY;
 
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionStatus;
 import io.gitfn.api.function.GitRepositorySource;
@@ -118,7 +119,7 @@ final class FunctionSource {
       return Optional.empty();
     }
     String requested = fn.getMetadata().getAnnotations() == null ? null
-        : fn.getMetadata().getAnnotations().get(FunctionBuilds.REQUESTED_AT);
+        : fn.getMetadata().getAnnotations().get(Annotations.REQUESTED_AT);
     if (requested != null && !requested.equals(requests.put(source.id(), requested))) {
       watcher.trigger(source.id(), "requested at " + requested); // the check's answer wakes the Function again
     }

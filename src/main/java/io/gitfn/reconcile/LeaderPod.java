@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.gitfn.api.Labels;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +21,6 @@ import org.slf4j.LoggerFactory;
  */
 final class LeaderPod {
 
-  static final String LABEL = "gitfn.io/leader";
   private static final Logger log = LoggerFactory.getLogger(LeaderPod.class);
 
   private final KubernetesClient client;
@@ -48,7 +48,7 @@ final class LeaderPod {
     }
     if (election.leaseName().length() > 63) {
       log.warn("the Lease name {} is longer than a label value may be: the leader's Pod is not labelled {}",
-          election.leaseName(), LABEL);
+          election.leaseName(), Labels.LEADER);
       return Optional.empty();
     }
     return Optional.of(new LeaderPod(client, namespace, name, election.leaseName()));
@@ -58,13 +58,13 @@ final class LeaderPod {
   void mark() {
     label(pod, "\"" + lease + "\"");
     try {
-      for (Pod other : client.pods().inNamespace(namespace).withLabel(LABEL, lease).list().getItems()) {
+      for (Pod other : client.pods().inNamespace(namespace).withLabel(Labels.LEADER, lease).list().getItems()) {
         if (!other.getMetadata().getName().equals(pod)) {
           label(other.getMetadata().getName(), "null");
         }
       }
     } catch (KubernetesClientException e) {
-      log.warn("cannot list the Pods labelled {}={} in {}: {}", LABEL, lease, namespace, e.getMessage());
+      log.warn("cannot list the Pods labelled {}={} in {}: {}", Labels.LEADER, lease, namespace, e.getMessage());
     }
   }
 
@@ -77,7 +77,7 @@ final class LeaderPod {
   private void label(String name, String value) {
     try {
       client.pods().inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
-          "{\"metadata\":{\"labels\":{\"" + LABEL + "\":" + value + "}}}");
+          "{\"metadata\":{\"labels\":{\"" + Labels.LEADER + "\":" + value + "}}}");
     } catch (KubernetesClientException e) {
       if (e.getCode() != 404) {
         log.warn("cannot {} Pod {}/{}: {}", value.equals("null") ? "unlabel" : "label", namespace, name,

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.gitfn.api.FieldManagers;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,7 +27,7 @@ public final class OwnFieldsItemStore<V extends HasMetadata> extends BasicItemSt
     if (entries != null) {
       List<ManagedFieldsEntry> own = new ArrayList<>(1);
       for (ManagedFieldsEntry entry : entries) {
-        if (FunctionReconciler.FIELD_MANAGER.equals(entry.getManager())) {
+        if (FieldManagers.FUNCTION_CONTROLLER.equals(entry.getManager())) {
           entry.setFieldsV1(CompactModel.shared(entry.getFieldsV1()));
           own.add(entry);
         }

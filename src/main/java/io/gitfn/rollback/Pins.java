@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import java.util.Map;
 
@@ -21,7 +22,7 @@ public final class Pins {
   /** The revision {@code fn} is pinned to by its annotation, or null. */
   public static String annotated(Function fn) {
     Map<String, String> annotations = fn.getMetadata().getAnnotations();
-    return annotations == null ? null : annotations.get(Function.PINNED_REVISION);
+    return annotations == null ? null : annotations.get(Annotations.PINNED_REVISION);
   }
 
   /** Sets the pin of {@code fn} to {@code revision}. */
@@ -37,7 +38,7 @@ public final class Pins {
   // In a merge patch, null removes the key.
   private static void patch(KubernetesClient client, Function fn, String revision) {
     ObjectNode patch = JSON.createObjectNode();
-    patch.putObject("metadata").putObject("annotations").put(Function.PINNED_REVISION, revision);
+    patch.putObject("metadata").putObject("annotations").put(Annotations.PINNED_REVISION, revision);
     client.resources(Function.class).inNamespace(fn.getMetadata().getNamespace())
         .withName(fn.getMetadata().getName())
         .patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());

@@ -1,5 +1,6 @@
 package io.gitfn.rollback;
 
+import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.GitRepositorySource;
 import io.gitfn.api.repository.FunctionRepository;
@@ -46,9 +47,9 @@ public record RevertTarget(String url, String branch, List<String> paths, String
           + ", not a branch, so there is no branch to push a revert to; run its earlier image with --pin");
     }
     Map<String, String> annotations = fn.getMetadata().getAnnotations();
-    String sourcePath = annotations == null ? null : annotations.get(Manifest.SOURCE_PATH);
+    String sourcePath = annotations == null ? null : annotations.get(Annotations.SOURCE_PATH);
     if (sourcePath == null || sourcePath.isBlank()) {
-      throw new RollbackException(describe(fn) + " has no " + Manifest.SOURCE_PATH + " annotation, so gitfn cannot"
+      throw new RollbackException(describe(fn) + " has no " + Annotations.SOURCE_PATH + " annotation, so gitfn cannot"
           + " tell which files of " + origin + " hold it; use --pin");
     }
     return new RevertTarget(url(fn, repository.getSpec().getUrl()), ref.getBranch(), List.of(path(fn, sourcePath)),

@@ -1,6 +1,7 @@
 package io.gitfn.rollback;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.reconcile.sync.FunctionSync;
@@ -30,7 +31,7 @@ public final class RevertTargets {
       return RevertTarget.fromGitSource(fn);
     }
     Owner owner = Owner.of(fn).orElseThrow(() -> new RollbackException(RevertTarget.describe(fn)
-        + " does not come from Git (no " + FunctionSync.REPOSITORY_LABEL + " label and no"
+        + " does not come from Git (no " + Labels.REPOSITORY + " label and no"
         + " spec.source.gitRepository), so there is nothing to revert; run an earlier image with --pin"));
     return RevertTarget.fromRepository(fn, repository(owner).orElseThrow(() -> new RollbackException(
         RevertTarget.describe(fn) + " was applied by FunctionRepository " + owner
@@ -76,7 +77,7 @@ public final class RevertTargets {
     // The label is "<namespace>.<name>" (SyncRequest#owner); a namespace is a DNS label, so it has no dot.
     static Optional<Owner> of(Function fn) {
       Map<String, String> labels = fn.getMetadata().getLabels();
-      String label = labels == null ? null : labels.get(FunctionSync.REPOSITORY_LABEL);
+      String label = labels == null ? null : labels.get(Labels.REPOSITORY);
       if (label == null || label.isBlank()) {
         return Optional.empty();
       }

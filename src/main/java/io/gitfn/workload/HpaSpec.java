@@ -25,7 +25,7 @@ public final class HpaSpec {
         .withNewMetadata()
         .withName(fn.getMetadata().getName())
         .withNamespace(fn.getMetadata().getNamespace())
-        .withLabels(Labels.ofFunction(fn))
+        .withLabels(ChildLabels.ofFunction(fn))
         .withOwnerReferences(Owner.of(fn))
         .endMetadata()
         .withNewSpec()

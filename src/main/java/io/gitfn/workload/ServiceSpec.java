@@ -25,7 +25,7 @@ public final class ServiceSpec {
         .withNewMetadata()
         .withName(fn.getMetadata().getName())
         .withNamespace(fn.getMetadata().getNamespace())
-        .withLabels(Labels.ofFunction(fn))
+        .withLabels(ChildLabels.ofFunction(fn))
         .withAnnotations(annotations)
         .withOwnerReferences(Owner.of(fn))
         .endMetadata()
@@ -36,7 +36,7 @@ public final class ServiceSpec {
         .withTargetPort(new IntOrString(DeploymentSpec.PORT))
         .withProtocol("TCP")
         .endPort()
-        .withSelector(Labels.selector(fn))
+        .withSelector(ChildLabels.selector(fn))
         .endSpec()
         .build();
   }

@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.Annotations;
+import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.reconcile.Controller;
@@ -19,7 +21,6 @@ import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.git.RunningGitServers;
 import io.gitfn.trigger.webhook.WebhookSettings;
 import io.gitfn.workload.DeploymentSpec;
-import io.gitfn.workload.Labels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -311,7 +312,7 @@ final class ControllerBenchmark implements Benchmark {
     client.resources(FunctionRepository.class).inNamespace(NAMESPACE).withName(REPOSITORY).edit(r -> {
       Map<String, String> annotations = new HashMap<>(Objects.requireNonNullElse(r.getMetadata().getAnnotations(),
           Map.of()));
-      annotations.put(FunctionRepositoryReconciler.REQUESTED_AT, Instant.now().toString());
+      annotations.put(Annotations.REQUESTED_AT, Instant.now().toString());
       r.getMetadata().setAnnotations(annotations);
       return r;
     });

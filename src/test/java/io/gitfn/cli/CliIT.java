@@ -10,9 +10,10 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.api.Annotations;
+import io.gitfn.api.FieldManagers;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
-import io.gitfn.api.function.FunctionStatus;
 import io.gitfn.api.function.FunctionStatus;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositoryStatus;
@@ -272,7 +273,7 @@ class CliIT {
     assertThat(resume.out()).isEqualTo("► resuming FunctionRepository " + ns.name() + "/infra\n");
     FunctionRepository resumed = repository(client, ns);
     assertThat(resumed.getSpec().getSuspend()).isFalse();
-    assertThat(resumed.getMetadata().getAnnotations()).containsKey(FunctionRepositoryReconciler.REQUESTED_AT);
+    assertThat(resumed.getMetadata().getAnnotations()).containsKey(Annotations.REQUESTED_AT);
   }
 
   @Test
@@ -378,7 +379,7 @@ class CliIT {
     client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(Function.class))
         .inNamespace(ns.name())
         .resource(FunctionSync.appliedObject(function, ns.name(), owner, new Revision("main", "a".repeat(40))))
-        .fieldManager(FunctionSync.FIELD_MANAGER).forceConflicts().serverSideApply();
+        .fieldManager(FieldManagers.SYNC).forceConflicts().serverSideApply();
   }
 
   private static String function(String name) {

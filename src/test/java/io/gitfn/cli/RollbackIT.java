@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.api.Annotations;
+import io.gitfn.api.FieldManagers;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
 import io.gitfn.api.function.FunctionStatus;
@@ -373,13 +375,13 @@ class RollbackIT {
         .inNamespace(ns.name())
         .resource(FunctionSync.appliedObject(function, ns.name(), ns.name() + ".infra",
             new Revision("main", "e".repeat(40))))
-        .fieldManager(FunctionSync.FIELD_MANAGER).forceConflicts().serverSideApply();
+        .fieldManager(FieldManagers.SYNC).forceConflicts().serverSideApply();
   }
 
   private static String pinned(KubernetesClient client, TestNamespace ns, String name) {
     Map<String, String> annotations =
         client.resources(Function.class).inNamespace(ns.name()).withName(name).get().getMetadata().getAnnotations();
-    return annotations == null ? null : annotations.get(Function.PINNED_REVISION);
+    return annotations == null ? null : annotations.get(Annotations.PINNED_REVISION);
   }
 
   // Two entries, newest first: (revision, outcome, key) twice, with the image named after the key.

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.function.AuthType;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
@@ -85,7 +86,7 @@ class ManifestReaderTest {
     assertThat(fn.getSpec().getRuntime()).isEqualTo(FunctionRuntime.NODEJS22);
     assertThat(fn.getSpec().getSource().getInline().getSource()).isEqualTo("module.exports = {}");
     assertThat(fn.getSpec().getReplicas()).isEqualTo(2);
-    assertThat(fn.getMetadata().getAnnotations()).containsEntry(Manifest.SOURCE_PATH, "functions/hello.yaml");
+    assertThat(fn.getMetadata().getAnnotations()).containsEntry(Annotations.SOURCE_PATH, "functions/hello.yaml");
   }
 
   @Test
@@ -231,7 +232,7 @@ class ManifestReaderTest {
       assertThat(fn.getMetadata().getNamespace()).isEqualTo("shop");
       assertThat(fn.getMetadata().getLabels())
           .containsEntry("team", "checkout").containsEntry("app.kubernetes.io/name", "orders");
-      assertThat(fn.getMetadata().getAnnotations()).containsEntry(Manifest.SOURCE_PATH, "functions/orders");
+      assertThat(fn.getMetadata().getAnnotations()).containsEntry(Annotations.SOURCE_PATH, "functions/orders");
       assertThat(fn.getSpec().getRuntime()).isEqualTo(FunctionRuntime.NODEJS20);
       assertThat(fn.getSpec().getLabels()).containsEntry("tier", "backend");
       assertThat(fn.getSpec().getSource().getInline().getSource()).contains("'orders'");
@@ -319,7 +320,7 @@ class ManifestReaderTest {
     assertThat(manifest.functions()).extracting(f -> f.getSpec().getRuntime())
         .containsExactly(FunctionRuntime.NODEJS22, FunctionRuntime.PYTHON312);
     assertThat(manifest.functions().get(1).getMetadata().getAnnotations())
-        .containsEntry(Manifest.SOURCE_PATH, "functions/py-hello");
+        .containsEntry(Annotations.SOURCE_PATH, "functions/py-hello");
   }
 
   @Test

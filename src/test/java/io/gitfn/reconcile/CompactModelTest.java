@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.api.FieldManagers;
 import io.gitfn.workload.DeploymentSpec;
 import io.gitfn.workload.TestFunction;
 import io.gitfn.workload.WorkloadSettings;
@@ -77,7 +78,7 @@ class CompactModelTest {
     Map<String, Object> b = fieldsOf(cache.get("default/b"));
 
     assertThat(cache.get("default/a").getMetadata().getManagedFields()).singleElement()
-        .satisfies(entry -> assertThat(entry.getManager()).isEqualTo(FunctionReconciler.FIELD_MANAGER));
+        .satisfies(entry -> assertThat(entry.getManager()).isEqualTo(FieldManagers.FUNCTION_CONTROLLER));
     assertThat(b.get("f:spec")).as("the equal subtree, once").isSameAs(a.get("f:spec"));
     assertThat(b.get("f:metadata")).as("what names the owner stays each one's").isNotEqualTo(a.get("f:metadata"));
     assertThat(JSON.asJson(cache.get("default/a").getMetadata().getManagedFields().get(0).getFieldsV1()))
@@ -97,7 +98,7 @@ class CompactModelTest {
            {"manager": "%s", "operation": "Apply", "fieldsType": "FieldsV1", "fieldsV1": %s},
            {"manager": "kube-controller-manager", "operation": "Update", "subresource": "status",
             "fieldsType": "FieldsV1", "fieldsV1": {"f:status": {"f:replicas": {}}}}]}}
-        """.formatted(name, FunctionReconciler.FIELD_MANAGER, fieldsV1), Deployment.class);
+        """.formatted(name, FieldManagers.FUNCTION_CONTROLLER, fieldsV1), Deployment.class);
   }
 
   /** As an informer gets it: parsed from JSON. */

@@ -3,6 +3,7 @@ package io.gitfn.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionSpec;
 import io.gitfn.api.function.FunctionStatus;
@@ -70,7 +71,7 @@ class FunctionPassTest {
     fn.getMetadata().setName("hello");
     fn.getMetadata().setGeneration(1L);
     if (revision != null) {
-      fn.getMetadata().setAnnotations(Map.of(FunctionPass.REVISION, revision));
+      fn.getMetadata().setAnnotations(Map.of(Annotations.REVISION, revision));
     }
     fn.setSpec(new FunctionSpec());
     return fn;

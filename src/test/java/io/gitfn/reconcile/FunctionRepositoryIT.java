@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.source.SourceSettings;
@@ -287,7 +288,7 @@ class FunctionRepositoryIT {
           if (r.getMetadata().getAnnotations() == null) {
             r.getMetadata().setAnnotations(new java.util.HashMap<>());
           }
-          r.getMetadata().getAnnotations().put(FunctionRepositoryReconciler.REQUESTED_AT, Instant.now().toString());
+          r.getMetadata().getAnnotations().put(Annotations.REQUESTED_AT, Instant.now().toString());
           return r;
         });
   }

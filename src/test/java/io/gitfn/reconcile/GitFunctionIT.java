@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
@@ -203,7 +204,7 @@ class GitFunctionIT {
     String value = pin == null ? "null" : "\"" + pin + "\"";
     client.resources(Function.class).inNamespace(ns.name()).withName("hello").patch(
         io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
-        "{\"metadata\": {\"annotations\": {\"" + Function.PINNED_REVISION + "\": " + value + "}}}");
+        "{\"metadata\": {\"annotations\": {\"" + Annotations.PINNED_REVISION + "\": " + value + "}}}");
   }
 
   /** Waits until the Function runs what it resolved at this revision, and returns it. */

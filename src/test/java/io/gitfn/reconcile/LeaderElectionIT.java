@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
@@ -126,7 +127,7 @@ class LeaderElectionIT {
 
   private static String leaderLabel(KubernetesClient client, TestNamespace ns, String pod) {
     var labels = client.pods().inNamespace(ns.name()).withName(pod).get().getMetadata().getLabels();
-    return labels == null ? null : labels.get(LeaderPod.LABEL);
+    return labels == null ? null : labels.get(Labels.LEADER);
   }
 
   static boolean reconciled(KubernetesClient client, TestNamespace ns, String name) {

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.Labels;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeApi;
 import org.junit.jupiter.api.Test;
@@ -51,7 +52,7 @@ class LeaderPodIT {
 
   private static String leaderLabel(KubernetesClient client, TestNamespace ns, String pod) {
     var labels = client.pods().inNamespace(ns.name()).withName(pod).get().getMetadata().getLabels();
-    return labels == null ? null : labels.get(LeaderPod.LABEL);
+    return labels == null ? null : labels.get(Labels.LEADER);
   }
 
   private static Pod pod(TestNamespace ns, String name) {

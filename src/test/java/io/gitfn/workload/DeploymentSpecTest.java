@@ -80,12 +80,12 @@ class DeploymentSpecTest {
     Function fn = TestFunction.inline().label("team", "a").annotation("note", "b").build();
     Deployment deployment = DeploymentSpec.forFunction(fn, IMAGE, SETTINGS);
 
-    assertThat(deployment.getSpec().getSelector().getMatchLabels()).isEqualTo(Labels.selector(fn));
-    assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels()).isEqualTo(Labels.ofPod(fn))
+    assertThat(deployment.getSpec().getSelector().getMatchLabels()).isEqualTo(ChildLabels.selector(fn));
+    assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels()).isEqualTo(ChildLabels.ofPod(fn))
         .containsEntry("team", "a");
     assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations()).containsExactly(
         java.util.Map.entry("note", "b"));
-    assertThat(deployment.getMetadata().getLabels()).isEqualTo(Labels.ofFunction(fn));
+    assertThat(deployment.getMetadata().getLabels()).isEqualTo(ChildLabels.ofFunction(fn));
   }
 
   @Test

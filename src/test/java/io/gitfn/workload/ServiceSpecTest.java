@@ -16,7 +16,7 @@ class ServiceSpecTest {
   void theServiceIsNamedAfterTheFunctionAndOwnedByIt() {
     assertThat(SERVICE.getMetadata().getName()).isEqualTo("orders");
     assertThat(SERVICE.getMetadata().getNamespace()).isEqualTo("shop");
-    assertThat(SERVICE.getMetadata().getLabels()).isEqualTo(Labels.ofFunction(FN));
+    assertThat(SERVICE.getMetadata().getLabels()).isEqualTo(ChildLabels.ofFunction(FN));
     assertThat(SERVICE.getMetadata().getOwnerReferences()).singleElement()
         .satisfies(owner -> assertThat(owner.getName()).isEqualTo("orders"));
   }

@@ -36,10 +36,4 @@ public class Function extends CustomResource<FunctionSpec, FunctionStatus> imple
 
   public static final String GROUP = "serverless.kyma-project.io";
   public static final String VERSION = "v1alpha2";
-
-  /**
-   * Set by {@code gitfn rollback function --pin}: the revision (a history entry's {@code revision}) whose image
-   * the Function runs until the annotation is removed. Sync never owns it, so the next sync keeps the pin.
-   */
-  public static final String PINNED_REVISION = "gitfn.io/pinned-revision";
 }

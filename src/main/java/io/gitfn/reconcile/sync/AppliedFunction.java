@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.api.Annotations;
+import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionSpec;
 import io.gitfn.api.function.ScaleConfig;
@@ -37,11 +39,11 @@ record AppliedFunction(FunctionKey key, GenericKubernetesResource object, String
   static AppliedFunction of(Function desired, String namespace, String owner, Revision revision) {
     String name = desired.getMetadata().getName();
     Map<String, String> labels = new TreeMap<>(nonNull(desired.getMetadata().getLabels()));
-    labels.put(FunctionSync.REPOSITORY_LABEL, owner);
+    labels.put(Labels.REPOSITORY, owner);
     Map<String, String> annotations = new TreeMap<>(nonNull(desired.getMetadata().getAnnotations()));
     // Git cannot choose these; they describe what gitfn did.
-    annotations.remove(FunctionSync.REVISION_ANNOTATION);
-    annotations.remove(FunctionSync.APPLIED_HASH_ANNOTATION);
+    annotations.remove(Annotations.REVISION);
+    annotations.remove(Annotations.APPLIED_HASH);
     Map<String, Object> spec = spec(desired.getSpec());
 
     Map<String, Object> hashed = new LinkedHashMap<>();
@@ -51,8 +53,8 @@ record AppliedFunction(FunctionKey key, GenericKubernetesResource object, String
     hashed.put("annotations", annotations);
     hashed.put("spec", spec);
     String hash = digest(hashed);
-    annotations.put(FunctionSync.APPLIED_HASH_ANNOTATION, hash);
-    annotations.put(FunctionSync.REVISION_ANNOTATION, revision.toString());
+    annotations.put(Annotations.APPLIED_HASH, hash);
+    annotations.put(Annotations.REVISION, revision.toString());
 
     GenericKubernetesResource object = new GenericKubernetesResource();
     object.setApiVersion(Function.GROUP + "/" + Function.VERSION);
@@ -74,7 +76,7 @@ record AppliedFunction(FunctionKey key, GenericKubernetesResource object, String
    */
   boolean isSatisfiedBy(GenericKubernetesResource live) {
     Map<String, String> annotations = new HashMap<>(object.getMetadata().getAnnotations());
-    annotations.remove(FunctionSync.REVISION_ANNOTATION);
+    annotations.remove(Annotations.REVISION);
     // The hash catches a field removed in Git, which the live object would still hold; the comparison catches
     // a field changed in the cluster, which the hash cannot see.
     return SubTree.contains(live.getMetadata().getLabels(), object.getMetadata().getLabels())

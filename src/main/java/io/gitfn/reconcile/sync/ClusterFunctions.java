@@ -1,11 +1,12 @@
 package io.gitfn.reconcile.sync;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.gitfn.api.FieldManagers;
 import io.gitfn.api.function.Function;
 import java.util.List;
 
@@ -34,7 +35,7 @@ final class ClusterFunctions {
         .inNamespace(object.getMetadata().getNamespace())
         .resource(object)
         .dryRun(dryRun)
-        .fieldManager(FunctionSync.FIELD_MANAGER)
+        .fieldManager(FieldManagers.SYNC)
         .forceConflicts()
         .serverSideApply();
   }

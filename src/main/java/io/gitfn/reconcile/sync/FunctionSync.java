@@ -32,14 +32,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class FunctionSync {
 
-  public static final String FIELD_MANAGER = "gitfn";
-  /** {@code <namespace>.<name>} of the FunctionRepository a Function comes from; prune touches nothing else. */
-  public static final String REPOSITORY_LABEL = "gitfn.io/repository";
-  /** The revision that last changed the Function's applied content, {@code <ref>@sha1:<sha>}. */
-  public static final String REVISION_ANNOTATION = "gitfn.io/revision";
-  /** A digest of what gitfn applied, without the revision; a change in Git changes it. */
-  public static final String APPLIED_HASH_ANNOTATION = "gitfn.io/applied-hash";
-
   private static final Logger log = LoggerFactory.getLogger(FunctionSync.class);
 
   private final ClusterFunctions cluster;

@@ -1,6 +1,7 @@
 package io.gitfn.reconcile.sync;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.gitfn.api.Labels;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -34,7 +35,7 @@ final class SyncPlanner {
       if (currentOwner != null && !currentOwner.equals(owner)) {
         // Two repositories declaring one Function would overwrite each other at every sync.
         conflicts.add("Function " + function.key() + " is managed by repository " + currentOwner
-            + " (label " + FunctionSync.REPOSITORY_LABEL + "); remove it from one of the two repositories");
+            + " (label " + Labels.REPOSITORY + "); remove it from one of the two repositories");
       } else if (current == null) {
         creates.add(function);
       } else if (function.isSatisfiedBy(current)) {
@@ -63,7 +64,7 @@ final class SyncPlanner {
   /** The repository label's value, or null for a Function no repository manages. */
   private static String owner(GenericKubernetesResource object) {
     Map<String, String> labels = object.getMetadata().getLabels();
-    return labels == null ? null : labels.get(FunctionSync.REPOSITORY_LABEL);
+    return labels == null ? null : labels.get(Labels.REPOSITORY);
   }
 
   private SyncPlanner() {}

@@ -14,6 +14,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.gitfn.api.Annotations;
+import io.gitfn.api.FieldManagers;
+import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestBedBinaries;
@@ -71,7 +74,7 @@ class FunctionSyncIT {
     assertThat(revisionOf(live.get("d"))).isEqualTo(revision(2).toString());
     assertThat(live.values())
         .allSatisfy(f -> assertThat(f.getMetadata().getLabels())
-            .containsEntry(FunctionSync.REPOSITORY_LABEL, ns.name() + "." + REPOSITORY));
+            .containsEntry(Labels.REPOSITORY, ns.name() + "." + REPOSITORY));
   }
 
   @Test
@@ -271,7 +274,7 @@ class FunctionSyncIT {
     assertThat(oneChanged.updated()).containsExactly(ns.name() + "/fn-2");
     assertThat(changedKeys(afterNoChange, afterOneChanged)).containsExactly("fn-2");
     assertThat(live(client, ns).values()).allSatisfy(f -> assertThat(f.getMetadata().getManagedFields())
-        .filteredOn(m -> FunctionSync.FIELD_MANAGER.equals(m.getManager()))
+        .filteredOn(m -> FieldManagers.SYNC.equals(m.getManager()))
         .singleElement()
         .satisfies(m -> assertThat(m.getOperation()).isEqualTo("Apply")));
   }
@@ -297,7 +300,7 @@ class FunctionSyncIT {
     assertThat(spec(stored)).isEqualTo(expected);
     assertThat(stored.getMetadata().getLabels())
         .containsEntry("app.kubernetes.io/part-of", "gitops-examples")
-        .containsEntry(FunctionSync.REPOSITORY_LABEL, ns.name() + "." + REPOSITORY);
+        .containsEntry(Labels.REPOSITORY, ns.name() + "." + REPOSITORY);
   }
 
   private static final io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext FUNCTIONS =
@@ -340,13 +343,13 @@ class FunctionSyncIT {
   }
 
   private static String revisionOf(Function function) {
-    return function.getMetadata().getAnnotations().get(FunctionSync.REVISION_ANNOTATION);
+    return function.getMetadata().getAnnotations().get(Annotations.REVISION);
   }
 
   /** The fields gitfn's field manager owns, as the server records them. */
   private static String gitfnFields(Function function) {
     return function.getMetadata().getManagedFields().stream()
-        .filter(m -> FunctionSync.FIELD_MANAGER.equals(m.getManager()))
+        .filter(m -> FieldManagers.SYNC.equals(m.getManager()))
         .map(ManagedFieldsEntry::getFieldsV1)
         .map(fields -> String.valueOf(fields.getAdditionalProperties()))
         .collect(Collectors.joining());

@@ -2,16 +2,17 @@ package io.gitfn.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import org.junit.jupiter.api.Test;
 
-class LabelsTest {
+class ChildLabelsTest {
 
   @Test
   void internalLabelsNameTheFunctionTheManagerAndTheUid() {
     Function fn = TestFunction.inline().build();
 
-    assertThat(Labels.internal(fn)).containsExactly(
+    assertThat(ChildLabels.internal(fn)).containsExactly(
         java.util.Map.entry("serverless.kyma-project.io/function-name", "orders"),
         java.util.Map.entry("serverless.kyma-project.io/managed-by", "function-controller"),
         java.util.Map.entry("serverless.kyma-project.io/uuid", fn.getMetadata().getUid()));
@@ -19,23 +20,23 @@ class LabelsTest {
 
   @Test
   void aFunctionWithoutUidYetHasNoUidLabel() {
-    assertThat(Labels.internal(TestFunction.inline().uid(null).build())).doesNotContainKey(Labels.UUID);
+    assertThat(ChildLabels.internal(TestFunction.inline().uid(null).build())).doesNotContainKey(Labels.UUID);
   }
 
   @Test
   void internalLabelsWinOverTheFunctionsOwn() {
     Function fn = TestFunction.inline().metadataLabel("team", "a").metadataLabel(Labels.FUNCTION_NAME, "x").build();
 
-    assertThat(Labels.ofFunction(fn)).containsEntry("team", "a").containsEntry(Labels.FUNCTION_NAME, "orders");
+    assertThat(ChildLabels.ofFunction(fn)).containsEntry("team", "a").containsEntry(Labels.FUNCTION_NAME, "orders");
   }
 
   @Test
   void podLabelsAreSpecLabelsTheAppNameAndTheSelectorWhichWins() {
     Function fn = TestFunction.inline().label("team", "a").label(Labels.APP_NAME, "mine").build();
 
-    assertThat(Labels.ofPod(fn)).containsEntry("team", "a").containsEntry(Labels.APP_NAME, "orders")
-        .containsAllEntriesOf(Labels.selector(fn));
-    assertThat(Labels.selector(fn)).containsEntry(Labels.RESOURCE, "deployment")
-        .containsAllEntriesOf(Labels.internal(fn));
+    assertThat(ChildLabels.ofPod(fn)).containsEntry("team", "a").containsEntry(Labels.APP_NAME, "orders")
+        .containsAllEntriesOf(ChildLabels.selector(fn));
+    assertThat(ChildLabels.selector(fn)).containsEntry(Labels.RESOURCE, "deployment")
+        .containsAllEntriesOf(ChildLabels.internal(fn));
   }
 }

@@ -1,25 +1,15 @@
 package io.gitfn.workload;
 
+import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The labels a Function's children carry, named as Kyma names them (reference §2.5). */
-public final class Labels {
+/** The labels a Function's children carry, with the keys Kyma gives them ({@link Labels}). */
+public final class ChildLabels {
 
-  public static final String FUNCTION_NAME = "serverless.kyma-project.io/function-name";
-  public static final String MANAGED_BY = "serverless.kyma-project.io/managed-by";
-  public static final String UUID = "serverless.kyma-project.io/uuid";
-  public static final String RESOURCE = "serverless.kyma-project.io/resource";
-  public static final String APP_NAME = "app.kubernetes.io/name";
-  public static final String CONTENT_KEY = "gitfn.io/content-key";
-
-  /** Kyma's value, kept so that tools which list a Function's children by label keep working. */
-  public static final String MANAGER = "function-controller";
-
-  private Labels() {
-  }
+  private ChildLabels() {}
 
   /**
    * The internal labels: the Function's name, the manager and, once the Function has one, its UID. The UID is a
@@ -27,11 +17,11 @@ public final class Labels {
    */
   public static Map<String, String> internal(Function fn) {
     Map<String, String> labels = new LinkedHashMap<>();
-    labels.put(FUNCTION_NAME, fn.getMetadata().getName());
-    labels.put(MANAGED_BY, MANAGER);
+    labels.put(Labels.FUNCTION_NAME, fn.getMetadata().getName());
+    labels.put(Labels.MANAGED_BY, Labels.MANAGER);
     String uid = fn.getMetadata().getUid();
     if (uid != null && !uid.isBlank()) {
-      labels.put(UUID, uid);
+      labels.put(Labels.UUID, uid);
     }
     return Collections.unmodifiableMap(labels);
   }
@@ -49,7 +39,7 @@ public final class Labels {
   /** The Deployment's selector, which the Service selects too: the internal labels plus the resource marker. */
   public static Map<String, String> selector(Function fn) {
     Map<String, String> labels = new LinkedHashMap<>(internal(fn));
-    labels.put(RESOURCE, "deployment");
+    labels.put(Labels.RESOURCE, "deployment");
     return Collections.unmodifiableMap(labels);
   }
 
@@ -62,7 +52,7 @@ public final class Labels {
     if (fn.getSpec().getLabels() != null) {
       labels.putAll(fn.getSpec().getLabels());
     }
-    labels.put(APP_NAME, fn.getMetadata().getName());
+    labels.put(Labels.APP_NAME, fn.getMetadata().getName());
     labels.putAll(selector(fn));
     return Collections.unmodifiableMap(labels);
   }

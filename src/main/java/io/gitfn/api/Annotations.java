@@ -1,0 +1,39 @@
+package io.gitfn.api;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Map;
+import java.util.Optional;
+
+/** The annotations gitfn reads and writes, in one place, so that every package means the same key. */
+public final class Annotations {
+
+  /**
+   * Set by {@code gitfn reconcile}: a request to act now. On a FunctionRepository it checks Git at once; on a
+   * Function it checks its Git source and builds a failed key again. On a build Job it records the request the Job
+   * was made for, so that a new one retries.
+   */
+  public static final String REQUESTED_AT = "gitfn.io/requested-at";
+
+  /** On a synced Function: the revision that last changed its applied content, {@code <ref>@sha1:<sha>}. */
+  public static final String REVISION = "gitfn.io/revision";
+
+  /** On a synced Function: a digest of what gitfn applied, without the revision; a change in Git changes it. */
+  public static final String APPLIED_HASH = "gitfn.io/applied-hash";
+
+  /**
+   * Set by {@code gitfn rollback function --pin}: the revision (a history entry's {@code revision}) whose image
+   * the Function runs until the annotation is removed. Sync never owns it, so the next sync keeps the pin.
+   */
+  public static final String PINNED_REVISION = "gitfn.io/pinned-revision";
+
+  /** On a Function read from Git: the file or folder of the repository it came from. */
+  public static final String SOURCE_PATH = "gitfn.io/source-path";
+
+  private Annotations() {}
+
+  /** The annotation's value on {@code object}; empty when it has none or no annotations at all. */
+  public static Optional<String> get(HasMetadata object, String key) {
+    Map<String, String> annotations = object.getMetadata() == null ? null : object.getMetadata().getAnnotations();
+    return Optional.ofNullable(annotations == null ? null : annotations.get(key));
+  }
+}

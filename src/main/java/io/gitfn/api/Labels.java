@@ -1,0 +1,30 @@
+package io.gitfn.api;
+
+/**
+ * The label keys gitfn reads and writes: Kyma's, on a Function's children (reference §2.5), so that tools which list
+ * them by label keep working, and gitfn's own.
+ */
+public final class Labels {
+
+  public static final String FUNCTION_NAME = "serverless.kyma-project.io/function-name";
+  public static final String MANAGED_BY = "serverless.kyma-project.io/managed-by";
+  public static final String UUID = "serverless.kyma-project.io/uuid";
+  public static final String RESOURCE = "serverless.kyma-project.io/resource";
+  public static final String APP_NAME = "app.kubernetes.io/name";
+
+  /** Kyma's {@link #MANAGED_BY} value. */
+  public static final String MANAGER = "function-controller";
+  /** Selects every child of every Function, as the controller's informers do. */
+  public static final String MANAGED = MANAGED_BY + "=" + MANAGER;
+
+  /** On a build Job, its context ConfigMap and a Deployment's Pods: the content key they build or run. */
+  public static final String CONTENT_KEY = "gitfn.io/content-key";
+
+  /** On a synced Function, {@code <namespace>.<name>} of its FunctionRepository; prune touches nothing else. */
+  public static final String REPOSITORY = "gitfn.io/repository";
+
+  /** On the leader's Pod: the Lease it holds, so that the webhook Service selects the instance that acts. */
+  public static final String LEADER = "gitfn.io/leader";
+
+  private Labels() {}
+}
