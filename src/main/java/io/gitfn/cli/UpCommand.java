@@ -1,17 +1,17 @@
 package io.gitfn.cli;
 
+import io.gitfn.api.GoDuration;
 import io.gitfn.local.LocalException;
 import io.gitfn.local.LocalMode;
 import io.gitfn.local.LocalSettings;
-import io.gitfn.reconcile.GoDuration;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** {@code gitfn up <folder | git URL>}: the whole GitOps loop on this machine, with no cluster. */
 @Command(name = "up", mixinStandardHelpOptions = true,

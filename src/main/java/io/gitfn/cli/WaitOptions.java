@@ -1,6 +1,6 @@
 package io.gitfn.cli;
 
-import io.gitfn.reconcile.GoDuration;
+import io.gitfn.api.GoDuration;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 

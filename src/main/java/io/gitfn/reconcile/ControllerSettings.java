@@ -1,5 +1,6 @@
 package io.gitfn.reconcile;
 
+import io.gitfn.reconcile.registry.RegistryLookupSettings;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;

@@ -21,6 +21,7 @@ import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
 import io.gitfn.build.ContextConfigMapSpec;
+import io.gitfn.reconcile.registry.RegistryLookup;
 import io.gitfn.reconcile.FunctionSource.Build;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

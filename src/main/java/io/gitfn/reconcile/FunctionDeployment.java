@@ -3,6 +3,7 @@ package io.gitfn.reconcile;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
+import io.gitfn.reconcile.cache.OwnFieldsItemStore;
 import io.gitfn.workload.DeploymentSpec;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;

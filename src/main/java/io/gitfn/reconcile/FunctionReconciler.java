@@ -23,6 +23,8 @@ import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
 import io.gitfn.reconcile.FunctionSource.Build;
 import io.gitfn.reconcile.Rollout.Release;
+import io.gitfn.reconcile.cache.JobStatusItemStore;
+import io.gitfn.reconcile.registry.RegistryLookup;
 import io.gitfn.source.MirrorCache;
 import io.gitfn.trigger.SourceWatcher;
 import io.gitfn.workload.WorkloadSettings;

@@ -1,5 +1,6 @@
 package io.gitfn.reconcile;
 
+import io.gitfn.reconcile.leader.LeaderElection;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

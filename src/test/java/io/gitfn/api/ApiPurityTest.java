@@ -24,6 +24,7 @@ class ApiPurityTest {
                 "io.gitfn.api..",
                 "java.lang..",
                 "java.util..",
+                "java.time..",
                 "com.fasterxml.jackson.annotation..",
                 "io.fabric8.kubernetes.api.model",
                 "io.fabric8.kubernetes.model.annotation..",

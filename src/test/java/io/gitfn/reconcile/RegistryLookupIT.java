@@ -9,6 +9,8 @@ import io.gitfn.api.function.Function;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
 import io.gitfn.build.ImageReference;
+import io.gitfn.reconcile.registry.FakeRegistry;
+import io.gitfn.reconcile.registry.RegistryLookupSettings;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
@@ -71,7 +73,6 @@ class RegistryLookupIT {
   private static Function function(TestNamespace ns, String name) {
     return TestFunction.inline().named(name).inNamespace(ns.name()).uid(null).code(SOURCE).build();
   }
-
 
   private static Function get(KubernetesClient client, TestNamespace ns, String name) {
     return client.resources(Function.class).inNamespace(ns.name()).withName(name).get();

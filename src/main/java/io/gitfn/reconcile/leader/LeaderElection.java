@@ -1,4 +1,4 @@
-package io.gitfn.reconcile;
+package io.gitfn.reconcile.leader;
 
 import java.time.Duration;
 import java.util.Objects;

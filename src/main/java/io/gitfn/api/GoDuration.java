@@ -1,4 +1,4 @@
-package io.gitfn.reconcile;
+package io.gitfn.api;
 
 import java.time.Duration;
 import java.util.regex.Matcher;

@@ -1,12 +1,12 @@
-package io.gitfn.reconcile;
+package io.gitfn.reconcile.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.gitfn.reconcile.FakeRegistry.Auth;
-import io.gitfn.reconcile.FakeRegistry.Seen;
-import io.gitfn.reconcile.RegistryLookup.Result;
-import io.gitfn.reconcile.RegistryLookup.Result.Answer;
+import io.gitfn.reconcile.registry.FakeRegistry.Auth;
+import io.gitfn.reconcile.registry.FakeRegistry.Seen;
+import io.gitfn.reconcile.registry.RegistryLookup.Result.Answer;
+import io.gitfn.reconcile.registry.RegistryLookup.Result;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;

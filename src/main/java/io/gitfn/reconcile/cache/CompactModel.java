@@ -1,4 +1,4 @@
-package io.gitfn.reconcile;
+package io.gitfn.reconcile.cache;
 
 import io.fabric8.kubernetes.api.model.FieldsV1;
 import io.fabric8.kubernetes.api.model.KubernetesResource;

@@ -1,4 +1,4 @@
-package io.gitfn.reconcile;
+package io.gitfn.reconcile.cache;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;

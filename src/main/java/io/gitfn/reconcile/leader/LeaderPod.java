@@ -1,4 +1,4 @@
-package io.gitfn.reconcile;
+package io.gitfn.reconcile.leader;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * without exiting stops getting deliveries too; a (re)started instance drops its own label before it stands for
  * election, so a restarted container in the old leader's Pod receives nothing until it leads again.
  */
-final class LeaderPod {
+public final class LeaderPod {
 
   private static final Logger log = LoggerFactory.getLogger(LeaderPod.class);
 
@@ -40,7 +40,7 @@ final class LeaderPod {
    * in the Lease's namespace and the Lease's name fits a label value; empty otherwise, and the webhook Service
    * cannot be routed this way.
    */
-  static Optional<LeaderPod> fromEnvironment(KubernetesClient client, LeaderElection election) {
+  public static Optional<LeaderPod> fromEnvironment(KubernetesClient client, LeaderElection election) {
     String name = System.getenv("POD_NAME");
     String namespace = System.getenv("POD_NAMESPACE");
     if (name == null || name.isBlank() || !election.namespace().equals(namespace)) {
@@ -55,7 +55,7 @@ final class LeaderPod {
   }
 
   /** Labels this Pod as the leader's, and takes the label from any other Pod of the same Lease. */
-  void mark() {
+  public void mark() {
     label(pod, "\"" + lease + "\"");
     try {
       for (Pod other : client.pods().inNamespace(namespace).withLabel(Labels.LEADER, lease).list().getItems()) {
@@ -69,7 +69,7 @@ final class LeaderPod {
   }
 
   /** Takes the label from this Pod. */
-  void unmark() {
+  public void unmark() {
     label(pod, "null");
   }
 

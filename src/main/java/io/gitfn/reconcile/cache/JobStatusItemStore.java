@@ -1,4 +1,4 @@
-package io.gitfn.reconcile;
+package io.gitfn.reconcile.cache;
 
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
@@ -9,9 +9,9 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
  * reads only the name, labels, annotations and status of a cached Job; its pod template (the kaniko container, its
  * arguments, volumes and mounts) is most of its weight, and there is one Job per Function.
  */
-final class JobStatusItemStore extends BasicItemStore<Job> {
+public final class JobStatusItemStore extends BasicItemStore<Job> {
 
-  JobStatusItemStore() {
+  public JobStatusItemStore() {
     super(Cache::metaNamespaceKeyFunc);
   }
 

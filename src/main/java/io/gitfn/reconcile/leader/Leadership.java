@@ -1,4 +1,4 @@
-package io.gitfn.reconcile;
+package io.gitfn.reconcile.leader;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * <p>The SDK's elector does not release the Lease on stop; {@link #release} does, so the standby takes over within
  * its retry period instead of waiting for the lease to expire.
  */
-final class Leadership {
+public final class Leadership {
 
   private static final Logger log = LoggerFactory.getLogger(Leadership.class);
 
@@ -37,7 +37,7 @@ final class Leadership {
    * @param pod this instance's Pod, labelled while it leads so that the webhook Service routes to it
    * @param lost runs when the lease is lost while the controller is not stopping
    */
-  Leadership(Optional<LeaderElection> election, Optional<LeaderPod> pod, Runnable lost) {
+  public Leadership(Optional<LeaderElection> election, Optional<LeaderPod> pod, Runnable lost) {
     this.election = election;
     this.pod = pod;
     this.leading = new AtomicBoolean(election.isEmpty()); // without an election, this instance is the only one
@@ -45,12 +45,12 @@ final class Leadership {
   }
 
   /** Whether this instance may run side effects now. */
-  boolean leading() {
+  public boolean leading() {
     return leading.get();
   }
 
   /** The SDK's configuration, when the election is on. */
-  Optional<LeaderElectionConfiguration> configuration() {
+  public Optional<LeaderElectionConfiguration> configuration() {
     return election.map(e -> LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(e.leaseName())
         .withLeaseNamespace(e.namespace())
         .withIdentity(e.identity())
@@ -87,7 +87,7 @@ final class Leadership {
   }
 
   /** The controller is stopping: losing the lease from now on is expected. */
-  void stopping() {
+  public void stopping() {
     stopping.set(true);
   }
 
@@ -95,7 +95,7 @@ final class Leadership {
    * Gives the Lease up if this instance holds it: the holder is cleared, so the standby's next try takes it. The
    * update is conditional on the version read, so it never clears a lease another instance took meanwhile.
    */
-  void release(KubernetesClient client) {
+  public void release(KubernetesClient client) {
     if (election.isEmpty()) {
       return;
     }

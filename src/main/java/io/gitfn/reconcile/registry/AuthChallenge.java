@@ -1,4 +1,4 @@
-package io.gitfn.reconcile;
+package io.gitfn.reconcile.registry;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;

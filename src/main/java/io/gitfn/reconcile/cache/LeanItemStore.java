@@ -1,4 +1,4 @@
-package io.gitfn.reconcile;
+package io.gitfn.reconcile.cache;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
@@ -9,9 +9,9 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
  * them from the primary or Job caches, and they are about half of what a cached object weighs (the controller
  * benchmark's heap histogram). The dependents' caches keep theirs: server-side-apply matching needs them.
  */
-final class LeanItemStore<V extends HasMetadata> extends BasicItemStore<V> {
+public final class LeanItemStore<V extends HasMetadata> extends BasicItemStore<V> {
 
-  LeanItemStore() {
+  public LeanItemStore() {
     super(Cache::metaNamespaceKeyFunc);
   }
 

@@ -1,4 +1,4 @@
-package io.gitfn.reconcile;
+package io.gitfn.reconcile.registry;
 
 import java.time.Duration;
 import java.util.Locale;

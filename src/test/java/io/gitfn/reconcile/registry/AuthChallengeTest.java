@@ -1,4 +1,4 @@
-package io.gitfn.reconcile;
+package io.gitfn.reconcile.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

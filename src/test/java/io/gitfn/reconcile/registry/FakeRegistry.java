@@ -1,4 +1,4 @@
-package io.gitfn.reconcile;
+package io.gitfn.reconcile.registry;
 
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -26,7 +26,7 @@ import org.eclipse.jetty.server.ServerConnector;
  * <p>The realm grants a pull token for one repository, and only to {@link #USER} with {@link #PASSWORD}; the
  * registry takes only that repository's token.
  */
-final class FakeRegistry implements AutoCloseable {
+public final class FakeRegistry implements AutoCloseable {
 
   static final String USER = "pusher";
   static final String PASSWORD = "s3cret:pw";
@@ -37,7 +37,7 @@ final class FakeRegistry implements AutoCloseable {
   enum Auth { NONE, BASIC, BEARER }
 
   /** One request as the registry saw it. */
-  record Seen(String method, String path, String query, String accept, String authorization) {}
+  public record Seen(String method, String path, String query, String accept, String authorization) {}
 
   private final Server server = new Server();
   private final ServerConnector connector = new ServerConnector(server);
@@ -61,18 +61,18 @@ final class FakeRegistry implements AutoCloseable {
     server.setHandler(context);
   }
 
-  static FakeRegistry start() throws Exception {
+  public static FakeRegistry start() throws Exception {
     FakeRegistry registry = new FakeRegistry();
     registry.server.start();
     return registry;
   }
 
   /** host:port, as an image names its registry. */
-  String host() {
+  public String host() {
     return "127.0.0.1:" + connector.getLocalPort();
   }
 
-  FakeRegistry holding(String repository, String tag) {
+  public FakeRegistry holding(String repository, String tag) {
     images.add(repository + ":" + tag);
     return this;
   }
@@ -111,7 +111,7 @@ final class FakeRegistry implements AutoCloseable {
     return this;
   }
 
-  List<Seen> requests() {
+  public List<Seen> requests() {
     return List.copyOf(seen);
   }
 
