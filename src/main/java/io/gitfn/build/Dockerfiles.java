@@ -1,7 +1,7 @@
 package io.gitfn.build;
 
 import io.gitfn.api.function.FunctionRuntime;
-import io.gitfn.workload.DeploymentSpec;
+import io.gitfn.workload.DesiredDeployment;
 import io.gitfn.workload.ImageLayout;
 
 /**
@@ -126,7 +126,7 @@ public final class Dockerfiles {
     return "ENV FUNC_RUNTIME=" + runtime.value() + "\n"
         + "ENV FUNC_HANDLER=main\n"
         + "ENV MOD_NAME=handler\n"
-        + "ENV FUNC_PORT=" + DeploymentSpec.PORT + "\n";
+        + "ENV FUNC_PORT=" + DesiredDeployment.PORT + "\n";
   }
 
   private static String header(FunctionRuntime runtime, String baseImage) {

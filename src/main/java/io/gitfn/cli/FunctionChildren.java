@@ -14,9 +14,9 @@ import io.gitfn.build.ContextConfigMapSpec;
 import io.gitfn.reconcile.sync.FunctionSync;
 import io.gitfn.source.GitFunctionSource;
 import io.gitfn.source.Revision;
-import io.gitfn.workload.DeploymentSpec;
-import io.gitfn.workload.HpaSpec;
-import io.gitfn.workload.ServiceSpec;
+import io.gitfn.workload.DesiredDeployment;
+import io.gitfn.workload.DesiredHpa;
+import io.gitfn.workload.DesiredService;
 import io.gitfn.workload.WorkloadSettings;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,11 +91,11 @@ record FunctionChildren(List<HasMetadata> objects, boolean sourceDependent) {
       BuildContext context = fromGit ? git.get().context() : BuildContext.ofInline(fn, builds);
       objects.add(ContextConfigMapSpec.forFunction(fn, key, context));
       objects.add(BuildJobSpec.forFunction(fn, key, BuildJobSpec.name(fn, key), builds));
-      objects.add(DeploymentSpec.forFunction(fn, BuildJobSpec.image(fn, key, builds), workloads));
+      objects.add(DesiredDeployment.forFunction(fn, BuildJobSpec.image(fn, key, builds), workloads));
     }
     // Neither depends on the source.
-    objects.add(ServiceSpec.forFunction(fn));
-    HpaSpec.forFunction(fn, workloads).ifPresent(objects::add);
+    objects.add(DesiredService.forFunction(fn));
+    DesiredHpa.forFunction(fn, workloads).ifPresent(objects::add);
     // Without a UID the reference would be invalid, not merely incomplete; see the class comment.
     objects.forEach(object -> object.getMetadata().setOwnerReferences(null));
     return new FunctionChildren(objects, fromGit && git.isEmpty());

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.reconcile.cache.OwnFieldsItemStore;
-import io.gitfn.workload.DeploymentSpec;
+import io.gitfn.workload.DesiredDeployment;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
@@ -37,7 +37,7 @@ public final class FunctionDeployment extends KubernetesDependentResource<Deploy
   @Override
   protected Deployment desired(Function fn, Context<Function> context) {
     Rollout rollout = Rollout.of(context);
-    return DeploymentSpec.forFunction(fn, rollout.release().orElseThrow().image(), rollout.settings());
+    return DesiredDeployment.forFunction(fn, rollout.release().orElseThrow().image(), rollout.settings());
   }
 
   @Override

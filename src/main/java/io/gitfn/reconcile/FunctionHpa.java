@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.reconcile.cache.OwnFieldsItemStore;
-import io.gitfn.workload.HpaSpec;
+import io.gitfn.workload.DesiredHpa;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
@@ -26,7 +26,7 @@ public final class FunctionHpa extends CRUDKubernetesDependentResource<Horizonta
 
   @Override
   protected HorizontalPodAutoscaler desired(Function fn, Context<Function> context) {
-    return HpaSpec.forFunction(fn, Rollout.of(context).settings()).orElseThrow();
+    return DesiredHpa.forFunction(fn, Rollout.of(context).settings()).orElseThrow();
   }
 
   /** Reconcile the HPA only when scaleConfig's min and max differ. */
@@ -34,7 +34,7 @@ public final class FunctionHpa extends CRUDKubernetesDependentResource<Horizonta
     @Override
     public boolean isMet(DependentResource<HorizontalPodAutoscaler, Function> dependent, Function fn,
         Context<Function> context) {
-      return HpaSpec.forFunction(fn, Rollout.of(context).settings()).isPresent();
+      return DesiredHpa.forFunction(fn, Rollout.of(context).settings()).isPresent();
     }
   }
 }

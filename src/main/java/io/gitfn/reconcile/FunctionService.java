@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.reconcile.cache.OwnFieldsItemStore;
-import io.gitfn.workload.ServiceSpec;
+import io.gitfn.workload.DesiredService;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
@@ -21,6 +21,6 @@ public final class FunctionService extends CRUDKubernetesDependentResource<Servi
 
   @Override
   protected Service desired(Function fn, Context<Function> context) {
-    return ServiceSpec.forFunction(fn);
+    return DesiredService.forFunction(fn);
   }
 }

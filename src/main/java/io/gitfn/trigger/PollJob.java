@@ -4,7 +4,7 @@ import org.quartz.Job;
 import org.quartz.JobExecutionContext;
 
 /**
- * Quartz's side of a mirror's schedule: it only asks the mirror's {@link RepositoryPoll} for a check, which
+ * Quartz's side of a mirror's schedule: it only asks the mirror's {@link MirrorChecks} for a check, which
  * runs on the watcher's own threads and coalesces with webhook and manual requests.
  */
 public final class PollJob implements Job {
@@ -13,6 +13,6 @@ public final class PollJob implements Job {
 
   @Override
   public void execute(JobExecutionContext context) {
-    ((RepositoryPoll) context.getMergedJobDataMap().get(POLL)).request("interval");
+    ((MirrorChecks) context.getMergedJobDataMap().get(POLL)).request("interval");
   }
 }

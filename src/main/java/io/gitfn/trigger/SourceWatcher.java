@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps every tracked source's revision current: Quartz polls each mirror at the shortest interval of the
  * sources on it (with jitter), webhooks and manual triggers check at once, and checks of one mirror are
- * shared and never overlap (see {@link RepositoryPoll}).
+ * shared and never overlap (see {@link MirrorChecks}).
  *
  * <p>Polling is per mirror, not per source, so that a thousand sources on ten repositories cost ten
  * {@code ls-remote}s per cycle. Each source is still checked at least as often as its own interval asks.
@@ -49,8 +49,8 @@ public final class SourceWatcher implements AutoCloseable {
   private final Backoff backoff;
   private final Scheduler scheduler;
   private final ExecutorService checks;
-  private final Map<Mirror, RepositoryPoll> polls = new ConcurrentHashMap<>();
-  private final Map<SourceId, RepositoryPoll> bySource = new ConcurrentHashMap<>();
+  private final Map<Mirror, MirrorChecks> polls = new ConcurrentHashMap<>();
+  private final Map<SourceId, MirrorChecks> bySource = new ConcurrentHashMap<>();
   private final Map<SourceId, SourceState> states = new ConcurrentHashMap<>();
   private final SourceMetrics metrics;
 
@@ -80,7 +80,7 @@ public final class SourceWatcher implements AutoCloseable {
    * so a reconciler may call this on every pass.
    */
   public synchronized void track(TrackedSource source) {
-    RepositoryPoll previous = bySource.get(source.id());
+    MirrorChecks previous = bySource.get(source.id());
     if (previous != null && previous.sources().contains(source)) {
       return;
     }
@@ -92,7 +92,7 @@ public final class SourceWatcher implements AutoCloseable {
     if (previous != null && previous.mirror() != mirror) {
       untrack(source.id());
     }
-    RepositoryPoll poll = polls.computeIfAbsent(mirror, m -> newPoll(m));
+    MirrorChecks poll = polls.computeIfAbsent(mirror, m -> newPoll(m));
     poll.add(source);
     bySource.put(source.id(), poll);
     poll.request("tracked " + source.id());
@@ -100,7 +100,7 @@ public final class SourceWatcher implements AutoCloseable {
 
   /** Stops tracking a source; its mirror's schedule stops when no source is left on it. */
   public synchronized void untrack(SourceId id) {
-    RepositoryPoll poll = bySource.remove(id);
+    MirrorChecks poll = bySource.remove(id);
     states.remove(id);
     if (poll != null && poll.remove(id)) {
       polls.remove(poll.mirror());
@@ -112,7 +112,7 @@ public final class SourceWatcher implements AutoCloseable {
 
   /** Checks a source now, as a manual request ({@code gitfn.io/requested-at}) asks. */
   public void trigger(SourceId id, String reason) {
-    RepositoryPoll poll = bySource.get(id);
+    MirrorChecks poll = bySource.get(id);
     if (poll == null) {
       throw new IllegalArgumentException(id + " is not tracked");
     }
@@ -127,7 +127,7 @@ public final class SourceWatcher implements AutoCloseable {
   public WebhookTargets webhookTargets() {
     return (repository, ref) -> {
       List<WebhookTarget> targets = new ArrayList<>();
-      for (Map.Entry<SourceId, RepositoryPoll> entry : bySource.entrySet()) {
+      for (Map.Entry<SourceId, MirrorChecks> entry : bySource.entrySet()) {
         for (TrackedSource source : entry.getValue().sources()) {
           if (source.id().equals(entry.getKey())
               && source.url().matchKey().equals(repository.matchKey())
@@ -159,9 +159,9 @@ public final class SourceWatcher implements AutoCloseable {
 
   private final class SourceTarget implements WebhookTarget {
     private final TrackedSource source;
-    private final RepositoryPoll poll;
+    private final MirrorChecks poll;
 
-    SourceTarget(TrackedSource source, RepositoryPoll poll) {
+    SourceTarget(TrackedSource source, MirrorChecks poll) {
       this.source = source;
       this.poll = poll;
     }
@@ -184,10 +184,10 @@ public final class SourceWatcher implements AutoCloseable {
     }
   }
 
-  private RepositoryPoll newPoll(Mirror mirror) {
+  private MirrorChecks newPoll(Mirror mirror) {
     JobKey job = JobKey.jobKey(mirror.toString(), GROUP);
-    RepositoryPoll[] self = new RepositoryPoll[1];
-    self[0] = new RepositoryPoll(mirror, states, events, checks, clock, backoff, delay -> schedule(job, delay), metrics);
+    MirrorChecks[] self = new MirrorChecks[1];
+    self[0] = new MirrorChecks(mirror, states, events, checks, clock, backoff, delay -> schedule(job, delay), metrics);
     try {
       scheduler.addJob(
           JobBuilder.newJob(PollJob.class).withIdentity(job).storeDurably().usingJobData(new org.quartz.JobDataMap(
@@ -218,7 +218,7 @@ public final class SourceWatcher implements AutoCloseable {
     }
   }
 
-  private void unschedule(RepositoryPoll poll) {
+  private void unschedule(MirrorChecks poll) {
     try {
       scheduler.deleteJob(JobKey.jobKey(poll.mirror().toString(), GROUP));
     } catch (SchedulerException e) {

@@ -39,7 +39,7 @@ public final class FunctionEnv {
     env.add(plain("PUBLISHER_PROXY_ADDRESS", settings.publisherProxyAddress()));
     env.add(plain("FUNC_HANDLER", "main"));
     env.add(plain("MOD_NAME", "handler"));
-    env.add(plain("FUNC_PORT", Integer.toString(DeploymentSpec.PORT)));
+    env.add(plain("FUNC_PORT", Integer.toString(DesiredDeployment.PORT)));
     return env;
   }
 

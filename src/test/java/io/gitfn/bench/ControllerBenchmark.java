@@ -20,7 +20,7 @@ import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.git.RunningGitServers;
 import io.gitfn.trigger.webhook.WebhookSettings;
-import io.gitfn.workload.DeploymentSpec;
+import io.gitfn.workload.DesiredDeployment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -342,7 +342,7 @@ final class ControllerBenchmark implements Benchmark {
 
   private static String image(Deployment deployment) {
     return deployment.getSpec().getTemplate().getSpec().getContainers().stream()
-        .filter(c -> c.getName().equals(DeploymentSpec.CONTAINER)).findFirst().map(Container::getImage).orElse(null);
+        .filter(c -> c.getName().equals(DesiredDeployment.CONTAINER)).findFirst().map(Container::getImage).orElse(null);
   }
 
   private static String functionName(int i) {

@@ -16,7 +16,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
-import io.gitfn.workload.DeploymentSpec;
+import io.gitfn.workload.DesiredDeployment;
 import io.gitfn.workload.TestFunction;
 import io.gitfn.workload.WorkloadSettings;
 import java.io.IOException;
@@ -143,7 +143,7 @@ class DockerfileRehearsalIT {
     ContentKey key = ContentKey.ofInline(fn, settings);
     ConfigMap configMap = ContextConfigMapSpec.forFunction(fn, key, BuildContext.ofInline(fn, settings));
     Job job = BuildJobSpec.forFunction(fn, key, configMap.getMetadata().getName(), settings);
-    Deployment deployment = DeploymentSpec.forFunction(fn, BuildJobSpec.image(fn, key, settings),
+    Deployment deployment = DesiredDeployment.forFunction(fn, BuildJobSpec.image(fn, key, settings),
         WorkloadSettings.defaults());
 
     Path scratch = TARGET.resolve("rehearsal").resolve(fn.getSpec().getRuntime().value());
@@ -226,7 +226,7 @@ class DockerfileRehearsalIT {
     }
     containerEnv.forEach((name, value) -> env.put(name, DockerfileRehearsal.rerootValue(root, value)));
     // The image listens where the Service sends (80 → 8080); here the port may be taken, so it moves.
-    assertThat(env.get("FUNC_PORT")).isEqualTo(Integer.toString(DeploymentSpec.PORT))
+    assertThat(env.get("FUNC_PORT")).isEqualTo(Integer.toString(DesiredDeployment.PORT))
         .isEqualTo(container.getPorts().get(0).getContainerPort().toString());
     int port = freePort();
     env.put("FUNC_PORT", Integer.toString(port));

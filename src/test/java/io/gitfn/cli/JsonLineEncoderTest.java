@@ -17,7 +17,7 @@ class JsonLineEncoderTest {
 
   @Test
   void anEventIsOneJsonObjectOnOneLine() throws Exception {
-    LoggingEvent event = new LoggingEvent("x", context.getLogger("io.gitfn.trigger.RepositoryPoll"), Level.WARN,
+    LoggingEvent event = new LoggingEvent("x", context.getLogger("io.gitfn.trigger.MirrorChecks"), Level.WARN,
         "{}: {}\nsecond line", new IllegalStateException("boom"), new Object[] {"repo", "failed"});
     String line = new String(new JsonLineEncoder().encode(event), StandardCharsets.UTF_8);
 
@@ -25,7 +25,7 @@ class JsonLineEncoderTest {
     assertThat(line.strip()).doesNotContain("\n");
     JsonNode json = new ObjectMapper().readTree(line);
     assertThat(json.get("level").asText()).isEqualTo("WARN");
-    assertThat(json.get("logger").asText()).isEqualTo("io.gitfn.trigger.RepositoryPoll");
+    assertThat(json.get("logger").asText()).isEqualTo("io.gitfn.trigger.MirrorChecks");
     assertThat(json.get("message").asText()).isEqualTo("repo: failed\nsecond line");
     assertThat(json.get("error").asText()).contains("IllegalStateException: boom");
     assertThat(json.get("time").asText()).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");

@@ -23,7 +23,7 @@ import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.trigger.webhook.WebhookSettings;
-import io.gitfn.workload.DeploymentSpec;
+import io.gitfn.workload.DesiredDeployment;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
@@ -328,6 +328,6 @@ class FunctionControllerIT {
 
   private static Optional<Container> container(Deployment deployment) {
     return deployment.getSpec().getTemplate().getSpec().getContainers().stream()
-        .filter(c -> c.getName().equals(DeploymentSpec.CONTAINER)).findFirst();
+        .filter(c -> c.getName().equals(DesiredDeployment.CONTAINER)).findFirst();
   }
 }

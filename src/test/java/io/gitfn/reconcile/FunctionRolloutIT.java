@@ -20,7 +20,7 @@ import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.trigger.webhook.WebhookSettings;
-import io.gitfn.workload.DeploymentSpec;
+import io.gitfn.workload.DesiredDeployment;
 import io.gitfn.workload.TestFunction;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -194,6 +194,6 @@ class FunctionRolloutIT {
 
   private static String image(Deployment deployment) {
     return deployment.getSpec().getTemplate().getSpec().getContainers().stream()
-        .filter(c -> c.getName().equals(DeploymentSpec.CONTAINER)).findFirst().orElseThrow().getImage();
+        .filter(c -> c.getName().equals(DesiredDeployment.CONTAINER)).findFirst().orElseThrow().getImage();
   }
 }

@@ -20,7 +20,7 @@ import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;
 import io.gitfn.testbed.git.WorkingCopy;
 import io.gitfn.trigger.webhook.WebhookSettings;
-import io.gitfn.workload.DeploymentSpec;
+import io.gitfn.workload.DesiredDeployment;
 import java.nio.file.Files;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
@@ -238,6 +238,6 @@ class GitFunctionIT {
 
   private static String image(Deployment deployment) {
     return deployment.getSpec().getTemplate().getSpec().getContainers().stream()
-        .filter(c -> c.getName().equals(DeploymentSpec.CONTAINER)).findFirst().map(Container::getImage).orElse(null);
+        .filter(c -> c.getName().equals(DesiredDeployment.CONTAINER)).findFirst().map(Container::getImage).orElse(null);
   }
 }

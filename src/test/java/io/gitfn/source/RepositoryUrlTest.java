@@ -58,7 +58,7 @@ class RepositoryUrlTest {
         .isEqualTo("gitlab.com/group/sub/repo");
   }
 
-  /** Mirror, RepositoryPoll and the reconcilers log a RepositoryUrl through its toString. */
+  /** Mirror, MirrorChecks and the reconcilers log a RepositoryUrl through its toString. */
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {
       "https://gitfn-bot:s3cret@git.example.com/org/repo.git",

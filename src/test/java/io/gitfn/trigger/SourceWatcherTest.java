@@ -35,9 +35,9 @@ class SourceWatcherTest {
   @Test
   void scheduledChecksLandWithinTenPercentOfTheInterval() {
     Duration interval = Duration.ofMinutes(1);
-    IntStream.range(0, 1000).mapToObj(i -> RepositoryPoll.jittered(interval)).forEach(d ->
+    IntStream.range(0, 1000).mapToObj(i -> MirrorChecks.jittered(interval)).forEach(d ->
         assertThat(d).isBetween(Duration.ofSeconds(54), Duration.ofSeconds(66)));
-    assertThat(IntStream.range(0, 100).mapToObj(i -> RepositoryPoll.jittered(interval)).distinct().count())
+    assertThat(IntStream.range(0, 100).mapToObj(i -> MirrorChecks.jittered(interval)).distinct().count())
         .as("jitter varies").isGreaterThan(50);
   }
 }

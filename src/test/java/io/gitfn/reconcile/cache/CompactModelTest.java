@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.FieldManagers;
-import io.gitfn.workload.DeploymentSpec;
+import io.gitfn.workload.DesiredDeployment;
 import io.gitfn.workload.TestFunction;
 import io.gitfn.workload.WorkloadSettings;
 import java.lang.reflect.InvocationTargetException;
@@ -23,7 +23,7 @@ class CompactModelTest {
 
   @Test
   void aCachedDeploymentKeepsEveryFieldButNoEmptyMapOfItsOwn() {
-    Deployment deployment = fromTheApiServer(DeploymentSpec.forFunction(TestFunction.inline().build(),
+    Deployment deployment = fromTheApiServer(DesiredDeployment.forFunction(TestFunction.inline().build(),
         "registry.local:5000/default-fn:abc", WorkloadSettings.defaults()));
     String before = JSON.asJson(deployment);
     List<Map<String, Object>> emptyBefore = emptyAdditionalProperties(deployment);
@@ -57,7 +57,7 @@ class CompactModelTest {
 
   @Test
   void aCompactedObjectRefusesToBeChangedWhereItSharesTheEmptyMap() {
-    Deployment deployment = CompactModel.compact(fromTheApiServer(DeploymentSpec.forFunction(
+    Deployment deployment = CompactModel.compact(fromTheApiServer(DesiredDeployment.forFunction(
         TestFunction.inline().build(), "registry.local:5000/default-fn:abc", WorkloadSettings.defaults())));
 
     assertThatThrownBy(() -> deployment.getSpec().setAdditionalProperty("x", 1))

@@ -7,10 +7,10 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.gitfn.api.function.Function;
 import org.junit.jupiter.api.Test;
 
-class ServiceSpecTest {
+class DesiredServiceTest {
 
   private static final Function FN = TestFunction.inline().metadataLabel("team", "a").build();
-  private static final Service SERVICE = ServiceSpec.forFunction(FN);
+  private static final Service SERVICE = DesiredService.forFunction(FN);
 
   @Test
   void theServiceIsNamedAfterTheFunctionAndOwnedByIt() {
@@ -34,7 +34,7 @@ class ServiceSpecTest {
   @Test
   void itSelectsTheDeploymentsPods() {
     assertThat(SERVICE.getSpec().getSelector())
-        .isEqualTo(DeploymentSpec.forFunction(FN, "img", WorkloadSettings.defaults())
+        .isEqualTo(DesiredDeployment.forFunction(FN, "img", WorkloadSettings.defaults())
             .getSpec().getSelector().getMatchLabels());
   }
 

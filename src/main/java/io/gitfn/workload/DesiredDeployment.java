@@ -19,7 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The Deployment that runs a Function's image (reference §2.5, §5.3, §5.4). */
-public final class DeploymentSpec {
+public final class DesiredDeployment {
 
   public static final String CONTAINER = "function";
   public static final int PORT = 8080;
@@ -28,7 +28,7 @@ public final class DeploymentSpec {
   // Read-only secret files are owned by root; the Function runs as 10001 and must be able to read them.
   static final int SECRET_MODE = 0444;
 
-  private DeploymentSpec() {
+  private DesiredDeployment() {
   }
 
   /**

@@ -30,9 +30,9 @@ import org.slf4j.LoggerFactory;
  * Requests that arrive while a check runs (a webhook, a manual trigger, the schedule) coalesce into one more
  * check after it, so checks of a mirror never overlap and a burst of pushes costs two checks, not one each.
  */
-final class RepositoryPoll {
+final class MirrorChecks {
 
-  private static final Logger log = LoggerFactory.getLogger(RepositoryPoll.class);
+  private static final Logger log = LoggerFactory.getLogger(MirrorChecks.class);
   /** Each scheduled check lands within this fraction of the interval either side, so repositories spread out. */
   static final double JITTER = 0.1;
 
@@ -51,7 +51,7 @@ final class RepositoryPoll {
   private final Set<String> pending = new LinkedHashSet<>();
   private int failures;
 
-  RepositoryPoll(
+  MirrorChecks(
       Mirror mirror,
       Map<SourceId, SourceState> states,
       SourceEvents events,

@@ -8,18 +8,18 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** The Service in front of a Function's Pods (reference §2.5). */
-public final class ServiceSpec {
+public final class DesiredService {
 
   public static final int PORT = 80;
 
-  private ServiceSpec() {
+  private DesiredService() {
   }
 
   /** Named after the Function; port {@code http} because Istio infers the protocol from the port's name. */
   public static Service forFunction(Function fn) {
     Map<String, String> annotations = new LinkedHashMap<>();
     annotations.put("prometheus.io/scrape", "true");
-    annotations.put("prometheus.io/port", Integer.toString(DeploymentSpec.PORT));
+    annotations.put("prometheus.io/port", Integer.toString(DesiredDeployment.PORT));
     annotations.put("prometheus.io/path", "/metrics");
     return new ServiceBuilder()
         .withNewMetadata()
@@ -33,7 +33,7 @@ public final class ServiceSpec {
         .addNewPort()
         .withName("http")
         .withPort(PORT)
-        .withTargetPort(new IntOrString(DeploymentSpec.PORT))
+        .withTargetPort(new IntOrString(DesiredDeployment.PORT))
         .withProtocol("TCP")
         .endPort()
         .withSelector(ChildLabels.selector(fn))

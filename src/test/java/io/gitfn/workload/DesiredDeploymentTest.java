@@ -21,13 +21,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class DeploymentSpecTest {
+class DesiredDeploymentTest {
 
   private static final String IMAGE = "registry.local:5000/shop-orders:0123456789abcdef0123456789abcdef";
   private static final WorkloadSettings SETTINGS = WorkloadSettings.defaults();
 
   private static Deployment deployment(UnaryOperator<TestFunction> change) {
-    return DeploymentSpec.forFunction(change.apply(TestFunction.inline()).build(), IMAGE, SETTINGS);
+    return DesiredDeployment.forFunction(change.apply(TestFunction.inline()).build(), IMAGE, SETTINGS);
   }
 
   private static PodSpec pod(Deployment deployment) {
@@ -78,7 +78,7 @@ class DeploymentSpecTest {
   @Test
   void theSelectorIsTheInternalLabelsAndThePodCarriesItWithTheFunctionsLabelsAndAnnotations() {
     Function fn = TestFunction.inline().label("team", "a").annotation("note", "b").build();
-    Deployment deployment = DeploymentSpec.forFunction(fn, IMAGE, SETTINGS);
+    Deployment deployment = DesiredDeployment.forFunction(fn, IMAGE, SETTINGS);
 
     assertThat(deployment.getSpec().getSelector().getMatchLabels()).isEqualTo(ChildLabels.selector(fn));
     assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels()).isEqualTo(ChildLabels.ofPod(fn))
@@ -105,11 +105,11 @@ class DeploymentSpecTest {
   void theKubeletPullsTheImageWithTheSecretTheBuildPushedWith() {
     Function fn = TestFunction.inline().build();
 
-    assertThat(DeploymentSpec.forFunction(fn, IMAGE, SETTINGS).getSpec().getTemplate().getSpec().getImagePullSecrets())
+    assertThat(DesiredDeployment.forFunction(fn, IMAGE, SETTINGS).getSpec().getTemplate().getSpec().getImagePullSecrets())
         .extracting(LocalObjectReference::getName).containsExactly("serverless-registry-config-default");
-    assertThat(DeploymentSpec.forFunction(fn, IMAGE, SETTINGS.withImagePullSecret("push")).getSpec().getTemplate()
+    assertThat(DesiredDeployment.forFunction(fn, IMAGE, SETTINGS.withImagePullSecret("push")).getSpec().getTemplate()
         .getSpec().getImagePullSecrets()).extracting(LocalObjectReference::getName).containsExactly("push");
-    assertThat(DeploymentSpec.forFunction(fn, IMAGE, SETTINGS.withImagePullSecret(null)).getSpec().getTemplate()
+    assertThat(DesiredDeployment.forFunction(fn, IMAGE, SETTINGS.withImagePullSecret(null)).getSpec().getTemplate()
         .getSpec().getImagePullSecrets()).isEmpty();
   }
 

@@ -6,9 +6,9 @@ import io.gitfn.api.function.Function;
 import java.util.Optional;
 
 /** The HorizontalPodAutoscaler of a Function whose scaleConfig gives it room to scale. */
-public final class HpaSpec {
+public final class DesiredHpa {
 
-  private HpaSpec() {
+  private DesiredHpa() {
   }
 
   /**

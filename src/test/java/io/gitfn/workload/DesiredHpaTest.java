@@ -10,7 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class HpaSpecTest {
+class DesiredHpaTest {
 
   static Stream<Arguments> noAutoscaler() {
     return Stream.of(
@@ -21,13 +21,13 @@ class HpaSpecTest {
   @ParameterizedTest(name = "{0}: no HPA")
   @MethodSource("noAutoscaler")
   void aFunctionWithoutRoomToScaleHasNoHpa(String rule, UnaryOperator<TestFunction> change) {
-    assertThat(HpaSpec.forFunction(change.apply(TestFunction.inline()).build(), WorkloadSettings.defaults()))
+    assertThat(DesiredHpa.forFunction(change.apply(TestFunction.inline()).build(), WorkloadSettings.defaults()))
         .isEmpty();
   }
 
   @Test
   void minBelowMaxScalesTheFunctionOnCpu() {
-    HorizontalPodAutoscaler hpa = HpaSpec.forFunction(TestFunction.inline().scale(2, 7).build(),
+    HorizontalPodAutoscaler hpa = DesiredHpa.forFunction(TestFunction.inline().scale(2, 7).build(),
         WorkloadSettings.defaults()).orElseThrow();
 
     assertThat(hpa.getApiVersion()).isEqualTo("autoscaling/v2");
