@@ -5,9 +5,9 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * A command that talks to a cluster with kubectl's options: {@code --kubeconfig}, {@code --context} and

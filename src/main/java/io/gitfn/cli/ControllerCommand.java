@@ -221,12 +221,7 @@ final class ControllerCommand implements Callable<Integer> {
   }
 
   private Path cacheDir() {
-    if (cacheDir != null) {
-      return cacheDir;
-    }
-    String xdg = System.getenv("XDG_CACHE_HOME");
-    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
-    return base.resolve("gitfn").resolve("mirrors");
+    return cacheDir != null ? cacheDir : CacheHome.of("mirrors");
   }
 
   private static long bytes(String quantity) {

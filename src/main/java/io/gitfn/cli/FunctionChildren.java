@@ -5,14 +5,11 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionSpec;
-import io.gitfn.build.BuildContext;
-import io.gitfn.build.BuildContextTooLargeException;
 import io.gitfn.build.BuildJobSpec;
 import io.gitfn.build.BuildSettings;
-import io.gitfn.build.ContentKey;
 import io.gitfn.build.ContextConfigMapSpec;
+import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.reconcile.sync.FunctionSync;
-import io.gitfn.source.GitFunctionSource;
 import io.gitfn.source.Revision;
 import io.gitfn.workload.DesiredDeployment;
 import io.gitfn.workload.DesiredHpa;
@@ -68,36 +65,24 @@ record FunctionChildren(List<HasMetadata> objects, boolean sourceDependent) {
   }
 
   /**
-   * The children of {@code fn}, a Function {@linkplain #asApplied as the cluster holds it}.
-   *
-   * @throws BuildContextTooLargeException when the controller would refuse the spec with InvalidFunctionSpec
+   * The children of {@code fn}, a Function {@linkplain #asApplied as the cluster holds it}, for a key with no
+   * Succeeded build yet; without the ConfigMap, Job and Deployment when its Git source could not be resolved
+   * ({@code plan} empty).
    */
-  static FunctionChildren of(Function fn, BuildSettings builds, WorkloadSettings workloads)
-      throws BuildContextTooLargeException {
-    return of(fn, Optional.empty(), builds, workloads);
-  }
-
-  /**
-   * The children of {@code fn}; for a Git source, from what its {@code baseDir} holds at the commit it resolved,
-   * or without the ConfigMap, Job and Deployment when it could not be resolved.
-   */
-  static FunctionChildren of(Function fn, Optional<GitFunctionSource> git, BuildSettings builds,
-      WorkloadSettings workloads) throws BuildContextTooLargeException {
+  static FunctionChildren of(Function fn, Optional<FunctionBuildPlan> plan, BuildSettings builds,
+      WorkloadSettings workloads) {
     List<HasMetadata> objects = new ArrayList<>();
-    boolean fromGit = fn.getSpec().getSource().getInline() == null;
-    if (!fromGit || git.isPresent()) {
-      // FunctionSource, FunctionBuilds and the workload dependents, for a key with no Succeeded build yet.
-      ContentKey key = fromGit ? git.get().key() : ContentKey.ofInline(fn, builds);
-      BuildContext context = fromGit ? git.get().context() : BuildContext.ofInline(fn, builds);
-      objects.add(ContextConfigMapSpec.forFunction(fn, key, context));
-      objects.add(BuildJobSpec.forFunction(fn, key, BuildJobSpec.name(fn, key), builds));
-      objects.add(DesiredDeployment.forFunction(fn, BuildJobSpec.image(fn, key, builds), workloads));
-    }
+    plan.ifPresent(p -> {
+      // What the Function controller's planner, builds and workload dependents apply, in that order.
+      objects.add(ContextConfigMapSpec.forFunction(fn, p.key(), p.context()));
+      objects.add(BuildJobSpec.forFunction(fn, p.key(), BuildJobSpec.name(fn, p.key()), builds));
+      objects.add(DesiredDeployment.forFunction(fn, p.image(), workloads));
+    });
     // Neither depends on the source.
     objects.add(DesiredService.forFunction(fn));
     DesiredHpa.forFunction(fn, workloads).ifPresent(objects::add);
     // Without a UID the reference would be invalid, not merely incomplete; see the class comment.
     objects.forEach(object -> object.getMetadata().setOwnerReferences(null));
-    return new FunctionChildren(objects, fromGit && git.isEmpty());
+    return new FunctionChildren(objects, plan.isEmpty());
   }
 }

@@ -3,7 +3,6 @@ package io.gitfn.cli;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.Annotations;
-import io.gitfn.reconcile.sync.FunctionSync;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

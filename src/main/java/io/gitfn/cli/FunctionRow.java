@@ -1,11 +1,10 @@
 package io.gitfn.cli;
 
+import io.gitfn.api.Conditions;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.ConditionType;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionStatus;
-import io.gitfn.reconcile.Conditions;
-import io.gitfn.reconcile.sync.FunctionSync;
 import io.gitfn.rollback.Pins;
 import io.gitfn.rollback.Revisions;
 import java.time.Instant;

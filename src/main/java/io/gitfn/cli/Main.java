@@ -1,7 +1,7 @@
 package io.gitfn.cli;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The {@code gitfn} command line. */
 @Command(

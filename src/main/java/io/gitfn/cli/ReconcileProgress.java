@@ -1,11 +1,11 @@
 package io.gitfn.cli;
 
-import io.gitfn.reconcile.Conditions;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.gitfn.api.Conditions;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositoryStatus;
 import io.gitfn.api.repository.RepositoryConditionType;
 import java.util.List;
-import io.fabric8.kubernetes.api.model.Condition;
 
 /** Where a requested reconcile of a FunctionRepository stands, judged from its status alone. */
 record ReconcileProgress(State state, String message) {

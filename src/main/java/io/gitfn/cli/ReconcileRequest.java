@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.repository.FunctionRepository;
-import io.gitfn.reconcile.FunctionRepositoryReconciler;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;

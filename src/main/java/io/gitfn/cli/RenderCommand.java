@@ -5,25 +5,21 @@ import io.fabric8.kubernetes.api.model.KubernetesList;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.function.ConditionReason;
 import io.gitfn.api.function.Function;
-import java.util.Optional;
-import io.gitfn.source.GitFunctionSource;
 import io.gitfn.api.function.GitRepositorySource;
 import io.gitfn.build.BuildContextTooLargeException;
 import io.gitfn.build.BuildSettings;
+import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.manifest.InvalidManifestException;
 import io.gitfn.manifest.Manifest;
 import io.gitfn.manifest.ManifestError;
-import io.gitfn.manifest.ManifestNotice;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
-import io.gitfn.manifest.SourceTree;
 import io.gitfn.source.FolderTree;
+import io.gitfn.source.GitBaseDir;
 import io.gitfn.source.GitCredentials;
-import io.gitfn.source.Mirror;
 import io.gitfn.source.MirrorCache;
 import io.gitfn.source.RefSelector;
 import io.gitfn.source.RepositoryUrl;
-import io.gitfn.source.Revision;
 import io.gitfn.source.SourceException;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.workload.WorkloadSettings;
@@ -33,12 +29,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code gitfn render}: the Functions a folder or a Git repository declares, as gitfn would apply them. No cluster
@@ -173,8 +170,9 @@ final class RenderCommand implements Callable<Integer> {
       }
       Function live = FunctionChildren.asApplied(function, namespace);
       try {
-        Optional<GitFunctionSource> git = resolveGit(live, builds, err);
-        FunctionChildren children = FunctionChildren.of(live, git, builds, WorkloadSettings.defaults());
+        Optional<FunctionBuildPlan> plan = live.getSpec().getSource().getGitRepository() == null
+            ? Optional.of(FunctionBuildPlan.ofInline(live, builds)) : resolveGit(live, builds, err);
+        FunctionChildren children = FunctionChildren.of(live, plan, builds, WorkloadSettings.defaults());
         documents.addAll(children.objects());
         if (children.sourceDependent()) {
           err.println("notice: so only the " + children.objects().stream().map(HasMetadata::getKind)
@@ -200,9 +198,9 @@ final class RenderCommand implements Callable<Integer> {
    * Resolves a Git-sourced Function's {@code reference} and reads its {@code baseDir}, as the controller would at
    * this moment; empty, with a notice saying why, when that cannot be done here.
    */
-  private Optional<GitFunctionSource> resolveGit(Function fn, BuildSettings builds, PrintWriter err) {
+  private Optional<FunctionBuildPlan> resolveGit(Function fn, BuildSettings builds, PrintWriter err) {
     GitRepositorySource git = fn.getSpec().getSource().getGitRepository();
-    if (git == null || !resolveGitSources) {
+    if (!resolveGitSources) {
       return Optional.empty();
     }
     if (offline) {
@@ -218,12 +216,9 @@ final class RenderCommand implements Callable<Integer> {
       if (functionMirrors == null) {
         functionMirrors = new MirrorCache(SourceSettings.defaults(cacheDir()));
       }
-      Mirror mirror = functionMirrors.mirror(RepositoryUrl.parse(git.getUrl()), new GitCredentials.None());
-      Revision revision = mirror.resolve(RefSelector.fromKymaReference(git.getReference()));
-      mirror.ensure(List.of(revision));
-      GitFunctionSource read = GitFunctionSource.read(fn, mirror.snapshot(revision), builds);
-      err.println("notice: Function " + describe(fn) + " resolved " + git.getUrl() + " " + revision);
-      return Optional.of(read);
+      GitBaseDir read = GitBaseDir.resolve(fn, functionMirrors, new GitCredentials.None(), builds);
+      err.println("notice: Function " + describe(fn) + " resolved " + git.getUrl() + " " + read.revision());
+      return Optional.of(read.plan());
     } catch (SourceException | IllegalArgumentException e) {
       err.println("notice: Function " + describe(fn) + ": cannot resolve its Git source: " + e.getMessage());
       return Optional.empty();
@@ -259,21 +254,13 @@ final class RenderCommand implements Callable<Integer> {
     }
     try (MirrorCache cache = new MirrorCache(SourceSettings.defaults(cacheDir()))) {
       // Credentials are out of scope for render: public repositories and local ones (file://) only.
-      Mirror mirror = cache.mirror(RepositoryUrl.parse(source), new GitCredentials.None());
-      Revision revision = mirror.resolve(RefSelector.fromKymaReference(ref == null ? "main" : ref));
-      mirror.ensure(List.of(revision));
-      SourceTree snapshot = mirror.snapshot(revision);
-      return reader.read(snapshot, path, ignore);
+      return reader.read(cache.read(RepositoryUrl.parse(source), new GitCredentials.None(),
+          RefSelector.fromKymaReference(ref == null ? "main" : ref)), path, ignore);
     }
   }
 
   private Path cacheDir() {
-    if (cacheDir != null) {
-      return cacheDir;
-    }
-    String xdg = System.getenv("XDG_CACHE_HOME");
-    Path base = xdg == null || xdg.isBlank() ? Path.of(System.getProperty("user.home"), ".cache") : Path.of(xdg);
-    return base.resolve("gitfn").resolve("mirrors");
+    return cacheDir != null ? cacheDir : CacheHome.of("mirrors");
   }
 
   private String format(List<HasMetadata> documents) {

@@ -1,6 +1,6 @@
 package io.gitfn.cli;
 
-import io.gitfn.reconcile.Conditions;
+import io.gitfn.api.Conditions;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositorySpec;
 import io.gitfn.api.repository.FunctionRepositoryStatus;

@@ -78,11 +78,6 @@ final class UpCommand implements Callable<Integer> {
   }
 
   private Path cache() {
-    if (cacheDir != null) {
-      return cacheDir;
-    }
-    String xdg = System.getenv("XDG_CACHE_HOME");
-    Path base = xdg == null || xdg.isBlank() ? Path.of(System.getProperty("user.home"), ".cache") : Path.of(xdg);
-    return base.resolve("gitfn").resolve("up");
+    return cacheDir != null ? cacheDir : CacheHome.of("up");
   }
 }

@@ -1,8 +1,8 @@
 package io.gitfn.cli;
 
 import io.gitfn.BuildInfo;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** {@code gitfn version}: what this binary is and the libraries it was built with. */
 @Command(name = "version", description = "Print the gitfn version and the Kubernetes and JGit versions it was built with.")

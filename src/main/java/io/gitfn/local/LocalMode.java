@@ -1,22 +1,17 @@
 package io.gitfn.local;
 
 import io.gitfn.api.function.Function;
-import io.gitfn.build.BuildContext;
 import io.gitfn.build.BuildContextTooLargeException;
 import io.gitfn.build.BuildSettings;
-import io.gitfn.build.ContentKey;
+import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.manifest.InvalidManifestException;
 import io.gitfn.manifest.Manifest;
 import io.gitfn.manifest.ManifestError;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
+import io.gitfn.source.GitBaseDir;
 import io.gitfn.source.GitCredentials;
-import io.gitfn.source.GitFunctionSource;
-import io.gitfn.source.Mirror;
 import io.gitfn.source.MirrorCache;
-import io.gitfn.source.RefSelector;
-import io.gitfn.source.RepositoryUrl;
-import io.gitfn.source.Revision;
 import io.gitfn.source.SourceException;
 import io.gitfn.source.SourceSettings;
 import java.io.IOException;
@@ -83,14 +78,14 @@ public final class LocalMode implements AutoCloseable {
    * state at once and then every change, until closed.
    */
   public void follow(String source, String ref, String path) {
-    WatchedSource watched = WatchedSource.of(source, ref, mirrors);
+    FollowedTree watched = FollowedTree.of(source, ref, mirrors);
     loop.scheduleWithFixedDelay(() -> check(watched, path), 0, settings.interval().toMillis(),
         TimeUnit.MILLISECONDS);
   }
 
-  private void check(WatchedSource watched, String path) {
+  private void check(FollowedTree watched, String path) {
     try {
-      Optional<WatchedSource.Change> change = watched.poll();
+      Optional<FollowedTree.Change> change = watched.poll();
       if (change.isEmpty()) {
         return;
       }
@@ -117,17 +112,10 @@ public final class LocalMode implements AutoCloseable {
         + fn.getMetadata().getName();
     List<String> warnings = new ArrayList<>();
     try {
-      LocalRelease release;
-      if (fn.getSpec().getSource().getGitRepository() != null) {
-        var git = fn.getSpec().getSource().getGitRepository();
-        Mirror mirror = mirrors.mirror(RepositoryUrl.parse(git.getUrl()), new GitCredentials.None());
-        Revision revision = mirror.resolve(RefSelector.fromKymaReference(git.getReference()));
-        mirror.ensure(List.of(revision));
-        GitFunctionSource read = GitFunctionSource.read(fn, mirror.snapshot(revision), KEYS);
-        release = LocalRelease.of(fn, read.key(), read.context(), warnings);
-      } else {
-        release = LocalRelease.of(fn, ContentKey.ofInline(fn, KEYS), BuildContext.ofInline(fn, KEYS), warnings);
-      }
+      FunctionBuildPlan plan = fn.getSpec().getSource().getGitRepository() == null
+          ? FunctionBuildPlan.ofInline(fn, KEYS)
+          : GitBaseDir.resolve(fn, mirrors, new GitCredentials.None(), KEYS).plan();
+      LocalRelease release = LocalRelease.of(fn, plan, warnings);
       warnings.forEach(w -> say("notice: " + id + ": " + w));
       return Optional.of(release);
     } catch (SourceException | BuildContextTooLargeException | IllegalArgumentException e) {

@@ -3,8 +3,8 @@ package io.gitfn.local;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
-import io.gitfn.build.BuildContext;
 import io.gitfn.build.ContentKey;
+import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.build.RuntimeFiles;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +25,7 @@ record LocalRelease(String namespace, String name, FunctionRuntime runtime, Cont
     env = Map.copyOf(env);
   }
 
-  static LocalRelease of(Function fn, ContentKey key, BuildContext context, List<String> warnings) {
+  static LocalRelease of(Function fn, FunctionBuildPlan plan, List<String> warnings) {
     RuntimeFiles files = RuntimeFiles.of(fn.getSpec().getRuntime());
     Map<String, String> env = new LinkedHashMap<>();
     List<EnvVar> declared = fn.getSpec().getEnv() == null ? List.of() : fn.getSpec().getEnv();
@@ -38,8 +38,9 @@ record LocalRelease(String namespace, String name, FunctionRuntime runtime, Cont
       }
     }
     String namespace = fn.getMetadata().getNamespace() == null ? "default" : fn.getMetadata().getNamespace();
-    return new LocalRelease(namespace, fn.getMetadata().getName(), fn.getSpec().getRuntime(), key,
-        context.data().get(files.source()), context.data().getOrDefault(files.dependencies(), ""), env);
+    Map<String, String> context = plan.context().data();
+    return new LocalRelease(namespace, fn.getMetadata().getName(), fn.getSpec().getRuntime(), plan.key(),
+        context.get(files.source()), context.getOrDefault(files.dependencies(), ""), env);
   }
 
   /** {@code namespace/name}. */

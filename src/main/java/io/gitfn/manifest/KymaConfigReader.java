@@ -14,7 +14,6 @@ import io.gitfn.api.function.RepositoryAuth;
 import io.gitfn.api.function.ResourceConfiguration;
 import io.gitfn.api.function.Source;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;

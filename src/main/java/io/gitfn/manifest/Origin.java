@@ -3,7 +3,7 @@ package io.gitfn.manifest;
 /** Where a Function came from, so that an error about one of its fields can name the file and line. */
 interface Origin {
 
-  /** The file or folder the Function came from: the value of {@link Manifest#SOURCE_PATH}. */
+  /** The file or folder the Function came from: the value of {@link Annotations#SOURCE_PATH}. */
   String sourcePath();
 
   /** An error about {@code field} (a path in the Function, like {@code spec.runtime}) at its place. */

@@ -15,11 +15,7 @@ import io.gitfn.server.OperationsServer.Check;
 import io.gitfn.server.OperationsServer;
 import io.gitfn.source.Backoff;
 import io.gitfn.source.MirrorCache;
-import io.gitfn.source.Revision;
-import io.gitfn.source.SourceException;
 import io.gitfn.source.SourceSettings;
-import io.gitfn.trigger.SourceEvents;
-import io.gitfn.trigger.SourceId;
 import io.gitfn.trigger.SourceMetrics;
 import io.gitfn.trigger.SourceWatcher;
 import io.gitfn.trigger.webhook.WebhookReceiver;
@@ -38,7 +34,6 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -123,39 +118,18 @@ public final class Controller implements AutoCloseable {
     pod.ifPresent(LeaderPod::unmark); // a container restarted in the old leader's Pod leads no more
     Leadership leadership = new Leadership(ops.leaderElection(), pod, fatal);
     MirrorCache mirrors = new MirrorCache(sources);
-    // The watcher reports to the reconciler, which needs the watcher: a forwarding reference closes the loop.
-    AtomicReference<SourceEvents> repositoryEvents = new AtomicReference<>();
-    AtomicReference<FunctionReconciler> functions = new AtomicReference<>();
-    SourceWatcher watcher = new SourceWatcher(mirrors, new SourceEvents() {
-      // A Function only needs waking: its pass reads the watcher's state.
-      @Override
-      public void revision(SourceId source, Revision revision, String cause) {
-        if (source.kind().equals(FunctionSource.KIND)) {
-          functions.get().wake(source.namespace(), source.name());
-        } else {
-          repositoryEvents.get().revision(source, revision, cause);
-        }
-      }
-
-      @Override
-      public void failed(SourceId source, SourceException error, Duration retryIn) {
-        if (source.kind().equals(FunctionSource.KIND)) {
-          functions.get().wake(source.namespace(), source.name());
-        } else {
-          repositoryEvents.get().failed(source, error, retryIn);
-        }
-      }
-    }, clock, Backoff.DEFAULT, 4, new SourceMetrics(meters));
-    FunctionRepositoryReconciler reconciler = new FunctionRepositoryReconciler(client, watcher, mirrors,
+    // Each reconciler tells the watcher, source by source, whom to wake when a source moves.
+    SourceWatcher watcher = new SourceWatcher(mirrors, clock, Backoff.DEFAULT, 4, new SourceMetrics(meters));
+    FunctionRepositoryReconciler repositories = new FunctionRepositoryReconciler(client, watcher, mirrors,
         new ManifestReader(ManifestOptions.defaults()), settings, clock);
-    repositoryEvents.set(reconciler);
     BuildQueue queue = new BuildQueue(builds.concurrency());
     // The queue stays pure; its depth is read here.
     Gauge.builder(BUILD_QUEUE, queue, BuildQueue::depth).description("Builds waiting for a slot, and running")
         .tag("state", "waiting").register(meters);
     Gauge.builder(BUILD_QUEUE, queue, BuildQueue::runningCount).description("Builds waiting for a slot, and running")
         .tag("state", "running").register(meters);
-    functions.set(new FunctionReconciler(client, watcher, mirrors, builds, queue, workloads, settings, clock, meters));
+    FunctionReconciler functions = new FunctionReconciler(client, watcher, mirrors, builds, queue, workloads, settings,
+        clock, meters);
     WebhookServer webhooks = WebhookServer.start(webhookHost, webhookPort,
         new WebhookReceiver(watcher.webhookTargets(), webhookSettings, clock, meters, leadership::leading));
     // Passes wait on the API server, not the CPU, and builds are capped at 5 anyway: ten threads each for
@@ -176,14 +150,14 @@ public final class Controller implements AutoCloseable {
       leadership.configuration().ifPresent(o::withLeaderElectionConfiguration);
     });
     // Spec changes, manual requests, deletion and the SDK's own finalizer start a pass; status writes do not.
-    operator.register(reconciler, o -> shard(o, settings.shard()).withGenerationAware(false)
+    operator.register(repositories, o -> shard(o, settings.shard()).withGenerationAware(false)
         .withOnUpdateFilter((updated, old) ->
         !Objects.equals(updated.getMetadata().getGeneration(), old.getMetadata().getGeneration())
-            || !Objects.equals(requestedAt(updated), requestedAt(old))
+            || !requestedAt(updated).equals(requestedAt(old))
             || !Objects.equals(updated.getMetadata().getFinalizers(), old.getMetadata().getFinalizers())
             || updated.getMetadata().getDeletionTimestamp() != null));
     // The same for Functions, whose annotations ask for a rebuild or pin a revision.
-    operator.register(functions.get(), o -> shard(o, settings.shard()).withFieldManager(FieldManagers.FUNCTION_CONTROLLER)
+    operator.register(functions, o -> shard(o, settings.shard()).withFieldManager(FieldManagers.FUNCTION_CONTROLLER)
         .withItemStore(new LeanItemStore<>()).withGenerationAware(false).withOnUpdateFilter((updated, old) ->
         !Objects.equals(updated.getMetadata().getGeneration(), old.getMetadata().getGeneration())
             || !Objects.equals(updated.getMetadata().getAnnotations(), old.getMetadata().getAnnotations())
@@ -234,9 +208,8 @@ public final class Controller implements AutoCloseable {
     return shard.isAll() ? overrider : overrider.withLabelSelector(shard.expression());
   }
 
-  private static String requestedAt(FunctionRepository repository) {
-    var annotations = repository.getMetadata().getAnnotations();
-    return annotations == null ? null : annotations.get(Annotations.REQUESTED_AT);
+  private static Optional<String> requestedAt(FunctionRepository repository) {
+    return Annotations.get(repository, Annotations.REQUESTED_AT);
   }
 
   /** The webhook receiver's base, ending in {@code /hooks/}. */

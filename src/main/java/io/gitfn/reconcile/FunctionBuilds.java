@@ -21,8 +21,8 @@ import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
 import io.gitfn.build.ContextConfigMapSpec;
+import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.reconcile.registry.RegistryLookup;
-import io.gitfn.reconcile.FunctionSource.Build;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -70,7 +70,7 @@ final class FunctionBuilds {
    * created and BuildReady follows the Job. A failed Job leaves the running Deployment as
    * it is; a new {@code gitfn.io/requested-at} on the Function builds it again.
    */
-  boolean ensure(Function fn, Build build, Collection<Job> jobs, FunctionPass pass) {
+  boolean ensure(Function fn, FunctionBuildPlan build, Collection<Job> jobs, FunctionPass pass) {
     String built = "image " + build.image() + " is built";
     if (pass.knownGood(build.key())) {
       account(fn, jobs, Optional.empty());
@@ -182,10 +182,10 @@ final class FunctionBuilds {
         .withName(name).get());
   }
 
-  private Job start(Function fn, Build build, String name) {
+  private Job start(Function fn, FunctionBuildPlan build, String name) {
     apply(ContextConfigMapSpec.forFunction(fn, build.key(), build.context()));
     Job job = BuildJobSpec.forFunction(fn, build.key(), name, settings);
-    requestedAt(fn).ifPresent(value -> {
+    Annotations.get(fn, Annotations.REQUESTED_AT).ifPresent(value -> {
       Map<String, String> annotations = new java.util.LinkedHashMap<>();
       if (job.getMetadata().getAnnotations() != null) {
         annotations.putAll(job.getMetadata().getAnnotations());
@@ -215,16 +215,10 @@ final class FunctionBuilds {
     }
   }
 
+  /** A failed Job is built again when the Function holds a request the Job was not made for. */
   private static boolean retryRequested(Function fn, Job job) {
-    Optional<String> requested = requestedAt(fn);
-    Map<String, String> annotations = job.getMetadata().getAnnotations();
-    String handled = annotations == null ? null : annotations.get(Annotations.REQUESTED_AT);
-    return requested.isPresent() && !requested.get().equals(handled);
-  }
-
-  private static Optional<String> requestedAt(Function fn) {
-    Map<String, String> annotations = fn.getMetadata().getAnnotations();
-    return Optional.ofNullable(annotations == null ? null : annotations.get(Annotations.REQUESTED_AT));
+    Optional<String> requested = Annotations.get(fn, Annotations.REQUESTED_AT);
+    return requested.isPresent() && !requested.equals(Annotations.get(job, Annotations.REQUESTED_AT));
   }
 
   static boolean succeeded(Job job) {

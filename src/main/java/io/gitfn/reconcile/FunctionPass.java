@@ -11,10 +11,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -28,34 +25,22 @@ final class FunctionPass {
   static final String FAILED = "Failed";
 
   private final Function fn;
-  private final FunctionStatus status;
-  private final List<Condition> conditions;
-  private final Long generation;
-  private final String before;
+  private final StatusPass<Function, FunctionStatus> pass;
   private final Clock clock;
-  private final KubernetesSerialization json;
-  private final Map<String, Condition> changed = new LinkedHashMap<>();
-  private Duration retry;
   private String revision;
 
   FunctionPass(Function fn, Clock clock, KubernetesSerialization json) {
     this.fn = fn;
-    this.status = fn.getStatus() == null ? new FunctionStatus() : fn.getStatus();
-    this.conditions = Conditions.copy(status.getConditions());
-    this.generation = fn.getMetadata().getGeneration();
+    this.pass = new StatusPass<>(fn, FunctionStatus::new, clock, json);
     this.clock = clock;
-    this.json = json;
-    this.before = json.asJson(status);
   }
 
   FunctionStatus status() {
-    return status;
+    return pass.status();
   }
 
   void condition(String type, String value, String reason, String message) {
-    if (Conditions.set(conditions, type, value, reason, message, generation, clock.instant())) {
-      changed.put(type, Conditions.find(conditions, type).orElseThrow());
-    }
+    pass.set(type, value, reason, message);
   }
 
   /** True when the history records a build of this key that worked: its image exists. */
@@ -81,7 +66,7 @@ final class FunctionPass {
     entry.setTime(clock.instant().toString());
     entry.setOutcome(outcome);
     history.add(0, entry);
-    status.setHistory(new ArrayList<>(
+    status().setHistory(new ArrayList<>(
         history.subList(0, Math.min(history.size(), FunctionStatus.HISTORY_LIMIT))));
     return true;
   }
@@ -104,43 +89,36 @@ final class FunctionPass {
   }
 
   void retryWithin(Duration delay) {
-    retry = retry == null || delay.compareTo(retry) < 0 ? delay : retry;
+    pass.retryWithin(delay);
   }
 
+  /** Writes status if it changed, with one Event per changed condition whose reason is the condition's. */
   UpdateControl<Function> finish(EventRecorder events) {
-    status.setConditions(conditions);
-    status.setObservedGeneration(generation);
-    status.setRuntime(fn.getSpec().getRuntime());
-    for (Condition c : changed.values()) {
+    status().setRuntime(fn.getSpec().getRuntime());
+    for (Condition c : pass.changed()) {
       if ("False".equals(c.getStatus())) {
         events.warning(fn, c.getReason(), c.getMessage());
       } else {
         events.normal(fn, c.getReason(), c.getMessage());
       }
     }
-    UpdateControl<Function> control;
-    if (before.equals(json.asJson(status))) {
-      control = UpdateControl.noUpdate();
-    } else {
-      fn.setStatus(status);
+    UpdateControl<Function> control = pass.finish();
+    if (control.isPatchStatus()) {
       // Status is this controller's alone: an apply without a resourceVersion cannot lose to a newer spec, and
       // a cached copy's older version would only earn a 409 and a retry.
       fn.getMetadata().setResourceVersion(null);
-      control = UpdateControl.patchStatus(fn);
     }
-    return retry == null ? control : control.rescheduleAfter(retry);
+    return pass.retry().map(control::rescheduleAfter).orElse(control);
   }
 
   private String revision() {
     if (revision != null) {
       return revision;
     }
-    Map<String, String> annotations = fn.getMetadata().getAnnotations();
-    String revision = annotations == null ? null : annotations.get(Annotations.REVISION);
-    return Objects.requireNonNullElse(revision, "inline");
+    return Annotations.get(fn, Annotations.REVISION).orElse("inline");
   }
 
   private List<FunctionHistoryEntry> history() {
-    return status.getHistory() == null ? List.of() : status.getHistory();
+    return status().getHistory() == null ? List.of() : status().getHistory();
   }
 }

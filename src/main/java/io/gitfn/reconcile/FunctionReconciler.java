@@ -21,7 +21,7 @@ import io.gitfn.api.function.FunctionHistoryEntry;
 import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
-import io.gitfn.reconcile.FunctionSource.Build;
+import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.reconcile.Rollout.Release;
 import io.gitfn.reconcile.cache.JobStatusItemStore;
 import io.gitfn.reconcile.registry.RegistryLookup;
@@ -54,7 +54,7 @@ import java.util.stream.Collectors;
 /**
  * Runs a Function: builds its image once per content key and rolls it out.
  *
- * <p>A pass goes as far as the world allows: {@link FunctionSource} works out the key and image,
+ * <p>A pass goes as far as the world allows: {@link BuildPlanner} works out the key and image,
  * {@link FunctionBuilds} finds or makes the image, and the workflow of dependents applies the Deployment (only
  * once an image is known good), the Service, and the HPA (only while scaleConfig leaves room to scale). A Job or
  * Deployment that moves, a Git source that moves and a build slot that frees up each wake the Function through an
@@ -77,7 +77,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
   private final WorkloadSettings workloads;
   private final Clock clock;
   private final EventRecorder events;
-  private final FunctionSource sources;
+  private final BuildPlanner planner;
   private final FunctionBuilds builds;
   private final SimpleInboundEventSource<Function> wakeUps = new SimpleInboundEventSource<>("function-wake-ups");
 
@@ -88,7 +88,8 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     this.workloads = workloads;
     this.clock = clock;
     this.events = new EventRecorder(client, clock, settings.instance());
-    this.sources = new FunctionSource(client, watcher, mirrors, buildSettings, settings);
+    this.planner = new BuildPlanner(client, watcher, mirrors, buildSettings, settings, clock,
+        id -> wake(id.namespace(), id.name()));
     this.builds = new FunctionBuilds(client, buildSettings, queue, new RegistryLookup(settings.registryLookup()),
         fn -> wake(fn.getMetadata().getNamespace(), fn.getMetadata().getName()), meters);
   }
@@ -105,7 +106,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
   }
 
   /** Reconciles a Function now: its Git source moved, or a build slot was handed to it. */
-  void wake(String namespace, String name) {
+  private void wake(String namespace, String name) {
     wakeUps.propagateEvent(new ResourceID(name, namespace));
   }
 
@@ -113,7 +114,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
   public UpdateControl<Function> reconcile(Function fn, Context<Function> context) {
     FunctionPass pass = new FunctionPass(fn, clock, client.getKubernetesSerialization());
     Set<Job> jobs = context.getSecondaryResources(Job.class);
-    Optional<Build> build = sources.resolve(fn, pass);
+    Optional<FunctionBuildPlan> build = planner.plan(fn, pass);
     String pin = pinnedRevision(fn);
     pass.status().setPinnedRevision(pin);
     Optional<Release> release = pin != null ? pinned(fn, pin, pass)
@@ -130,7 +131,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
 
   @Override
   public DeleteControl cleanup(Function fn, Context<Function> context) {
-    sources.untrack(fn);
+    planner.untrack(fn);
     builds.forget(fn);
     return DeleteControl.defaultDelete(); // the children go with their owner
   }

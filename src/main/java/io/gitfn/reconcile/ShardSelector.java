@@ -1,5 +1,6 @@
 package io.gitfn.reconcile;
 
+import io.gitfn.api.function.Function;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -104,6 +105,26 @@ public record ShardSelector(String expression, List<Requirement> requirements) {
       }
     }
     return labels;
+  }
+
+  /**
+   * Puts a FunctionRepository's {@linkplain #shardLabelsOf shard labels} on the Functions it declares, so that they
+   * are reconciled by the same instance as the repository; Git cannot move them elsewhere.
+   */
+  public List<Function> label(List<Function> functions, Map<String, String> repositoryLabels) {
+    Map<String, String> shard = shardLabelsOf(repositoryLabels);
+    if (shard.isEmpty()) {
+      return functions;
+    }
+    for (Function fn : functions) {
+      Map<String, String> labels = new TreeMap<>();
+      if (fn.getMetadata().getLabels() != null) {
+        labels.putAll(fn.getMetadata().getLabels());
+      }
+      labels.putAll(shard);
+      fn.getMetadata().setLabels(labels);
+    }
+    return functions;
   }
 
   public boolean isAll() {

@@ -10,7 +10,7 @@ import io.gitfn.api.function.Function;
 import java.util.Map;
 
 /**
- * The {@link Function#PINNED_REVISION} annotation, written by a JSON merge patch: server-side apply under the
+ * The {@link Annotations#PINNED_REVISION} annotation, written by a JSON merge patch: server-side apply under the
  * {@code gitfn} field manager would make the sync own it, and the next sync would remove it.
  */
 public final class Pins {

@@ -5,7 +5,6 @@ import io.gitfn.api.function.Function;
 import io.gitfn.api.function.GitRepositorySource;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.GitRef;
-import io.gitfn.manifest.Manifest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +35,7 @@ public record RevertTarget(String url, String branch, List<String> paths, String
 
   /**
    * A Function an infra repository applied: that repository's branch, and the file or folder the Function was
-   * read from ({@link Manifest#SOURCE_PATH}: a Function YAML file, a Kyma CLI folder or a plain folder).
+   * read from ({@link Annotations#SOURCE_PATH}: a Function YAML file, a Kyma CLI folder or a plain folder).
    */
   static RevertTarget fromRepository(Function fn, FunctionRepository repository) {
     String origin = "FunctionRepository " + repository.getMetadata().getNamespace() + "/"

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
-import io.gitfn.reconcile.sync.FunctionSync;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,7 +70,7 @@ public final class RevertTargets {
     }
   }
 
-  /** The FunctionRepository a Function's {@link FunctionSync#REPOSITORY_LABEL} names. */
+  /** The FunctionRepository a Function's {@link Labels#REPOSITORY} label names. */
   private record Owner(String namespace, String name) {
 
     // The label is "<namespace>.<name>" (SyncRequest#owner); a namespace is a DNS label, so it has no dot.

@@ -47,6 +47,29 @@ public final class MirrorCache implements AutoCloseable {
   }
 
   /**
+   * The files of {@code url} at the commit {@code ref} picks now: one {@code ls-remote} (none for a pinned commit),
+   * a fetch only when the mirror lacks that commit, then a snapshot. For callers that read Git when they need it,
+   * such as {@code gitfn render} and {@code gitfn up}; the controller's watcher resolves refs on its own schedule.
+   */
+  public Snapshot read(RepositoryUrl url, GitCredentials credentials, RefSelector ref) throws SourceException {
+    Mirror mirror = mirror(url, credentials);
+    return read(mirror, mirror.resolve(ref));
+  }
+
+  /**
+   * The files of {@code url} at {@code revision}. Cheap when the mirror has the commit; fetches it again when the
+   * mirror was evicted since the revision was resolved.
+   */
+  public Snapshot read(RepositoryUrl url, GitCredentials credentials, Revision revision) throws SourceException {
+    return read(mirror(url, credentials), revision);
+  }
+
+  private static Snapshot read(Mirror mirror, Revision revision) throws SourceException {
+    mirror.ensure(List.of(revision));
+    return mirror.snapshot(revision);
+  }
+
+  /**
    * Closes a mirror nobody tracks any more (its repository and SSH client) and forgets it; its files stay until
    * the disk budget needs the room. A later {@link #mirror} of the same key opens it again.
    */

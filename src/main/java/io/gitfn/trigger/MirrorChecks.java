@@ -38,8 +38,8 @@ final class MirrorChecks {
 
   private final Mirror mirror;
   private final Map<SourceId, TrackedSource> sources = new ConcurrentHashMap<>();
+  private final Map<SourceId, SourceEvents> listeners = new ConcurrentHashMap<>();
   private final Map<SourceId, SourceState> states;
-  private final SourceEvents events;
   private final Executor executor;
   private final Clock clock;
   private final Backoff backoff;
@@ -54,7 +54,6 @@ final class MirrorChecks {
   MirrorChecks(
       Mirror mirror,
       Map<SourceId, SourceState> states,
-      SourceEvents events,
       Executor executor,
       Clock clock,
       Backoff backoff,
@@ -63,20 +62,26 @@ final class MirrorChecks {
     this.mirror = mirror;
     this.metrics = metrics;
     this.states = states;
-    this.events = events;
     this.executor = executor;
     this.clock = clock;
     this.backoff = backoff;
     this.scheduleNext = scheduleNext;
   }
 
-  void add(TrackedSource source) {
+  void add(TrackedSource source, SourceEvents listener) {
+    listeners.put(source.id(), listener);
     sources.put(source.id(), source);
+  }
+
+  /** Tells {@code listener}, from now on, what the checks find for the source {@code id}. */
+  void listen(SourceId id, SourceEvents listener) {
+    listeners.put(id, listener);
   }
 
   /** Removes a source; returns true when no source is left. */
   boolean remove(SourceId id) {
     sources.remove(id);
+    listeners.remove(id);
     return sources.isEmpty();
   }
 
@@ -174,7 +179,7 @@ final class MirrorChecks {
       states.compute(source.id(), (id, state) -> (state == null ? SourceState.NEW : state).succeeded(revision, started));
       if (!before.equals(Optional.of(revision))) {
         log.info("{}: {} → {} ({})", source.id(), before.map(Revision::toString).orElse("none"), revision, cause);
-        events.revision(source.id(), revision, cause);
+        listener(source.id()).revision(source.id(), revision, cause);
       }
     });
     synchronized (this) {
@@ -227,12 +232,17 @@ final class MirrorChecks {
     Duration retry = backoffDelay();
     log.warn("{}: {} (keeping {}; retry in {})", source.id(), e.getMessage(),
         state.revision().map(Revision::toString).orElse("no revision"), retry);
-    events.failed(source.id(), e, retry);
+    listener(source.id()).failed(source.id(), e, retry);
   }
 
   private synchronized Duration backoffDelay() {
     Duration delay = backoff.after(Math.max(1, failures));
     return delay.compareTo(interval()) < 0 ? delay : interval();
+  }
+
+  // Untracked meanwhile: nobody listens any more.
+  private SourceEvents listener(SourceId id) {
+    return listeners.getOrDefault(id, SourceEvents.NOBODY);
   }
 
   private SourceState state(SourceId id) {

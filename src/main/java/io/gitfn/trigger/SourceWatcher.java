@@ -4,7 +4,6 @@ import io.gitfn.source.Backoff;
 import io.gitfn.source.Mirror;
 import io.gitfn.source.MirrorCache;
 import io.gitfn.source.RefSelector;
-import io.gitfn.source.RepositoryUrl;
 import io.gitfn.trigger.webhook.PushEvent;
 import io.gitfn.trigger.webhook.WebhookTarget;
 import io.gitfn.trigger.webhook.WebhookTargets;
@@ -44,29 +43,26 @@ public final class SourceWatcher implements AutoCloseable {
   private static final String GROUP = "gitfn-source";
 
   private final MirrorCache mirrors;
-  private final SourceEvents events;
   private final Clock clock;
   private final Backoff backoff;
   private final Scheduler scheduler;
-  private final ExecutorService checks;
-  private final Map<Mirror, MirrorChecks> polls = new ConcurrentHashMap<>();
+  private final ExecutorService checkThreads;
+  private final Map<Mirror, MirrorChecks> byMirror = new ConcurrentHashMap<>();
   private final Map<SourceId, MirrorChecks> bySource = new ConcurrentHashMap<>();
   private final Map<SourceId, SourceState> states = new ConcurrentHashMap<>();
   private final SourceMetrics metrics;
 
-  public SourceWatcher(MirrorCache mirrors, SourceEvents events, Clock clock, Backoff backoff, int checkThreads) {
-    this(mirrors, events, clock, backoff, checkThreads, SourceMetrics.unexported());
+  public SourceWatcher(MirrorCache mirrors, Clock clock, Backoff backoff, int checkThreads) {
+    this(mirrors, clock, backoff, checkThreads, SourceMetrics.unexported());
   }
 
-  public SourceWatcher(MirrorCache mirrors, SourceEvents events, Clock clock, Backoff backoff, int checkThreads,
-      SourceMetrics metrics) {
+  public SourceWatcher(MirrorCache mirrors, Clock clock, Backoff backoff, int checkThreads, SourceMetrics metrics) {
     this.metrics = metrics;
     this.mirrors = mirrors;
-    this.events = events;
     this.clock = clock;
     this.backoff = backoff;
     AtomicInteger thread = new AtomicInteger();
-    this.checks = Executors.newFixedThreadPool(checkThreads, r -> {
+    this.checkThreads = Executors.newFixedThreadPool(checkThreads, r -> {
       Thread t = new Thread(r, "gitfn-source-check-" + thread.incrementAndGet());
       t.setDaemon(true);
       return t;
@@ -76,12 +72,13 @@ public final class SourceWatcher implements AutoCloseable {
 
   /**
    * Starts tracking a source, or updates it (a new interval, ref or secret takes effect at once, without a
-   * restart). A new or changed source is checked right away; tracking an unchanged one again does nothing,
-   * so a reconciler may call this on every pass.
+   * restart), and tells {@code listener} what its checks find. A new or changed source is checked right away;
+   * tracking an unchanged one again does nothing, so a reconciler may call this on every pass.
    */
-  public synchronized void track(TrackedSource source) {
+  public synchronized void track(TrackedSource source, SourceEvents listener) {
     MirrorChecks previous = bySource.get(source.id());
     if (previous != null && previous.sources().contains(source)) {
+      previous.listen(source.id(), listener);
       return;
     }
     if (previous != null && previous.sources().stream()
@@ -92,31 +89,31 @@ public final class SourceWatcher implements AutoCloseable {
     if (previous != null && previous.mirror() != mirror) {
       untrack(source.id());
     }
-    MirrorChecks poll = polls.computeIfAbsent(mirror, m -> newPoll(m));
-    poll.add(source);
-    bySource.put(source.id(), poll);
-    poll.request("tracked " + source.id());
+    MirrorChecks checks = byMirror.computeIfAbsent(mirror, this::newChecks);
+    checks.add(source, listener);
+    bySource.put(source.id(), checks);
+    checks.request("tracked " + source.id());
   }
 
   /** Stops tracking a source; its mirror's schedule stops when no source is left on it. */
   public synchronized void untrack(SourceId id) {
-    MirrorChecks poll = bySource.remove(id);
+    MirrorChecks checks = bySource.remove(id);
     states.remove(id);
-    if (poll != null && poll.remove(id)) {
-      polls.remove(poll.mirror());
-      unschedule(poll);
+    if (checks != null && checks.remove(id)) {
+      byMirror.remove(checks.mirror());
+      unschedule(checks);
       // Without this, every rotated Secret or changed URL would leave a Repository and an SSH client open.
-      mirrors.release(poll.mirror());
+      mirrors.release(checks.mirror());
     }
   }
 
   /** Checks a source now, as a manual request ({@code gitfn.io/requested-at}) asks. */
   public void trigger(SourceId id, String reason) {
-    MirrorChecks poll = bySource.get(id);
-    if (poll == null) {
+    MirrorChecks checks = bySource.get(id);
+    if (checks == null) {
       throw new IllegalArgumentException(id + " is not tracked");
     }
-    poll.request(reason);
+    checks.request(reason);
   }
 
   public SourceState state(SourceId id) {
@@ -159,11 +156,11 @@ public final class SourceWatcher implements AutoCloseable {
 
   private final class SourceTarget implements WebhookTarget {
     private final TrackedSource source;
-    private final MirrorChecks poll;
+    private final MirrorChecks checks;
 
-    SourceTarget(TrackedSource source, MirrorChecks poll) {
+    SourceTarget(TrackedSource source, MirrorChecks checks) {
       this.source = source;
-      this.poll = poll;
+      this.checks = checks;
     }
 
     @Override
@@ -180,23 +177,23 @@ public final class SourceWatcher implements AutoCloseable {
     public void trigger(PushEvent event) {
       states.compute(source.id(), (id, state) -> (state == null ? SourceState.NEW : state)
           .delivered(new SourceState.Delivery(event.forge().pathSegment(), event.deliveryId(), clock.instant())));
-      poll.request("webhook " + event.forge().pathSegment() + " " + event.deliveryId());
+      checks.request("webhook " + event.forge().pathSegment() + " " + event.deliveryId());
     }
   }
 
-  private MirrorChecks newPoll(Mirror mirror) {
+  private MirrorChecks newChecks(Mirror mirror) {
     JobKey job = JobKey.jobKey(mirror.toString(), GROUP);
-    MirrorChecks[] self = new MirrorChecks[1];
-    self[0] = new MirrorChecks(mirror, states, events, checks, clock, backoff, delay -> schedule(job, delay), metrics);
+    MirrorChecks checks = new MirrorChecks(mirror, states, checkThreads, clock, backoff, delay -> schedule(job, delay),
+        metrics);
     try {
       scheduler.addJob(
           JobBuilder.newJob(PollJob.class).withIdentity(job).storeDurably().usingJobData(new org.quartz.JobDataMap(
-              Map.of(PollJob.POLL, self[0]))).build(),
+              Map.of(PollJob.POLL, checks))).build(),
           true);
     } catch (SchedulerException e) {
       throw new IllegalStateException("cannot schedule checks of " + mirror, e);
     }
-    return self[0];
+    return checks;
   }
 
   /** Replaces the mirror's one trigger with one that fires after {@code delay}. */
@@ -218,11 +215,11 @@ public final class SourceWatcher implements AutoCloseable {
     }
   }
 
-  private void unschedule(MirrorChecks poll) {
+  private void unschedule(MirrorChecks checks) {
     try {
-      scheduler.deleteJob(JobKey.jobKey(poll.mirror().toString(), GROUP));
+      scheduler.deleteJob(JobKey.jobKey(checks.mirror().toString(), GROUP));
     } catch (SchedulerException e) {
-      log.warn("cannot unschedule {}", poll.mirror(), e);
+      log.warn("cannot unschedule {}", checks.mirror(), e);
     }
   }
 
@@ -250,6 +247,6 @@ public final class SourceWatcher implements AutoCloseable {
     } catch (SchedulerException e) {
       log.warn("Quartz did not shut down cleanly", e);
     }
-    checks.shutdownNow();
+    checkThreads.shutdownNow();
   }
 }

@@ -14,7 +14,6 @@ import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.reconcile.Controller;
 import io.gitfn.reconcile.ControllerSettings;
-import io.gitfn.reconcile.FunctionRepositoryReconciler;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestBedBinaries;

@@ -25,7 +25,6 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -87,7 +86,7 @@ final class SourcesBenchmark implements Benchmark {
     Map<SourceId, Revision> seen = new ConcurrentHashMap<>();
     List<Mirror> mirrorList = new ArrayList<>();
     try (MirrorCache mirrors = new MirrorCache(SourceSettings.defaults(cache));
-        SourceWatcher watcher = new SourceWatcher(mirrors, recordInto(seen), Clock.systemUTC(),
+        SourceWatcher watcher = new SourceWatcher(mirrors, Clock.systemUTC(),
             new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(1)), 2)) {
       for (int r = 0; r < REPOSITORIES; r++) {
         BareRepository repository = servers.repositories().create("poll-" + r);
@@ -99,7 +98,7 @@ final class SourcesBenchmark implements Benchmark {
         mirrorList.add(mirrors.mirror(url, credentials));
         for (int s = 0; s < SOURCES_PER_REPOSITORY; s++) {
           watcher.track(new TrackedSource(new SourceId("FunctionRepository", "repo-" + r, "source-" + s), url,
-              credentials, new RefSelector.Branch("main"), POLL, Optional.empty()));
+              credentials, new RefSelector.Branch("main"), POLL, Optional.empty()), recordInto(seen));
         }
       }
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -146,13 +145,13 @@ final class SourcesBenchmark implements Benchmark {
     HttpClient http = HttpClient.newHttpClient();
     double[] latencies = new double[PUSHES];
     try (MirrorCache mirrors = new MirrorCache(SourceSettings.defaults(cache));
-        SourceWatcher watcher = new SourceWatcher(mirrors, events, Clock.systemUTC(),
+        SourceWatcher watcher = new SourceWatcher(mirrors, Clock.systemUTC(),
             new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(1)), 2);
         WebhookServer receiver = WebhookServer.start("127.0.0.1", 0, new WebhookReceiver(
             watcher.webhookTargets(), WebhookSettings.defaults(), Clock.systemUTC()))) {
       watcher.track(new TrackedSource(new SourceId("FunctionRepository", "bench", "webhooks"),
           RepositoryUrl.parse(cloneUrl), credentials(servers), new RefSelector.Branch("main"), Duration.ofHours(1),
-          Optional.of(SECRET)));
+          Optional.of(SECRET)), events);
       for (int i = 0; i < PUSHES; i++) {
         String sha = copy.write("handler.js", Integer.toString(i + 1)).commit("push " + i);
         copy.push();

@@ -23,7 +23,6 @@ import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
 import io.gitfn.reconcile.Controller;
 import io.gitfn.reconcile.ControllerSettings;
-import io.gitfn.reconcile.FunctionRepositoryReconciler;
 import io.gitfn.reconcile.sync.FunctionSync;
 import io.gitfn.source.FolderTree;
 import io.gitfn.source.Revision;

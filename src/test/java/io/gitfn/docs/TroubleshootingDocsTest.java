@@ -3,12 +3,12 @@ package io.gitfn.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gitfn.api.function.ConditionReason;
+import io.gitfn.api.repository.RepositoryConditionReason;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -19,39 +19,30 @@ import org.junit.jupiter.api.Test;
 class TroubleshootingDocsTest {
 
   private static final Path ROOT = Path.of("").toAbsolutePath();
-  // The reconciler's reasons: passed to set(...), retrying(...), failed(...), stalled(...) or InvalidSourceException.
-  private static final List<Pattern> REPOSITORY_REASONS = List.of(
-      Pattern.compile("InvalidSourceException\\(\"([A-Za-z]+)\""),
-      Pattern.compile("\\b(?:retrying|stalled)\\(\"([A-Za-z]+)\""),
-      Pattern.compile("\\bfailed\\(revision, \"([A-Za-z]+)\""),
-      Pattern.compile("\\bset\\(\"(?:Ready|Reconciling|Stalled)\", \"(?:True|False|Unknown)\", \"([A-Za-z]+)\""),
-      Pattern.compile("\\bevent\\(\"(?:Normal|Warning)\", \"([A-Za-z]+)\""));
 
   @Test
   void everyFunctionReasonHasAHeading() throws Exception {
-    Set<String> reasons = new TreeSet<>();
-    for (Field field : ConditionReason.class.getDeclaredFields()) {
-      if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class) {
-        reasons.add((String) field.get(null));
-      }
-    }
+    Set<String> reasons = constantsOf(ConditionReason.class);
     assertThat(reasons).hasSizeGreaterThan(20);
     assertThat(missingHeadings(reasons)).as("Function reasons without a heading in docs/troubleshooting.md").isEmpty();
   }
 
   @Test
-  void everyRepositoryReasonHasAHeading() throws IOException {
-    String source = Files.readString(ROOT.resolve("src/main/java/io/gitfn/reconcile/FunctionRepositoryReconciler.java"));
-    Set<String> reasons = new TreeSet<>();
-    for (Pattern pattern : REPOSITORY_REASONS) {
-      Matcher m = pattern.matcher(source);
-      while (m.find()) {
-        reasons.add(m.group(1));
-      }
-    }
+  void everyRepositoryReasonHasAHeading() throws Exception {
+    Set<String> reasons = constantsOf(RepositoryConditionReason.class);
     assertThat(reasons).contains("InvalidRevision", "ApplyRefused", "SourceFailed", "SecretNotFound", "Succeeded");
     assertThat(missingHeadings(reasons)).as("FunctionRepository reasons without a heading in docs/troubleshooting.md")
         .isEmpty();
+  }
+
+  private static Set<String> constantsOf(Class<?> reasons) throws IllegalAccessException {
+    Set<String> values = new TreeSet<>();
+    for (Field field : reasons.getDeclaredFields()) {
+      if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class) {
+        values.add((String) field.get(null));
+      }
+    }
+    return values;
   }
 
   private static Set<String> missingHeadings(Set<String> reasons) throws IOException {

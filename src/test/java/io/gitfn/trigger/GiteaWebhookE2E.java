@@ -54,7 +54,7 @@ class GiteaWebhookE2E {
     try (GiteaServer gitea = GiteaServer.start(dir);
         MirrorCache mirrors = new MirrorCache(SourceSettings.defaults(cache));
         SourceWatcher watcher = new SourceWatcher(
-            mirrors, events, Clock.systemUTC(), new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(1)), 2);
+            mirrors, Clock.systemUTC(), new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(1)), 2);
         WebhookServer receiver = WebhookServer.start("127.0.0.1", 0,
             new WebhookReceiver(watcher.webhookTargets(), WebhookSettings.defaults(), Clock.systemUTC()))) {
       String cloneUrl = gitea.createRepository("functions");
@@ -63,7 +63,7 @@ class GiteaWebhookE2E {
       copy.push("HEAD:refs/heads/main");
       watcher.track(new TrackedSource(SOURCE, RepositoryUrl.parse(cloneUrl),
           new GitCredentials.Basic(gitea.admin().username(), gitea.admin().password()),
-          new RefSelector.Branch("main"), Duration.ofHours(1), Optional.of(secret)));
+          new RefSelector.Branch("main"), Duration.ofHours(1), Optional.of(secret)), events);
       await().atMost(Duration.ofSeconds(10)).until(() -> first.equals(sha(seen.get(SOURCE))));
       gitea.addWebhook("functions", receiver.baseUri().resolve("gitea"), secret);
 

@@ -41,7 +41,7 @@ class SourceWatcherIT {
   @BeforeEach
   void start() {
     mirrors = new MirrorCache(SourceSettings.defaults(cache));
-    watcher = new SourceWatcher(mirrors, events, Clock.systemUTC(),
+    watcher = new SourceWatcher(mirrors, Clock.systemUTC(),
         new Backoff(Duration.ofMillis(200), Duration.ofSeconds(5)), 2);
   }
 
@@ -57,7 +57,7 @@ class SourceWatcherIT {
     WorkingCopy copy = git.clone(http.url(repository.name()));
     String first = copy.write("a.txt", "1").commit("one");
     copy.push();
-    IntStream.range(0, 50).forEach(i -> watcher.track(source(http, repository, "s" + i, "main", HOUR)));
+    IntStream.range(0, 50).forEach(i -> watcher.track(source(http, repository, "s" + i, "main", HOUR), events));
     await().atMost(Duration.ofSeconds(10)).until(() -> IntStream.range(0, 50)
         .allMatch(i -> events.sha(id("s" + i)).equals(Optional.of(first))));
     Mirror mirror = mirrors.mirror(url(http, repository), credentials(http));
@@ -81,10 +81,10 @@ class SourceWatcherIT {
     WorkingCopy copy = git.clone(http.url(repository.name()));
     copy.write("a.txt", "1").commit("one");
     copy.push();
-    watcher.track(source(http, repository, "s", "main", HOUR));
+    watcher.track(source(http, repository, "s", "main", HOUR), events);
     await().atMost(Duration.ofSeconds(10)).until(() -> events.revisions(id("s")) == 1);
 
-    watcher.track(source(http, repository, "s", "main", Duration.ofMillis(500)));
+    watcher.track(source(http, repository, "s", "main", Duration.ofMillis(500)), events);
     String second = copy.write("a.txt", "2").commit("two");
     copy.push();
 
@@ -97,12 +97,12 @@ class SourceWatcherIT {
     WorkingCopy copy = git.clone(http.url(repository.name()));
     copy.write("a.txt", "1").commit("one");
     copy.push();
-    watcher.track(source(http, repository, "s", "main", HOUR));
+    watcher.track(source(http, repository, "s", "main", HOUR), events);
     await().atMost(Duration.ofSeconds(10)).until(() -> events.revisions(id("s")) == 1);
     Mirror mirror = mirrors.mirror(url(http, repository), credentials(http));
     int checks = mirror.lsRemoteCount();
 
-    IntStream.range(0, 20).forEach(i -> watcher.track(source(http, repository, "s", "main", HOUR)));
+    IntStream.range(0, 20).forEach(i -> watcher.track(source(http, repository, "s", "main", HOUR), events));
 
     await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
         .until(() -> mirror.lsRemoteCount() == checks);
@@ -114,7 +114,7 @@ class SourceWatcherIT {
     WorkingCopy copy = git.clone(http.url(repository.name()));
     String commit = copy.write("a.txt", "1").commit("one");
     copy.push("HEAD:refs/heads/release/1.0");
-    watcher.track(source(http, repository, "s", "release/1.0", HOUR));
+    watcher.track(source(http, repository, "s", "release/1.0", HOUR), events);
     await().atMost(Duration.ofSeconds(10)).until(() -> events.sha(id("s")).equals(Optional.of(commit)));
 
     copy.push(":refs/heads/release/1.0");
@@ -134,9 +134,9 @@ class SourceWatcherIT {
     String commit = copy.write("a.txt", "1").commit("one");
     copy.push();
 
-    watcher.track(source(http, repository, "branch", "main", HOUR));
+    watcher.track(source(http, repository, "branch", "main", HOUR), events);
     watcher.track(new TrackedSource(id("pinned"), url(http, repository), credentials(http),
-        new RefSelector.Commit("0123456789abcdef0123456789abcdef01234567"), HOUR, Optional.empty()));
+        new RefSelector.Commit("0123456789abcdef0123456789abcdef01234567"), HOUR, Optional.empty()), events);
 
     await().atMost(Duration.ofSeconds(10)).until(() -> !events.failures(id("pinned")).isEmpty()
         && events.sha(id("branch")).equals(Optional.of(commit)));
@@ -149,7 +149,7 @@ class SourceWatcherIT {
     WorkingCopy copy = git.clone(http.url(repository.name()));
     copy.write("a.txt", "1").commit("one");
     copy.push();
-    watcher.track(source(http, repository, "s", "main", HOUR));
+    watcher.track(source(http, repository, "s", "main", HOUR), events);
     await().atMost(Duration.ofSeconds(10)).until(() -> events.revisions(id("s")) == 1);
     Mirror before = mirrors.mirror(url(http, repository), credentials(http));
 
@@ -164,7 +164,7 @@ class SourceWatcherIT {
         new GitCredentials.Basic(http.credentials().username(), "wrong"), new RefSelector.Branch("main"),
         Duration.ofSeconds(30), Optional.empty());
 
-    watcher.track(wrong);
+    watcher.track(wrong, events);
 
     await().atMost(Duration.ofSeconds(10)).until(() -> events.failures(id("s")).size() >= 3);
     var failures = events.failures(id("s"));

@@ -6,6 +6,7 @@ import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.model.annotation.LabelSelector;
 import io.fabric8.kubernetes.model.annotation.StatusReplicas;
+import io.gitfn.api.ConditionedStatus;
 import java.util.List;
 
 /**
@@ -13,7 +14,7 @@ import java.util.List;
  * ({@code observedGeneration}, {@code image}, {@code sourceRevision}, {@code history}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class FunctionStatus {
+public class FunctionStatus implements ConditionedStatus {
 
   /** The most entries {@link #getHistory()} keeps; the CRD enforces it too. */
   public static final int HISTORY_LIMIT = 10;

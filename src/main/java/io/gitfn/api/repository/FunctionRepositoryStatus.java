@@ -4,11 +4,12 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.gitfn.api.ConditionedStatus;
 import java.util.List;
 
 /** What gitfn last did with a FunctionRepository: kstatus conditions, revisions, inventory and history. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class FunctionRepositoryStatus {
+public class FunctionRepositoryStatus implements ConditionedStatus {
 
   /** The most entries {@link #getHistory()} keeps; the CRD enforces it too. */
   public static final int HISTORY_LIMIT = 10;

@@ -12,7 +12,6 @@ import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionSpec;
 import io.gitfn.api.function.ScaleConfig;
 import io.gitfn.source.Revision;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;

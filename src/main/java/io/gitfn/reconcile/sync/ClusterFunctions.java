@@ -29,7 +29,7 @@ final class ClusterFunctions {
     return functions.inNamespace(namespace).list().getItems();
   }
 
-  /** A server-side apply as {@link FunctionSync#FIELD_MANAGER}, taking over fields others set. */
+  /** A server-side apply as {@link FieldManagers#SYNC}, taking over fields others set. */
   void apply(GenericKubernetesResource object, boolean dryRun) {
     functions
         .inNamespace(object.getMetadata().getNamespace())

@@ -1,5 +1,6 @@
 package io.gitfn.reconcile.sync;
 
+import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.source.Revision;
 import java.util.List;
@@ -36,7 +37,7 @@ public record SyncRequest(
     allowedTargetNamespaces = Set.copyOf(Objects.requireNonNull(allowedTargetNamespaces, "allowedTargetNamespaces"));
   }
 
-  /** The value of {@link FunctionSync#REPOSITORY_LABEL} on every Function of this repository. */
+  /** The value of {@link Labels#REPOSITORY} on every Function of this repository. */
   public String owner() {
     return namespace + "." + repository;
   }

@@ -1,4 +1,4 @@
-package io.gitfn.reconcile;
+package io.gitfn.api;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
@@ -17,7 +17,7 @@ public final class Conditions {
   private Conditions() {}
 
   /** Sets a condition; returns true when its status, reason or message changed. */
-  static boolean set(List<Condition> conditions, String type, String status, String reason, String message,
+  public static boolean set(List<Condition> conditions, String type, String status, String reason, String message,
       Long generation, Instant now) {
     Optional<Condition> current = find(conditions, type);
     if (current.isPresent()
@@ -37,7 +37,7 @@ public final class Conditions {
   }
 
   /** Removes a condition; returns true when there was one. */
-  static boolean remove(List<Condition> conditions, String type) {
+  public static boolean remove(List<Condition> conditions, String type) {
     return conditions.removeIf(c -> c.getType().equals(type));
   }
 
@@ -60,7 +60,8 @@ public final class Conditions {
     return find(conditions, type).map(Condition::getMessage).orElse("");
   }
 
-  static List<Condition> copy(List<Condition> conditions) {
+  /** A list the caller may change, holding the same conditions. */
+  public static List<Condition> copy(List<Condition> conditions) {
     return conditions == null ? new ArrayList<>() : new ArrayList<>(conditions);
   }
 }

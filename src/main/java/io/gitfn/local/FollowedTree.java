@@ -3,23 +3,22 @@ package io.gitfn.local;
 import io.gitfn.manifest.SourceTree;
 import io.gitfn.source.FolderTree;
 import io.gitfn.source.GitCredentials;
-import io.gitfn.source.Mirror;
 import io.gitfn.source.MirrorCache;
 import io.gitfn.source.RefSelector;
 import io.gitfn.source.RepositoryUrl;
 import io.gitfn.source.Revision;
+import io.gitfn.source.Snapshot;
 import io.gitfn.source.SourceException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
 /** What {@code gitfn up} follows: a folder's files, or a branch of a Git repository. */
-interface WatchedSource {
+interface FollowedTree {
 
   /** A new state of the source, with words for the progress line. */
   record Change(SourceTree tree, String describe) {}
@@ -27,17 +26,16 @@ interface WatchedSource {
   /** The source as it is now, if it changed since the last call (the first call always answers). */
   Optional<Change> poll() throws IOException, SourceException;
 
-  static WatchedSource of(String source, String ref, MirrorCache mirrors) {
+  static FollowedTree of(String source, String ref, MirrorCache mirrors) {
     Path folder = Path.of(source);
     if (!source.contains("://") && !source.matches("[^/]+@[^:]+:.*") && Files.isDirectory(folder)) {
       return new Folder(folder);
     }
-    Mirror mirror = mirrors.mirror(RepositoryUrl.parse(source), new GitCredentials.None());
-    return new Branch(mirror, RefSelector.fromKymaReference(ref == null ? "main" : ref));
+    return new Branch(mirrors, RepositoryUrl.parse(source), RefSelector.fromKymaReference(ref == null ? "main" : ref));
   }
 
   /** A folder, looked at file by file: a change to any file's size or time is a change. */
-  final class Folder implements WatchedSource {
+  final class Folder implements FollowedTree {
     // Installed packages and Git's own files are not the Functions' source.
     private static final Set<String> SKIPPED = Set.of(".git", "node_modules", "__pycache__");
     private final Path root;
@@ -72,27 +70,29 @@ interface WatchedSource {
   }
 
   /** A branch, tag or commit of a repository, fetched into a mirror when it moves. */
-  final class Branch implements WatchedSource {
-    private final Mirror mirror;
+  final class Branch implements FollowedTree {
+    private final MirrorCache mirrors;
+    private final RepositoryUrl url;
     private final RefSelector ref;
     private Revision seen;
 
-    Branch(Mirror mirror, RefSelector ref) {
-      this.mirror = mirror;
+    Branch(MirrorCache mirrors, RepositoryUrl url, RefSelector ref) {
+      this.mirrors = mirrors;
+      this.url = url;
       this.ref = ref;
     }
 
     @Override
     public Optional<Change> poll() throws SourceException {
-      Revision now = mirror.resolve(ref);
-      if (now.equals(seen)) {
+      long started = System.nanoTime();
+      // An unchanged ref costs the ls-remote only: the mirror has the commit, so nothing is fetched.
+      Snapshot now = mirrors.read(url, new GitCredentials.None(), ref);
+      if (now.revision().equals(seen)) {
         return Optional.empty();
       }
-      long started = System.nanoTime();
-      mirror.ensure(List.of(now));
-      seen = now;
-      return Optional.of(new Change(mirror.snapshot(now), "fetched " + now + " in "
-          + (System.nanoTime() - started) / 1_000_000 + " ms"));
+      seen = now.revision();
+      return Optional.of(new Change(now, "fetched " + seen + " in " + (System.nanoTime() - started) / 1_000_000
+          + " ms"));
     }
   }
 }

@@ -2,23 +2,22 @@ package io.gitfn.source;
 
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.GitRepositorySource;
-import io.gitfn.build.BuildContext;
 import io.gitfn.build.BuildContextTooLargeException;
 import io.gitfn.build.BuildSettings;
-import io.gitfn.build.ContentKey;
+import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.build.RuntimeFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * What a Function with a Git source builds from at one commit: the tree id of its {@code baseDir}, which is the
- * source part of its content key, and the handler and dependency file for the build context. The controller and
- * {@code gitfn render} both read it here, so they agree.
+ * A Git-sourced Function's {@code baseDir} at one commit: its tree id, which is the source part of the content key,
+ * and the build plan made from the handler and dependency file read there. The controller, {@code gitfn render} and
+ * {@code gitfn up} all read it here, so they agree.
  *
  * @param tree the Git tree id of {@code baseDir}
  */
-public record GitFunctionSource(Revision revision, String tree, ContentKey key, BuildContext context) {
+public record GitBaseDir(Revision revision, String tree, FunctionBuildPlan plan) {
 
   /**
    * Reads a Function's {@code baseDir} at the snapshot's commit.
@@ -26,7 +25,7 @@ public record GitFunctionSource(Revision revision, String tree, ContentKey key, 
    * @throws SourceException PATH_NOT_FOUND when {@code baseDir} or the handler is missing, or any Git failure
    * @throws BuildContextTooLargeException when the handler and dependencies exceed the ConfigMap limit
    */
-  public static GitFunctionSource read(Function fn, Snapshot snapshot, BuildSettings builds)
+  public static GitBaseDir read(Function fn, Snapshot snapshot, BuildSettings builds)
       throws SourceException, BuildContextTooLargeException {
     GitRepositorySource git = fn.getSpec().getSource().getGitRepository();
     String baseDir = git.getBaseDir() == null ? "" : git.getBaseDir();
@@ -37,8 +36,20 @@ public record GitFunctionSource(Revision revision, String tree, ContentKey key, 
     String handler = file(snapshot, baseDir, files.source()).orElseThrow(() -> new SourceException(
         SourceException.Kind.PATH_NOT_FOUND, "baseDir '" + baseDir + "' has no " + files.source() + " at " + revision));
     String dependencies = file(snapshot, baseDir, files.dependencies()).orElse(null);
-    return new GitFunctionSource(revision, tree, ContentKey.ofGitTree(fn, tree, builds),
-        BuildContext.of(fn, handler, dependencies, builds));
+    return new GitBaseDir(revision, tree, FunctionBuildPlan.ofGitTree(fn, tree, handler, dependencies, builds));
+  }
+
+  /**
+   * Reads a Function's {@code baseDir} where its {@code reference} points now: what {@code gitfn render} and
+   * {@code gitfn up} build from. The controller reads at the revision its watcher resolved instead.
+   *
+   * @throws IllegalArgumentException when the spec's URL or reference cannot be parsed
+   */
+  public static GitBaseDir resolve(Function fn, MirrorCache mirrors, GitCredentials credentials, BuildSettings builds)
+      throws SourceException, BuildContextTooLargeException {
+    GitRepositorySource git = fn.getSpec().getSource().getGitRepository();
+    return read(fn, mirrors.read(RepositoryUrl.parse(git.getUrl()), credentials,
+        RefSelector.fromKymaReference(git.getReference())), builds);
   }
 
   private static Optional<String> file(Snapshot snapshot, String baseDir, String name) throws SourceException {

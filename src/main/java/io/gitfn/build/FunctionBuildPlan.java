@@ -1,0 +1,37 @@
+package io.gitfn.build;
+
+import io.gitfn.api.function.Function;
+
+/**
+ * What building a Function's current spec means: its content key, the image that key names, and the build context.
+ * The controller, {@code gitfn render --with-workloads} and {@code gitfn up} all start from one, so they agree on
+ * every key and image.
+ */
+public record FunctionBuildPlan(ContentKey key, String image, BuildContext context) {
+
+  /**
+   * The plan of an inline source, which the spec holds whole.
+   *
+   * @throws BuildContextTooLargeException when the source and dependencies exceed the ConfigMap limit
+   */
+  public static FunctionBuildPlan ofInline(Function fn, BuildSettings builds) throws BuildContextTooLargeException {
+    return of(fn, ContentKey.ofInline(fn, builds), BuildContext.ofInline(fn, builds), builds);
+  }
+
+  /**
+   * The plan of a Git source at one commit: keyed by the tree id of its {@code baseDir}, so a commit elsewhere in
+   * the repository keeps the key, and built from the handler and dependency file read there.
+   *
+   * @param dependencies the dependency file's text, or null when {@code baseDir} has none
+   * @throws BuildContextTooLargeException when the handler and dependencies exceed the ConfigMap limit
+   */
+  public static FunctionBuildPlan ofGitTree(Function fn, String baseDirTree, String handler, String dependencies,
+      BuildSettings builds) throws BuildContextTooLargeException {
+    return of(fn, ContentKey.ofGitTree(fn, baseDirTree, builds), BuildContext.of(fn, handler, dependencies, builds),
+        builds);
+  }
+
+  private static FunctionBuildPlan of(Function fn, ContentKey key, BuildContext context, BuildSettings builds) {
+    return new FunctionBuildPlan(key, BuildJobSpec.image(fn, key, builds), context);
+  }
+}

@@ -1,0 +1,198 @@
+package io.gitfn.reconcile;
+
+import static io.gitfn.api.repository.RepositoryConditionReason.PROGRESSING;
+import static io.gitfn.api.repository.RepositoryConditionReason.SOURCE_FAILED;
+import static io.gitfn.api.repository.RepositoryConditionReason.SOURCE_NOT_READY;
+import static io.gitfn.api.repository.RepositoryConditionReason.SUCCEEDED;
+import static io.gitfn.api.repository.RepositoryConditionReason.SUSPENDED;
+import static io.gitfn.api.repository.RepositoryConditionType.READY;
+import static io.gitfn.api.repository.RepositoryConditionType.RECONCILING;
+import static io.gitfn.api.repository.RepositoryConditionType.STALLED;
+
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.api.repository.FunctionRepositoryStatus;
+import io.gitfn.api.repository.InventoryEntry;
+import io.gitfn.api.repository.SyncRecord;
+import io.gitfn.api.repository.WebhookReceipt;
+import io.gitfn.reconcile.sync.SyncResult;
+import io.gitfn.source.Revision;
+import io.gitfn.trigger.SourceState;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One reconcile of a FunctionRepository: what its steps found, as kstatus conditions ({@code Ready},
+ * {@code Reconciling}, {@code Stalled}), a bounded history of the revisions it applied or refused, and one Event
+ * when the conditions changed. Status is written only when it changed.
+ */
+final class RepositoryPass {
+
+  static final String APPLIED = "Applied";
+  static final String FAILED = "Failed";
+  // A failure the next pass may not have comes back soon; so does a repository waiting for its first fetch.
+  private static final Duration RETRY = Duration.ofSeconds(10);
+  private static final Duration FIRST_FETCH = Duration.ofSeconds(5);
+
+  private final FunctionRepository repository;
+  private final StatusPass<FunctionRepository, FunctionRepositoryStatus> pass;
+  private final Clock clock;
+  private String eventType;
+  private String eventReason;
+  private String eventMessage;
+
+  RepositoryPass(FunctionRepository repository, Clock clock, KubernetesSerialization json) {
+    this.repository = repository;
+    this.pass = new StatusPass<>(repository, FunctionRepositoryStatus::new, clock, json);
+    this.clock = clock;
+  }
+
+  FunctionRepositoryStatus status() {
+    return pass.status();
+  }
+
+  /** The revision Git holds and the webhook delivery that last asked for a check. */
+  void reportGit(SourceState state) {
+    state.revision().ifPresent(r -> status().setLastFetchedRevision(r.toString()));
+    state.lastDelivery().ifPresent(d -> {
+      WebhookReceipt receipt = new WebhookReceipt();
+      receipt.setForge(d.forge());
+      receipt.setDeliveryId(d.deliveryId());
+      receipt.setTime(d.at().toString());
+      state.revision().ifPresent(r -> receipt.setRevision(r.toString()));
+      status().setLastWebhook(receipt);
+    });
+  }
+
+  /** No revision yet: the first check is running, or failed. */
+  void waiting(String message) {
+    pass.set(READY, "False", SOURCE_NOT_READY, message);
+    pass.set(RECONCILING, "True", PROGRESSING, message);
+    pass.remove(STALLED);
+    pass.retryWithin(FIRST_FETCH);
+    event("Warning", SOURCE_NOT_READY, message);
+  }
+
+  void suspended(Revision revision) {
+    pass.set(READY, "True", SUSPENDED, "suspended; Git holds " + revision + ", nothing is applied until resumed");
+    pass.remove(RECONCILING);
+    pass.remove(STALLED);
+  }
+
+  /** The last check of Git failed; what was applied stays, and the watcher keeps retrying. */
+  void sourceFailing(String message) {
+    String text = "Git check failed; keeping " + Optional.ofNullable(status().getLastAppliedRevision()).orElse("nothing")
+        + ": " + message;
+    pass.set(READY, "False", SOURCE_FAILED, text);
+    pass.set(RECONCILING, "True", SOURCE_FAILED, text);
+    pass.remove(STALLED); // kstatus: a resource that is being retried is not stalled
+    event("Warning", SOURCE_FAILED, text);
+  }
+
+  /** A failure that the next pass may not have: Reconciling, not Stalled, and a quick retry. */
+  void retrying(String reason, String message) {
+    pass.set(READY, "False", reason, message);
+    pass.set(RECONCILING, "True", reason, message);
+    pass.remove(STALLED);
+    pass.retryWithin(RETRY);
+    event("Warning", reason, message);
+  }
+
+  /** A failure only a person can fix: Stalled until the spec, the Secret or Git changes. */
+  void stalled(String reason, String message) {
+    pass.set(READY, "False", reason, message);
+    pass.set(STALLED, "True", reason, message);
+    pass.remove(RECONCILING);
+    event("Warning", reason, message);
+  }
+
+  /** A revision that cannot be applied, recorded in the history. */
+  void failed(Revision revision, String reason, String message) {
+    stalled(reason, message);
+    record(revision, FAILED, 0, 0, 0);
+  }
+
+  /** Stalls or retries, as the failure's class says. */
+  void failed(Revision revision, Exception e, String reason, String message) {
+    if (Failure.stalls(e)) {
+      failed(revision, reason, message);
+    } else {
+      retrying(reason, message);
+    }
+  }
+
+  void applied(Revision revision, List<Function> functions, SyncResult result) {
+    FunctionRepositoryStatus status = status();
+    boolean changed = !revision.toString().equals(status.getLastAppliedRevision())
+        || !result.created().isEmpty() || !result.updated().isEmpty() || !result.deleted().isEmpty();
+    status.setLastAppliedRevision(revision.toString());
+    status.setInventory(functions.stream().map(f -> {
+      InventoryEntry entry = new InventoryEntry();
+      entry.setName(f.getMetadata().getName());
+      entry.setNamespace(f.getMetadata().getNamespace() == null
+          ? repository.getMetadata().getNamespace() : f.getMetadata().getNamespace());
+      return entry;
+    }).toList());
+    String message = "Applied revision " + revision + ": " + functions.size() + " Functions ("
+        + result.created().size() + " created, " + result.updated().size() + " updated, "
+        + result.deleted().size() + " deleted)";
+    pass.set(READY, "True", SUCCEEDED, message);
+    pass.remove(RECONCILING);
+    pass.remove(STALLED);
+    if (changed) {
+      record(revision, APPLIED, result.created().size(), result.updated().size(), result.deleted().size());
+      event("Normal", SUCCEEDED, message);
+    }
+  }
+
+  void retryWithin(Duration delay) {
+    pass.retryWithin(delay);
+  }
+
+  /**
+   * Writes status if it changed, and the pass's Event if the conditions did. The next pass comes within
+   * {@code interval}, or sooner when a step asked.
+   */
+  UpdateControl<FunctionRepository> finish(EventRecorder events, Duration interval) {
+    if (eventReason != null && pass.conditionsChanged()) {
+      if (eventType.equals("Normal")) {
+        events.normal(repository, eventReason, eventMessage);
+      } else {
+        events.warning(repository, eventReason, eventMessage);
+      }
+    }
+    Duration next = pass.retry().filter(retry -> retry.compareTo(interval) < 0).orElse(interval);
+    return pass.finish().rescheduleAfter(next);
+  }
+
+  private void record(Revision revision, String outcome, int created, int updated, int deleted) {
+    FunctionRepositoryStatus status = status();
+    List<SyncRecord> history = status.getHistory() == null ? new ArrayList<>() : new ArrayList<>(status.getHistory());
+    if (!history.isEmpty() && revision.toString().equals(history.get(0).getRevision())
+        && outcome.equals(history.get(0).getOutcome()) && created + updated + deleted == 0) {
+      return; // the same outcome again is not history
+    }
+    SyncRecord entry = new SyncRecord();
+    entry.setRevision(revision.toString());
+    entry.setTime(clock.instant().toString());
+    entry.setOutcome(outcome);
+    entry.setCreated(created);
+    entry.setUpdated(updated);
+    entry.setDeleted(deleted);
+    history.add(0, entry);
+    status.setHistory(history.size() > FunctionRepositoryStatus.HISTORY_LIMIT
+        ? history.subList(0, FunctionRepositoryStatus.HISTORY_LIMIT) : history);
+  }
+
+  // The repository's one Event of the pass: the last step's word.
+  private void event(String type, String reason, String message) {
+    eventType = type;
+    eventReason = reason;
+    eventMessage = message;
+  }
+}
