@@ -85,6 +85,9 @@ final class BuildPlanner {
     } catch (InvalidSourceException e) {
       untrack(fn);
       pass.condition(CONFIGURATION_READY, "False", INVALID_FUNCTION_SPEC, e.getMessage());
+      if (e.aboutSecret()) {
+        pass.retryWithin(interval); // Secrets are not watched: one created or fixed later is found on the next look
+      }
     } catch (BuildContextTooLargeException e) {
       pass.condition(CONFIGURATION_READY, "False", INVALID_FUNCTION_SPEC, e.getMessage());
     } catch (SourceException e) {
