@@ -174,11 +174,39 @@ class GitFunctionIT {
     assertThat(client.batch().v1().jobs().inNamespace(ns.name()).list().getItems()).isEmpty();
   }
 
+  @Test
+  void anAuthSecretCreatedAfterTheFunctionIsFoundWithoutASpecChange(KubernetesClient client, TestNamespace ns,
+      GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    String first = copy.write("functions/hello/handler.js", V1).commit("hello v1");
+    copy.push();
+    createFunctionWithoutSecret(client, ns, http, repository);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(condition(get(client, ns), "ConfigurationReady"))
+        .satisfies(c -> {
+          assertThat(c.getReason()).isEqualTo("InvalidFunctionSpec");
+          assertThat(c.getMessage()).contains("Secret " + ns.name() + "/git not found");
+        }));
+
+    createSecret(client, ns, http);
+
+    awaitReady(client, ns, "main@sha1:" + first);
+  }
+
   private static void createFunction(KubernetesClient client, TestNamespace ns, GitHttpServer http,
       BareRepository repository) {
+    createSecret(client, ns, http);
+    createFunctionWithoutSecret(client, ns, http, repository);
+  }
+
+  private static void createSecret(KubernetesClient client, TestNamespace ns, GitHttpServer http) {
     client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("git")
         .endMetadata().addToStringData("username", http.credentials().username())
         .addToStringData("password", http.credentials().password()).build()).create();
+  }
+
+  /** A Function that reads its repository with the Secret {@code git}. */
+  private static void createFunctionWithoutSecret(KubernetesClient client, TestNamespace ns, GitHttpServer http,
+      BareRepository repository) {
     client.resource(client.getKubernetesSerialization().unmarshal("""
         ---
         apiVersion: serverless.kyma-project.io/v1alpha2
