@@ -11,8 +11,8 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.api.function.TestFunction;
 import io.gitfn.workload.Labels;
-import io.gitfn.workload.TestFunction;
 import org.junit.jupiter.api.Test;
 
 class BuildJobSpecTest {

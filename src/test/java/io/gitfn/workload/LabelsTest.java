@@ -3,6 +3,7 @@ package io.gitfn.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gitfn.api.function.Function;
+import io.gitfn.api.function.TestFunction;
 import org.junit.jupiter.api.Test;
 
 class LabelsTest {

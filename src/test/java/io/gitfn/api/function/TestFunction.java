@@ -1,24 +1,14 @@
-package io.gitfn.workload;
+package io.gitfn.api.function;
 
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import io.gitfn.api.function.Function;
-import io.gitfn.api.function.FunctionRuntime;
-import io.gitfn.api.function.FunctionSpec;
-import io.gitfn.api.function.GitRepositorySource;
-import io.gitfn.api.function.InlineSource;
-import io.gitfn.api.function.ProfileOrResources;
-import io.gitfn.api.function.ResourceConfiguration;
-import io.gitfn.api.function.ScaleConfig;
-import io.gitfn.api.function.SecretMount;
-import io.gitfn.api.function.Source;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Builds Functions for the pure builders' tests: a Node.js 22 inline Function unless told otherwise. */
+/** Builds Functions for tests: a Node.js 22 inline Function unless told otherwise. */
 public final class TestFunction {
 
   private String name = "orders";
