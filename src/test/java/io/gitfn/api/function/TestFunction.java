@@ -1,14 +1,20 @@
 package io.gitfn.api.function;
 
 import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Builds Functions for tests: a Node.js 22 inline Function unless told otherwise. */
+/**
+ * Builds Functions for tests: a Node.js 22 inline Function unless told otherwise.
+ *
+ * <p>{@link #inline()} and {@link #fromGit(String)} start from a Function as the API server holds it: orders in
+ * namespace shop, with a uid. {@link #declared(String)} starts from one as a file of an infra repository declares
+ * it: no namespace and no uid, which the sync and the API server fill in.
+ */
 public final class TestFunction {
 
   private String name = "orders";
@@ -16,6 +22,7 @@ public final class TestFunction {
   private String uid = "0b6f4d3e-1111-2222-3333-444455556666";
   private FunctionRuntime runtime = FunctionRuntime.NODEJS22;
   private String override;
+  private boolean inline = true;
   private String code = "module.exports = { main: () => 'ok' };";
   private String dependencies;
   private GitRepositorySource git;
@@ -38,11 +45,15 @@ public final class TestFunction {
 
   public static TestFunction fromGit(String baseDir) {
     TestFunction fn = new TestFunction();
-    fn.git = new GitRepositorySource();
-    fn.git.setUrl("https://git.example.com/shop/functions.git");
-    fn.git.setBaseDir(baseDir);
-    fn.git.setReference("main");
+    fn.inline = false;
+    fn.git = git("https://git.example.com/shop/functions.git", "main", baseDir);
     return fn;
+  }
+
+  /** An inline Function as an infra repository declares it: no namespace, no uid, code that returns its name. */
+  public static TestFunction declared(String name) {
+    return new TestFunction().named(name).inNamespace(null).uid(null)
+        .code("module.exports = { main: () => '" + name + "' };");
   }
 
   public TestFunction named(String name) {
@@ -80,6 +91,13 @@ public final class TestFunction {
     return this;
   }
 
+  /** Both the inline source and a Git directory: the CRD's CEL rule rejects it. */
+  public TestFunction withBothSources() {
+    inline = true;
+    git = git("https://example.com/functions.git", "main", "/" + name);
+    return this;
+  }
+
   public TestFunction env(String name, String value) {
     env.add(new EnvVar(name, value, null));
     return this;
@@ -90,11 +108,13 @@ public final class TestFunction {
     return this;
   }
 
+  /** A label of the Function's Pods (spec.labels); {@link #metadataLabel} labels the Function itself. */
   public TestFunction label(String key, String value) {
     labels.put(key, value);
     return this;
   }
 
+  /** An annotation of the Function's Pods (spec.annotations). */
   public TestFunction annotation(String key, String value) {
     annotations.put(key, value);
     return this;
@@ -140,20 +160,25 @@ public final class TestFunction {
 
   public Function build() {
     Function fn = new Function();
-    fn.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).withUid(uid)
-        .withLabels(metadataLabels.isEmpty() ? null : new LinkedHashMap<>(metadataLabels)).build());
+    ObjectMeta metadata = new ObjectMeta();
+    metadata.setName(name);
+    metadata.setNamespace(namespace);
+    metadata.setUid(uid);
+    if (!metadataLabels.isEmpty()) {
+      metadata.setLabels(new LinkedHashMap<>(metadataLabels));
+    }
+    fn.setMetadata(metadata);
     FunctionSpec spec = new FunctionSpec();
     spec.setRuntime(runtime);
     spec.setRuntimeImageOverride(override);
     Source source = new Source();
-    if (git != null) {
-      source.setGitRepository(git);
-    } else {
-      InlineSource inline = new InlineSource();
-      inline.setSource(code);
-      inline.setDependencies(dependencies);
-      source.setInline(inline);
+    if (inline) {
+      InlineSource inlineSource = new InlineSource();
+      inlineSource.setSource(code);
+      inlineSource.setDependencies(dependencies);
+      source.setInline(inlineSource);
     }
+    source.setGitRepository(git);
     spec.setSource(source);
     spec.setEnv(env.isEmpty() ? null : new ArrayList<>(env));
     spec.setLabels(labels.isEmpty() ? null : new LinkedHashMap<>(labels));
@@ -169,5 +194,13 @@ public final class TestFunction {
     }
     fn.setSpec(spec);
     return fn;
+  }
+
+  private static GitRepositorySource git(String url, String reference, String baseDir) {
+    GitRepositorySource git = new GitRepositorySource();
+    git.setUrl(url);
+    git.setBaseDir(baseDir);
+    git.setReference(reference);
+    return git;
   }
 }
