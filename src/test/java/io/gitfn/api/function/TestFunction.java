@@ -3,6 +3,7 @@ package io.gitfn.api.function;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,9 +14,11 @@ import java.util.Map;
  *
  * <p>{@link #inline()} and {@link #fromGit(String)} start from a Function as the API server holds it: orders in
  * namespace shop, with a uid. {@link #declared(String)} starts from one as a file of an infra repository declares
- * it: no namespace and no uid, which the sync and the API server fill in.
+ * it: no namespace and no uid, which the sync and the API server fill in. {@link #toYaml()} writes that file.
  */
 public final class TestFunction {
+
+  private static final KubernetesSerialization YAML = new KubernetesSerialization();
 
   private String name = "orders";
   private String namespace = "shop";
@@ -28,6 +31,7 @@ public final class TestFunction {
   private GitRepositorySource git;
   private final List<EnvVar> env = new ArrayList<>();
   private final Map<String, String> metadataLabels = new LinkedHashMap<>();
+  private final Map<String, String> metadataAnnotations = new LinkedHashMap<>();
   private final Map<String, String> labels = new LinkedHashMap<>();
   private final Map<String, String> annotations = new LinkedHashMap<>();
   private final List<SecretMount> secretMounts = new ArrayList<>();
@@ -44,10 +48,11 @@ public final class TestFunction {
   }
 
   public static TestFunction fromGit(String baseDir) {
-    TestFunction fn = new TestFunction();
-    fn.inline = false;
-    fn.git = git("https://git.example.com/shop/functions.git", "main", baseDir);
-    return fn;
+    return fromGit("https://git.example.com/shop/functions.git", "main", baseDir);
+  }
+
+  public static TestFunction fromGit(String url, String reference, String baseDir) {
+    return new TestFunction().gitRepository(url, reference, baseDir);
   }
 
   /** An inline Function as an infra repository declares it: no namespace, no uid, code that returns its name. */
@@ -91,6 +96,21 @@ public final class TestFunction {
     return this;
   }
 
+  /** The source becomes this directory of a Git repository instead of the inline code. */
+  public TestFunction gitRepository(String url, String reference, String baseDir) {
+    inline = false;
+    git = git(url, reference, baseDir);
+    return this;
+  }
+
+  public TestFunction gitAuth(AuthType type, String secretName) {
+    RepositoryAuth auth = new RepositoryAuth();
+    auth.setType(type);
+    auth.setSecretName(secretName);
+    git.setAuth(auth);
+    return this;
+  }
+
   /** Both the inline source and a Git directory: the CRD's CEL rule rejects it. */
   public TestFunction withBothSources() {
     inline = true;
@@ -105,6 +125,11 @@ public final class TestFunction {
 
   public TestFunction metadataLabel(String key, String value) {
     metadataLabels.put(key, value);
+    return this;
+  }
+
+  public TestFunction metadataAnnotation(String key, String value) {
+    metadataAnnotations.put(key, value);
     return this;
   }
 
@@ -167,6 +192,9 @@ public final class TestFunction {
     if (!metadataLabels.isEmpty()) {
       metadata.setLabels(new LinkedHashMap<>(metadataLabels));
     }
+    if (!metadataAnnotations.isEmpty()) {
+      metadata.setAnnotations(new LinkedHashMap<>(metadataAnnotations));
+    }
     fn.setMetadata(metadata);
     FunctionSpec spec = new FunctionSpec();
     spec.setRuntime(runtime);
@@ -194,6 +222,11 @@ public final class TestFunction {
     }
     fn.setSpec(spec);
     return fn;
+  }
+
+  /** The Function as one YAML document, to commit to a test Git repository or write to a folder. */
+  public String toYaml() {
+    return YAML.asYaml(build());
   }
 
   private static GitRepositorySource git(String url, String reference, String baseDir) {
