@@ -166,18 +166,9 @@ class LeastPrivilegeIT {
   void aFunctionRepositoryAppliesAndPrunesItsFunctions(KubernetesClient client, TestNamespace ns, GitHttpServer http,
       BareRepository repository, GitClient git) throws Exception {
     WorkingCopy copy = git.clone(http.url(repository.name()));
-    String commit = copy.write("functions/hello.yaml", """
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata:
-          name: from-git
-        spec:
-          runtime: nodejs22
-          source:
-            inline:
-              source: |
-                module.exports = { main: () => "git" };
-        """).commit("a function");
+    String commit = copy.write("functions/hello.yaml",
+        TestFunction.declared("from-git").code("module.exports = { main: () => \"git\" };\n").toYaml())
+        .commit("a function");
     copy.push();
     client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("git").endMetadata()
         .addToStringData("username", http.credentials().username())
