@@ -25,7 +25,7 @@ public final class TestFunction {
   private String uid = "0b6f4d3e-1111-2222-3333-444455556666";
   private FunctionRuntime runtime = FunctionRuntime.NODEJS22;
   private String override;
-  private boolean inline = true;
+  private boolean inlineSource = true;
   private String code = "module.exports = { main: () => 'ok' };";
   private String dependencies;
   private GitRepositorySource git;
@@ -98,7 +98,7 @@ public final class TestFunction {
 
   /** The source becomes this directory of a Git repository instead of the inline code. */
   public TestFunction gitRepository(String url, String reference, String baseDir) {
-    inline = false;
+    inlineSource = false;
     git = git(url, reference, baseDir);
     return this;
   }
@@ -113,7 +113,7 @@ public final class TestFunction {
 
   /** Both the inline source and a Git directory: the CRD's CEL rule rejects it. */
   public TestFunction withBothSources() {
-    inline = true;
+    inlineSource = true;
     git = git("https://example.com/functions.git", "main", "/" + name);
     return this;
   }
@@ -200,11 +200,11 @@ public final class TestFunction {
     spec.setRuntime(runtime);
     spec.setRuntimeImageOverride(override);
     Source source = new Source();
-    if (inline) {
-      InlineSource inlineSource = new InlineSource();
-      inlineSource.setSource(code);
-      inlineSource.setDependencies(dependencies);
-      source.setInline(inlineSource);
+    if (inlineSource) {
+      InlineSource inline = new InlineSource();
+      inline.setSource(code);
+      inline.setDependencies(dependencies);
+      source.setInline(inline);
     }
     source.setGitRepository(git);
     spec.setSource(source);
