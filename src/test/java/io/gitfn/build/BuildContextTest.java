@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
-import io.gitfn.workload.TestFunction;
+import io.gitfn.api.function.TestFunction;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;

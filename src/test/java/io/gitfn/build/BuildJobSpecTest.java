@@ -12,7 +12,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
-import io.gitfn.workload.TestFunction;
+import io.gitfn.api.function.TestFunction;
 import org.junit.jupiter.api.Test;
 
 class BuildJobSpecTest {

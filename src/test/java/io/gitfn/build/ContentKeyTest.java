@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
-import io.gitfn.workload.TestFunction;
+import io.gitfn.api.function.TestFunction;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;

@@ -14,7 +14,9 @@ import io.gitfn.api.Annotations;
 import io.gitfn.api.FieldManagers;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
+import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.FunctionStatus;
+import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositoryStatus;
 import io.gitfn.api.repository.SecretRef;
@@ -113,23 +115,14 @@ class CliIT {
   @Test
   void getFunctionsShowsConditionsAndTheRepositoryAndJsonListsSeveral(KubernetesClient client, TestNamespace ns)
       throws Exception {
-    Function hello = client.getKubernetesSerialization().unmarshal("""
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata: {name: hello, labels: {gitfn.io/repository: %s.infra}}
-        spec: {runtime: nodejs22, source: {inline: {source: "module.exports = {}"}}}
-        """.formatted(ns.name()), Function.class);
+    Function hello = TestFunction.declared("hello").code("module.exports = {}")
+        .metadataLabel("gitfn.io/repository", ns.name() + ".infra").build();
     Function created = client.resources(Function.class).inNamespace(ns.name()).resource(hello).create();
     created.setStatus(new FunctionStatus());
     created.getStatus().setConditions(List.of(new ConditionBuilder().withType("ConfigurationReady").withStatus("True")
         .withReason("Configured").withMessage("ok").withLastTransitionTime("2026-01-01T00:00:00Z").build()));
     client.resources(Function.class).inNamespace(ns.name()).resource(created).updateStatus();
-    Function bye = client.getKubernetesSerialization().unmarshal("""
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata: {name: bye}
-        spec: {runtime: python312, source: {inline: {source: "def main(e, c): pass"}}}
-        """, Function.class);
+    Function bye = TestFunction.declared("bye").runtime(FunctionRuntime.PYTHON312).code("def main(e, c): pass").build();
     client.resources(Function.class).inNamespace(ns.name()).resource(bye).create();
 
     Run table = gitfn("get", "fn", "-n", ns.name());
@@ -176,8 +169,7 @@ class CliIT {
   @Test
   void reconcileFunctionAsksTheControllerThroughTheRequestedAtAnnotation(KubernetesClient client,
       TestNamespace ns) {
-    client.resource(client.getKubernetesSerialization().unmarshal("---\n" + function("hello"), Function.class))
-        .inNamespace(ns.name()).create();
+    client.resource(function("hello").build()).inNamespace(ns.name()).create();
 
     Run run = gitfn("reconcile", "function", "hello", "-n", ns.name());
 
@@ -221,7 +213,7 @@ class CliIT {
 
   @Test
   void aFunctionsHistoryShowsItsRevisionsAndImages(KubernetesClient client, TestNamespace ns) {
-    apply(client, ns, function("hello"), null);
+    apply(client, ns, function("hello").build(), null);
     Function hello = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
     FunctionStatus status = new FunctionStatus();
     status.setHistory(List.of(
@@ -279,7 +271,7 @@ class CliIT {
   void reconcileAndResumeWaitForTheControllerToApplyTheRevision(KubernetesClient client, TestNamespace ns,
       KubeTestBed bed, GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
     WorkingCopy copy = git.clone(http.url(repository.name()));
-    String first = copy.write("functions/hello.yaml", function("hello")).commit("hello");
+    String first = copy.write("functions/hello.yaml", function("hello").toYaml()).commit("hello");
     copy.push();
     client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("git").endMetadata()
         .addToStringData("username", http.credentials().username())
@@ -303,7 +295,7 @@ class CliIT {
       assertThat(client.resources(Function.class).inNamespace(ns.name()).withName("hello").get()).isNotNull();
 
       assertThat(gitfn("suspend", "repository", "infra", "-n", ns.name()).exitCode()).isZero();
-      String second = copy.write("functions/bye.yaml", function("bye")).commit("bye");
+      String second = copy.write("functions/bye.yaml", function("bye").toYaml()).commit("bye");
       copy.push();
 
       Run resume = gitfn("resume", "repository", "infra", "-n", ns.name(), "--wait", "--timeout", "60s");
@@ -334,11 +326,10 @@ class CliIT {
       throws Exception {
     createRepository(client, ns, "infra", "https://git.example/infra.git", null);
     String owner = ns.name() + ".infra";
-    apply(client, ns, function("hello").replace("spec:", "spec:\n  env: [{name: VERSION, value: v1}]"), owner);
-    apply(client, ns, function("gone"), owner);
-    Files.writeString(folder.resolve("hello.yaml"),
-        function("hello").replace("spec:", "spec:\n  env: [{name: VERSION, value: v2}]"));
-    Files.writeString(folder.resolve("fresh.yaml"), function("fresh"));
+    apply(client, ns, function("hello").env("VERSION", "v1").build(), owner);
+    apply(client, ns, function("gone").build(), owner);
+    Files.writeString(folder.resolve("hello.yaml"), function("hello").env("VERSION", "v2").toYaml());
+    Files.writeString(folder.resolve("fresh.yaml"), function("fresh").toYaml());
 
     Run diff = gitfn("diff", folder.toString(), "-n", ns.name(), "--repository", "infra");
 
@@ -364,14 +355,11 @@ class CliIT {
     assertThat(same.exitCode()).as(same.out() + same.err()).isZero();
     assertThat(same.out()).isEmpty();
 
-    Files.writeString(folder.resolve("bad.yaml"), function("bad").replace("nodejs22", "cobol85"));
+    // A runtime FunctionRuntime cannot hold, so the file is edited as text.
+    Files.writeString(folder.resolve("bad.yaml"), function("bad").toYaml().replace("nodejs22", "cobol85"));
     Run invalid = gitfn("diff", folder.toString(), "-n", ns.name());
     assertThat(invalid.exitCode()).isEqualTo(2);
     assertThat(invalid.err()).contains("bad.yaml:", "cobol85").endsWith("Error: 1 error(s) in " + folder + "\n");
-  }
-
-  private static void apply(KubernetesClient client, TestNamespace ns, String yaml, String owner) {
-    apply(client, ns, SERIALIZATION.unmarshal(yaml, Function.class), owner);
   }
 
   private static void apply(KubernetesClient client, TestNamespace ns, Function function, String owner) {
@@ -381,19 +369,8 @@ class CliIT {
         .fieldManager(FieldManagers.SYNC).forceConflicts().serverSideApply();
   }
 
-  private static String function(String name) {
-    return """
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata:
-          name: %s
-        spec:
-          runtime: nodejs22
-          source:
-            inline:
-              source: |
-                module.exports = { main: () => "%s" };
-        """.formatted(name, name);
+  private static TestFunction function(String name) {
+    return TestFunction.declared(name).code("module.exports = { main: () => \"" + name + "\" };\n");
   }
 
   private static FunctionRepository newRepository(TestNamespace ns, String name, String url) {

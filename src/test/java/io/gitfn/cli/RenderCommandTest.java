@@ -6,13 +6,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.api.function.TestFunction;
 import io.gitfn.build.BuildContext;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
 import io.gitfn.source.FolderTree;
-import io.gitfn.workload.TestFunction;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -143,25 +144,9 @@ class RenderCommandTest {
   private void writeThreeInlineFunctions() throws IOException {
     write("functions/a/handler.js", NODE);
     write("functions/a/package.json", "{}\n");
-    write("functions/scaled.yaml", """
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata:
-          name: b
-        spec:
-          runtime: nodejs22
-          source: {inline: {source: "module.exports = { main: () => 'b' };"}}
-          scaleConfig: {minReplicas: 1, maxReplicas: 3}
-        ---
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata:
-          name: c
-        spec:
-          runtime: python312
-          source: {inline: {source: "def main(event, context):\\n    return 'c'\\n"}}
-          scaleConfig: {minReplicas: 2, maxReplicas: 2}
-        """);
+    write("functions/scaled.yaml", TestFunction.declared("b").scale(1, 3).toYaml()
+        + TestFunction.declared("c").runtime(FunctionRuntime.PYTHON312)
+            .code("def main(event, context):\n    return 'c'\n").scale(2, 2).toYaml());
   }
 
   private static List<JsonNode> items(Run run) throws IOException {
@@ -254,14 +239,7 @@ class RenderCommandTest {
 
   @Test
   void aFunctionsOwnNamespaceWinsOverTheNamespaceOption() throws Exception {
-    write("fn.yaml", """
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata: {name: hello, namespace: team-a}
-        spec:
-          runtime: nodejs22
-          source: {inline: {source: "module.exports = {};"}}
-        """);
+    write("fn.yaml", TestFunction.declared("hello").inNamespace("team-a").code("module.exports = {};").toYaml());
 
     List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-n", "shop", "-o", "json"));
 
@@ -307,16 +285,8 @@ class RenderCommandTest {
 
   @Test
   void aGitSourcedFunctionRenderCannotResolveGetsItsServiceAndHpaAndNoticesSayingWhy() throws Exception {
-    write("from-git.yaml", """
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata: {name: orders}
-        spec:
-          runtime: nodejs20
-          source:
-            gitRepository: {url: "https://github.com/kyma-project/examples.git", baseDir: orders, reference: main}
-          scaleConfig: {minReplicas: 1, maxReplicas: 4}
-        """);
+    write("from-git.yaml", TestFunction.declared("orders").runtime(FunctionRuntime.NODEJS20)
+        .gitRepository("https://github.com/kyma-project/examples.git", "main", "orders").scale(1, 4).toYaml());
 
     Run run = render(folder.toString(), "--with-workloads", "--offline", "-o", "json");
 
@@ -329,21 +299,8 @@ class RenderCommandTest {
 
   @Test
   void theDeploymentStartsWithTheReplicasAFreshClusterHolds() throws Exception {
-    write("replicas.yaml", """
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata: {name: fixed}
-        spec: {runtime: nodejs22, source: {inline: {source: x}}, replicas: 3}
-        ---
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata: {name: scaled}
-        spec:
-          runtime: nodejs22
-          source: {inline: {source: x}}
-          replicas: 4
-          scaleConfig: {minReplicas: 2, maxReplicas: 5}
-        """);
+    write("replicas.yaml", TestFunction.declared("fixed").code("x").replicas(3).toYaml()
+        + TestFunction.declared("scaled").code("x").replicas(4).scale(2, 5).toYaml());
 
     List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-o", "json"));
 

@@ -3,6 +3,8 @@ package io.gitfn.cli;
 import static io.gitfn.cli.RenderCommandTest.render;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.TestFunction;
 import io.gitfn.testbed.git.BareRepository;
 import io.gitfn.testbed.git.GitClient;
 import io.gitfn.testbed.git.GitHttpServer;
@@ -56,17 +58,7 @@ class RenderIT {
     String url = "file://" + repository.directory().toAbsolutePath();
     // The manifest reader only takes https, ssh and git URLs, and the test server wants basic auth, which render
     // does not have: so the Function goes straight to the printing step, with the bare repository's file:// URL.
-    io.gitfn.api.function.Function orders = new io.fabric8.kubernetes.client.utils.KubernetesSerialization()
-        .unmarshal("""
-            ---
-            apiVersion: serverless.kyma-project.io/v1alpha2
-            kind: Function
-            metadata: {name: orders}
-            spec:
-              runtime: nodejs22
-              source:
-                gitRepository: {url: "%s", baseDir: code/orders, reference: main}
-            """.formatted(url), io.gitfn.api.function.Function.class);
+    Function orders = TestFunction.declared("orders").gitRepository(url, "main", "code/orders").build();
     java.io.StringWriter out = new java.io.StringWriter();
     java.io.StringWriter err = new java.io.StringWriter();
 

@@ -10,6 +10,7 @@ import io.gitfn.api.FieldManagers;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
 import io.gitfn.api.function.FunctionStatus;
+import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.reconcile.sync.FunctionSync;
 import io.gitfn.rollback.GitCommandLine;
@@ -216,14 +217,8 @@ class RollbackIT {
   void aGitFunctionIsRevertedInItsBaseDirOnItsReferenceBranch(KubernetesClient client, TestNamespace ns,
       GitHttpServer http, BareRepository repository, GitClient git) throws IOException {
     Infra infra = infra(http, repository, git);
-    client.resource(SERIALIZATION.unmarshal("""
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata: {name: orders, namespace: %s}
-        spec:
-          runtime: nodejs22
-          source: {gitRepository: {url: "%s", reference: main, baseDir: /functions/hello}}
-        """.formatted(ns.name(), infra.url()), Function.class)).create();
+    client.resource(TestFunction.fromGit(infra.url(), "main", "/functions/hello").named("orders")
+        .inNamespace(ns.name()).uid(null).build()).create();
 
     Run revert = gitfn(asUser(git), "rollback", "function", "orders", "-n", ns.name(), "--to", infra.c2());
 
@@ -240,14 +235,8 @@ class RollbackIT {
       GitHttpServer http, GitClient git) {
     String password = http.credentials().password();
     String url = http.url("missing").replace("://", "://" + http.credentials().username() + ":" + password + "@");
-    client.resource(SERIALIZATION.unmarshal("""
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata: {name: orders, namespace: %s}
-        spec:
-          runtime: nodejs22
-          source: {gitRepository: {url: "%s", reference: main, baseDir: /}}
-        """.formatted(ns.name(), url), Function.class)).create();
+    client.resource(TestFunction.fromGit(url, "main", "/").named("orders").inNamespace(ns.name()).uid(null).build())
+        .create();
 
     Run revert = gitfn(asUser(git), "rollback", "function", "orders", "-n", ns.name(), "--to", "a".repeat(40));
 
@@ -330,12 +319,7 @@ class RollbackIT {
   }
 
   private static String byeYaml(String version) {
-    return """
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata: {name: bye}
-        spec: {runtime: nodejs22, source: {inline: {source: "module.exports = { main: () => '%s' };"}}}
-        """.formatted(version);
+    return TestFunction.declared("bye").code("module.exports = { main: () => '" + version + "' };").toYaml();
   }
 
   private static void createRepository(KubernetesClient client, TestNamespace ns, String url, String ref) {
@@ -360,14 +344,8 @@ class RollbackIT {
   }
 
   private static Function function(TestNamespace ns, String name, String sourcePath) {
-    return SERIALIZATION.unmarshal("""
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata:
-          name: %s
-          annotations: {gitfn.io/source-path: "%s"}
-        spec: {runtime: nodejs22, source: {inline: {source: "module.exports = {}"}}}
-        """.formatted(name, sourcePath), Function.class);
+    return TestFunction.declared(name).code("module.exports = {}")
+        .metadataAnnotation("gitfn.io/source-path", sourcePath).build();
   }
 
   private static void sync(KubernetesClient client, TestNamespace ns, Function function) {

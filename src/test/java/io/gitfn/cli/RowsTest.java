@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionStatus;
+import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.SyncRecord;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -67,16 +68,9 @@ class RowsTest {
 
   @Test
   void aFunctionRowShowsItsConditionsAndItsRepository() {
-    Function function = YAML.unmarshal("""
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata:
-          name: hello
-          namespace: shop
-          creationTimestamp: "2026-02-25T12:00:00Z"
-          labels: {gitfn.io/repository: shop.infra}
-        spec: {runtime: nodejs22, source: {inline: {source: "x"}}}
-        """, Function.class);
+    Function function = TestFunction.inline().named("hello").uid(null).code("x")
+        .metadataLabel("gitfn.io/repository", "shop.infra").build();
+    function.getMetadata().setCreationTimestamp("2026-02-25T12:00:00Z");
     FunctionStatus status = new FunctionStatus();
     status.setConditions(List.of(condition("ConfigurationReady", "True"), condition("BuildReady", "False")));
     function.setStatus(status);
@@ -90,15 +84,8 @@ class RowsTest {
 
   @Test
   void aPinShowsShortFromTheAnnotationUntilTheStatusReportsIt() {
-    Function function = YAML.unmarshal("""
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata:
-          name: hello
-          namespace: shop
-          annotations: {gitfn.io/pinned-revision: "main@sha1:0123456789abcdef0123456789abcdef01234567"}
-        spec: {runtime: nodejs22, source: {inline: {source: "x"}}}
-        """, Function.class);
+    Function function = TestFunction.inline().named("hello").uid(null).code("x")
+        .metadataAnnotation("gitfn.io/pinned-revision", "main@sha1:0123456789abcdef0123456789abcdef01234567").build();
 
     assertThat(FunctionRow.of(function, NOW).pinned()).isEqualTo("main@sha1:0123456");
 

@@ -26,6 +26,7 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.reconcile.Controller;
 import io.gitfn.reconcile.ControllerSettings;
@@ -40,7 +41,6 @@ import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;
 import io.gitfn.testbed.git.WorkingCopy;
 import io.gitfn.trigger.webhook.WebhookSettings;
-import io.gitfn.workload.TestFunction;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
@@ -166,18 +166,9 @@ class LeastPrivilegeIT {
   void aFunctionRepositoryAppliesAndPrunesItsFunctions(KubernetesClient client, TestNamespace ns, GitHttpServer http,
       BareRepository repository, GitClient git) throws Exception {
     WorkingCopy copy = git.clone(http.url(repository.name()));
-    String commit = copy.write("functions/hello.yaml", """
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata:
-          name: from-git
-        spec:
-          runtime: nodejs22
-          source:
-            inline:
-              source: |
-                module.exports = { main: () => "git" };
-        """).commit("a function");
+    String commit = copy.write("functions/hello.yaml",
+        TestFunction.declared("from-git").code("module.exports = { main: () => \"git\" };\n").toYaml())
+        .commit("a function");
     copy.push();
     client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("git").endMetadata()
         .addToStringData("username", http.credentials().username())

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.ScaleConfig;
+import io.gitfn.api.function.TestFunction;
 import io.gitfn.build.BuildJobSpec;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
@@ -66,7 +67,7 @@ class FunctionControllerIT {
   @Test
   void anInlineFunctionBuildsOnceEachContentAndRollsBackWithoutABuild(KubernetesClient client, TestNamespace ns) {
     try (JobLog created = JobLog.watch(client, ns)) {
-      client.resource(function(client, ns, "hello", V1, "one")).create();
+      client.resource(function(ns, "hello", V1, "one")).create();
 
       Function first = awaitReady(client, ns, "hello");
       String firstImage = first.getStatus().getImage();
@@ -114,7 +115,7 @@ class FunctionControllerIT {
   @Test
   void aRequestedReconcileBuildsAFailedKeyAgain(KubernetesClient client, TestNamespace ns) {
     try (JobLog created = JobLog.watch(client, ns)) {
-      Function fn = function(client, ns, "retried", V1, "one");
+      Function fn = function(ns, "retried", V1, "one");
       fn.getSpec().setRuntimeImageOverride(FAILING_BASE_IMAGE);
       client.resource(fn).create();
       await().atMost(WAIT).untilAsserted(() -> assertThat(condition(get(client, ns, "retried"), "BuildReady"))
@@ -138,7 +139,7 @@ class FunctionControllerIT {
 
   @Test
   void aFailedBuildLeavesTheRunningVersionServing(KubernetesClient client, TestNamespace ns) {
-    client.resource(function(client, ns, "steady", V1, "one")).create();
+    client.resource(function(ns, "steady", V1, "one")).create();
     String running = awaitReady(client, ns, "steady").getStatus().getImage();
 
     // kwok fails a build Pod whose base image is under registry.invalid, as kaniko would (KwokBuildStages).
@@ -167,7 +168,7 @@ class FunctionControllerIT {
   @Test
   void aContextOverTheConfigMapLimitIsAnInvalidSpecAndBuildsNothing(KubernetesClient client, TestNamespace ns) {
     String huge = "// " + "x".repeat(1024 * 1024 + 1);
-    client.resource(function(client, ns, "huge", huge, "one")).create();
+    client.resource(function(ns, "huge", huge, "one")).create();
 
     await().atMost(WAIT).untilAsserted(() -> {
       Function fn = get(client, ns, "huge");
@@ -190,7 +191,7 @@ class FunctionControllerIT {
   @Test
   void aSpecThatBreaksKymasRulesNamesEveryBrokenFieldAndBuildsNothing(KubernetesClient client, TestNamespace ns) {
     // The API server's schema lets this through; Kyma's controller, and gitfn's, refuse it (reference §1.7).
-    Function fn = function(client, ns, "reserved", V1, "one");
+    Function fn = function(ns, "reserved", V1, "one");
     fn.getSpec().getSource().getInline().setDependencies("lodash@4");
     client.resource(fn).create();
 
@@ -205,7 +206,7 @@ class FunctionControllerIT {
 
   @Test
   void scaleConfigWithRoomToScaleGetsAnHpa(KubernetesClient client, TestNamespace ns) {
-    Function fn = function(client, ns, "scaled", V1, "one");
+    Function fn = function(ns, "scaled", V1, "one");
     ScaleConfig scale = new ScaleConfig();
     scale.setMinReplicas(1);
     scale.setMaxReplicas(3);
@@ -219,7 +220,7 @@ class FunctionControllerIT {
 
   @Test
   void deletingAFunctionRemovesItsChildren(KubernetesClient client, TestNamespace ns) {
-    client.resource(function(client, ns, "gone", V1, "one")).create();
+    client.resource(function(ns, "gone", V1, "one")).create();
     awaitReady(client, ns, "gone");
 
     client.resources(Function.class).inNamespace(ns.name()).withName("gone").delete();
@@ -233,23 +234,9 @@ class FunctionControllerIT {
     });
   }
 
-  private static Function function(KubernetesClient client, TestNamespace ns, String name, String source,
-      String version) {
-    return client.getKubernetesSerialization().unmarshal("""
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata:
-          name: %s
-          namespace: %s
-        spec:
-          runtime: nodejs22
-          source:
-            inline:
-              source: "%s"
-          env:
-            - name: VERSION
-              value: "%s"
-        """.formatted(name, ns.name(), source, version), Function.class);
+  private static Function function(TestNamespace ns, String name, String source, String version) {
+    return TestFunction.inline().named(name).inNamespace(ns.name()).uid(null).code(source).env("VERSION", version)
+        .build();
   }
 
   private static Function withEnv(Function fn, String version) {

@@ -1,5 +1,7 @@
 package io.gitfn.reconcile;
 
+import static io.gitfn.api.function.FunctionRuntime.NODEJS22;
+import static io.gitfn.api.function.FunctionRuntime.PYTHON312;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,6 +10,8 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
@@ -69,8 +73,8 @@ class FunctionRepositoryIT {
       KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository, GitClient git)
       throws Exception {
     WorkingCopy copy = git.clone(http.url(repository.name()));
-    copy.write("functions/hello.yaml", function("hello", "nodejs22", "v1"))
-        .write("functions/bye.yaml", function("bye", "python312", "v1"));
+    copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml())
+        .write("functions/bye.yaml", function("bye", PYTHON312, "v1").toYaml());
     String first = copy.commit("two functions");
     copy.push();
 
@@ -90,7 +94,7 @@ class FunctionRepositoryIT {
           assertThat(e.getMessage()).contains("main@sha1:" + first).contains("2 created");
         });
 
-    copy.write("functions/hello.yaml", function("hello", "nodejs22", "v2"));
+    copy.write("functions/hello.yaml", function("hello", NODEJS22, "v2").toYaml());
     copy.git("rm", "-q", "functions/bye.yaml");
     String second = copy.commit("change hello, remove bye");
     copy.push();
@@ -113,13 +117,15 @@ class FunctionRepositoryIT {
       KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository, GitClient git)
       throws Exception {
     WorkingCopy copy = git.clone(http.url(repository.name()));
-    String good = copy.write("functions/hello.yaml", function("hello", "nodejs22", "v1")).commit("good");
+    String good = copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml()).commit("good");
     copy.push();
     createRepository(client, ns, http, repository, Map.of());
     await().atMost(WAIT).until(() -> ("main@sha1:" + good).equals(repository(client, ns).getStatus().getLastAppliedRevision()));
 
-    String bad = copy.write("functions/hello.yaml", function("hello", "cobol85", "v2"))
-        .write("functions/other.yaml", function("other", "nodejs22", "v1")).commit("bad runtime");
+    // A runtime FunctionRuntime cannot hold, so the file is edited as text.
+    String cobol = function("hello", NODEJS22, "v2").toYaml().replace("nodejs22", "cobol85");
+    String bad = copy.write("functions/hello.yaml", cobol)
+        .write("functions/other.yaml", function("other", NODEJS22, "v1").toYaml()).commit("bad runtime");
     copy.push();
     requestReconcile(client, ns);
 
@@ -139,7 +145,7 @@ class FunctionRepositoryIT {
     assertThat(functionNames(client, ns)).containsExactly("hello");
     assertThat(env(client, ns, "hello")).isEqualTo("v1");
 
-    String fixed = copy.write("functions/hello.yaml", function("hello", "nodejs22", "v3")).commit("fix");
+    String fixed = copy.write("functions/hello.yaml", function("hello", NODEJS22, "v3").toYaml()).commit("fix");
     copy.push();
     requestReconcile(client, ns);
     await().atMost(WAIT).untilAsserted(() -> {
@@ -154,14 +160,14 @@ class FunctionRepositoryIT {
       KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository, GitClient git)
       throws Exception {
     WorkingCopy copy = git.clone(http.url(repository.name()));
-    String first = copy.write("functions/hello.yaml", function("hello", "nodejs22", "v1")).commit("first");
+    String first = copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml()).commit("first");
     copy.push();
     client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("hook").endMetadata()
         .addToStringData("token", "s3cret").build()).create();
     createRepository(client, ns, http, repository, Map.of("webhook", Map.of("secretRef", Map.of("name", "hook"))));
     await().atMost(WAIT).until(() -> ("main@sha1:" + first).equals(repository(client, ns).getStatus().getLastAppliedRevision()));
 
-    String second = copy.write("functions/hello.yaml", function("hello", "nodejs22", "v2")).commit("second");
+    String second = copy.write("functions/hello.yaml", function("hello", NODEJS22, "v2").toYaml()).commit("second");
     copy.push();
     byte[] body = ("{\"repository\":\"" + http.url(repository.name()) + "\",\"ref\":\"refs/heads/main\",\"after\":\""
         + second + "\"}").getBytes(StandardCharsets.UTF_8);
@@ -186,7 +192,7 @@ class FunctionRepositoryIT {
       KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository, GitClient git)
       throws Exception {
     WorkingCopy copy = git.clone(http.url(repository.name()));
-    String first = copy.write("functions/hello.yaml", function("hello", "nodejs22", "v1")).commit("first");
+    String first = copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml()).commit("first");
     copy.push();
     createRepository(client, ns, http, repository, Map.of());
     await().atMost(WAIT).until(() -> ("main@sha1:" + first).equals(repository(client, ns).getStatus().getLastAppliedRevision()));
@@ -208,7 +214,7 @@ class FunctionRepositoryIT {
       KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository, GitClient git)
       throws Exception {
     WorkingCopy copy = git.clone(http.url(repository.name()));
-    String first = copy.write("functions/hello.yaml", function("hello", "nodejs22", "v1")).commit("first");
+    String first = copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml()).commit("first");
     copy.push();
 
     createRepository(client, ns, http, repository, Map.of("suspend", true));
@@ -224,10 +230,9 @@ class FunctionRepositoryIT {
   void deletingARepositoryDeletesItsFunctionsButNotOthers(KubernetesClient client, TestNamespace ns,
       GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
     WorkingCopy copy = git.clone(http.url(repository.name()));
-    copy.write("functions/hello.yaml", function("hello", "nodejs22", "v1")).commit("hello");
+    copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml()).commit("hello");
     copy.push();
-    client.resource(client.getKubernetesSerialization().unmarshal("---\n" + function("by-hand", "nodejs22", "v1"),
-        Function.class)).inNamespace(ns.name()).create();
+    client.resource(function("by-hand", NODEJS22, "v1").build()).inNamespace(ns.name()).create();
     createRepository(client, ns, http, repository, Map.of());
     await().atMost(WAIT).until(() -> functionNames(client, ns).contains("hello"));
 
@@ -243,7 +248,7 @@ class FunctionRepositoryIT {
   void deletingARepositoryWithPruneOffLeavesItsFunctions(KubernetesClient client, TestNamespace ns,
       GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
     WorkingCopy copy = git.clone(http.url(repository.name()));
-    copy.write("functions/hello.yaml", function("hello", "nodejs22", "v1")).commit("hello");
+    copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml()).commit("hello");
     copy.push();
     createRepository(client, ns, http, repository, Map.of("prune", false));
     await().atMost(WAIT).until(() -> functionNames(client, ns).contains("hello"));
@@ -293,22 +298,9 @@ class FunctionRepositoryIT {
         });
   }
 
-  private static String function(String name, String runtime, String version) {
-    return """
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata:
-          name: %s
-        spec:
-          runtime: %s
-          source:
-            inline:
-              source: |
-                module.exports = { main: () => "%s" };
-          env:
-            - name: VERSION
-              value: "%s"
-        """.formatted(name, runtime, version, version);
+  private static TestFunction function(String name, FunctionRuntime runtime, String version) {
+    return TestFunction.declared(name).runtime(runtime).code("module.exports = { main: () => \"" + version + "\" };\n")
+        .env("VERSION", version);
   }
 
   private static java.util.List<String> functionNames(KubernetesClient client, TestNamespace ns) {

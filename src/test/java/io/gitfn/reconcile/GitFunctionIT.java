@@ -9,7 +9,9 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Annotations;
+import io.gitfn.api.function.AuthType;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.function.TestFunction;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
@@ -207,24 +209,8 @@ class GitFunctionIT {
   /** A Function that reads its repository with the Secret {@code git}. */
   private static void createFunctionWithoutSecret(KubernetesClient client, TestNamespace ns, GitHttpServer http,
       BareRepository repository) {
-    client.resource(client.getKubernetesSerialization().unmarshal("""
-        ---
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata:
-          name: hello
-          namespace: %s
-        spec:
-          runtime: nodejs22
-          source:
-            gitRepository:
-              url: %s
-              baseDir: functions/hello
-              reference: main
-              auth:
-                type: basic
-                secretName: git
-        """.formatted(ns.name(), http.url(repository.name())), Function.class)).create();
+    client.resource(TestFunction.fromGit(http.url(repository.name()), "main", "functions/hello").named("hello")
+        .inNamespace(ns.name()).uid(null).gitAuth(AuthType.BASIC, "git").build()).create();
   }
 
   /** Sets or removes the pin with a merge patch, as `gitfn rollback function` does: no conflict with the controller. */

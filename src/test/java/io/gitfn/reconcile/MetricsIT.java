@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.source.SourceSettings;
@@ -71,17 +72,8 @@ class MetricsIT {
     assertThat(get("readyz").statusCode()).isEqualTo(200);
 
     WorkingCopy copy = git.clone(http.url(repository.name()));
-    copy.write("functions/hello.yaml", """
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata:
-          name: hello
-        spec:
-          runtime: nodejs22
-          source:
-            inline:
-              source: "module.exports = { main: () => 'hi' };"
-        """).commit("one function");
+    copy.write("functions/hello.yaml",
+        TestFunction.declared("hello").code("module.exports = { main: () => 'hi' };").toYaml()).commit("one function");
     copy.push();
     client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("git")
         .endMetadata().addToStringData("username", http.credentials().username())

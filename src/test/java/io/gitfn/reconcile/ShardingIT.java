@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.source.SourceSettings;
@@ -98,19 +99,8 @@ class ShardingIT {
       GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
     WorkingCopy copy = git.clone(http.url(repository.name()));
     // Git asks for shard b; the repository is on shard a, and so are its Functions.
-    copy.write("functions/hello.yaml", """
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata:
-          name: hello
-          labels:
-            gitfn.io/shard: b
-        spec:
-          runtime: nodejs22
-          source:
-            inline:
-              source: "module.exports = { main: () => 'hi' };"
-        """).commit("one function");
+    copy.write("functions/hello.yaml", TestFunction.declared("hello").metadataLabel(SHARD, "b")
+        .code("module.exports = { main: () => 'hi' };").toYaml()).commit("one function");
     copy.push();
     client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("git")
         .endMetadata().addToStringData("username", http.credentials().username())

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -80,27 +81,13 @@ class RevertTargetTest {
   }
 
   private static Function synced(String sourcePath) {
-    return YAML.unmarshal("""
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata:
-          name: hello
-          namespace: shop
-          labels: {gitfn.io/repository: shop.infra}
-          annotations: {gitfn.io/source-path: "%s"}
-        spec: {runtime: nodejs22, source: {inline: {source: "x"}}}
-        """.formatted(sourcePath), Function.class);
+    return TestFunction.inline().named("hello").uid(null).code("x")
+        .metadataLabel("gitfn.io/repository", "shop.infra").metadataAnnotation("gitfn.io/source-path", sourcePath)
+        .build();
   }
 
   private static Function git(String reference, String baseDir) {
-    return YAML.unmarshal("""
-        apiVersion: serverless.kyma-project.io/v1alpha2
-        kind: Function
-        metadata: {name: orders, namespace: shop}
-        spec:
-          runtime: nodejs22
-          source: {gitRepository: {url: "https://git.example/apps.git", reference: "%s", baseDir: "%s"}}
-        """.formatted(reference, baseDir), Function.class);
+    return TestFunction.fromGit("https://git.example/apps.git", reference, baseDir).uid(null).build();
   }
 
   private static FunctionRepository repository(String ref) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.function.TestFunction;
 import org.junit.jupiter.api.Test;
 
 class ChildLabelsTest {

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.api.function.TestFunction;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;

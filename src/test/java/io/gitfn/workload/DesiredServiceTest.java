@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Service;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.function.TestFunction;
 import org.junit.jupiter.api.Test;
 
 class DesiredServiceTest {

@@ -1,12 +1,13 @@
 package io.gitfn.reconcile.sync;
 
-import static io.gitfn.reconcile.sync.FunctionFixture.inline;
-import static io.gitfn.reconcile.sync.FunctionFixture.revision;
+import static io.gitfn.api.function.TestFunction.declared;
+import static io.gitfn.source.TestRevision.revision;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.function.TestFunction;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,7 @@ class AppliedFunctionTest {
   @Test
   void carriesTheRepositoryLabelTheRevisionAndNothingButMetadataAndSpec() {
     AppliedFunction applied = AppliedFunction.of(
-        inline("hello").label("app", "hello").build(), "team-a", "team-a.infra", revision(1));
+        declared("hello").metadataLabel("app", "hello").build(), "team-a", "team-a.infra", revision(1));
 
     GenericKubernetesResource object = applied.object();
     assertThat(applied.key()).isEqualTo(new FunctionKey("team-a", "hello"));
@@ -37,7 +38,7 @@ class AppliedFunctionTest {
 
   @Test
   void gitCannotSetTheRepositoryLabelOrTheRevision() {
-    Function sneaky = inline("hello").label("gitfn.io/repository", "other.repo").build();
+    Function sneaky = declared("hello").metadataLabel("gitfn.io/repository", "other.repo").build();
     sneaky.getMetadata().setAnnotations(Map.of("gitfn.io/revision", "forged", "gitfn.io/applied-hash", "forged"));
 
     AppliedFunction applied = AppliedFunction.of(sneaky, "team-a", "team-a.infra", revision(1));
@@ -45,20 +46,21 @@ class AppliedFunctionTest {
     assertThat(applied.object().getMetadata().getLabels()).containsEntry("gitfn.io/repository", "team-a.infra");
     assertThat(applied.object().getMetadata().getAnnotations())
         .doesNotContainValue("forged")
-        .isEqualTo(AppliedFunction.of(inline("hello").build(), "team-a", "team-a.infra", revision(1))
+        .isEqualTo(AppliedFunction.of(declared("hello").build(), "team-a", "team-a.infra", revision(1))
             .object().getMetadata().getAnnotations());
   }
 
   @Test
   void theHashIgnoresTheRevisionAndFollowsTheContent() {
-    String first = AppliedFunction.of(inline("hello").build(), "ns", "ns.infra", revision(1)).hash();
+    String first = AppliedFunction.of(declared("hello").build(), "ns", "ns.infra", revision(1)).hash();
 
-    assertThat(AppliedFunction.of(inline("hello").build(), "ns", "ns.infra", revision(2)).hash()).isEqualTo(first);
-    assertThat(AppliedFunction.of(inline("hello").env("A", "1").build(), "ns", "ns.infra", revision(2)).hash())
+    assertThat(AppliedFunction.of(declared("hello").build(), "ns", "ns.infra", revision(2)).hash()).isEqualTo(first);
+    assertThat(AppliedFunction.of(declared("hello").env("A", "1").build(), "ns", "ns.infra", revision(2)).hash())
         .isNotEqualTo(first);
-    assertThat(AppliedFunction.of(inline("hello").label("x", "y").build(), "ns", "ns.infra", revision(2)).hash())
+    assertThat(
+        AppliedFunction.of(declared("hello").metadataLabel("x", "y").build(), "ns", "ns.infra", revision(2)).hash())
         .isNotEqualTo(first);
-    assertThat(AppliedFunction.of(inline("hello").build(), "other", "ns.infra", revision(2)).hash())
+    assertThat(AppliedFunction.of(declared("hello").build(), "other", "ns.infra", revision(2)).hash())
         .isNotEqualTo(first);
   }
 
@@ -71,7 +73,7 @@ class AppliedFunctionTest {
     " , 1, 3, false",
   })
   void replicasAreSentOnlyWhenNoHpaDrivesThem(Integer replicas, Integer min, Integer max, boolean sent) {
-    FunctionFixture fixture = inline("hello");
+    TestFunction fixture = declared("hello");
     if (replicas != null) {
       fixture.replicas(replicas);
     }
@@ -86,16 +88,18 @@ class AppliedFunctionTest {
 
   @Test
   void aLiveObjectWithServerDefaultsAndAnOlderRevisionSatisfiesIt() {
-    AppliedFunction applied = AppliedFunction.of(inline("hello").env("A", "1").build(), "ns", "ns.infra", revision(2));
+    AppliedFunction applied =
+        AppliedFunction.of(declared("hello").env("A", "1").build(), "ns", "ns.infra", revision(2));
     GenericKubernetesResource live =
-        asStored(AppliedFunction.of(inline("hello").env("A", "1").build(), "ns", "ns.infra", revision(1)));
+        asStored(AppliedFunction.of(declared("hello").env("A", "1").build(), "ns", "ns.infra", revision(1)));
 
     assertThat(applied.isSatisfiedBy(live)).isTrue();
   }
 
   @Test
   void aLiveObjectEditedByHandDoesNotSatisfyIt() {
-    AppliedFunction applied = AppliedFunction.of(inline("hello").env("A", "1").build(), "ns", "ns.infra", revision(1));
+    AppliedFunction applied =
+        AppliedFunction.of(declared("hello").env("A", "1").build(), "ns", "ns.infra", revision(1));
     GenericKubernetesResource live = asStored(applied);
     spec(live).put("env", List.of(Map.of("name", "A", "value", "changed by hand")));
 
@@ -105,16 +109,17 @@ class AppliedFunctionTest {
   @Test
   void aFieldRemovedInGitIsAChangeAlthoughTheLiveObjectStillHoldsTheRest() {
     GenericKubernetesResource live =
-        asStored(AppliedFunction.of(inline("hello").env("A", "1").build(), "ns", "ns.infra", revision(1)));
+        asStored(AppliedFunction.of(declared("hello").env("A", "1").build(), "ns", "ns.infra", revision(1)));
 
-    AppliedFunction withoutEnv = AppliedFunction.of(inline("hello").build(), "ns", "ns.infra", revision(2));
+    AppliedFunction withoutEnv = AppliedFunction.of(declared("hello").build(), "ns", "ns.infra", revision(2));
 
     assertThat(withoutEnv.isSatisfiedBy(live)).isFalse();
   }
 
   @Test
   void anHpaScalingTheLiveObjectDoesNotMakeItDiffer() {
-    AppliedFunction applied = AppliedFunction.of(inline("hello").replicas(1).scale(1, 5).build(), "ns", "ns.infra", revision(1));
+    AppliedFunction applied =
+        AppliedFunction.of(declared("hello").replicas(1).scale(1, 5).build(), "ns", "ns.infra", revision(1));
     GenericKubernetesResource live = asStored(applied);
     spec(live).put("replicas", 4);
 

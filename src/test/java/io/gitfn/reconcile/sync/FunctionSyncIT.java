@@ -1,7 +1,7 @@
 package io.gitfn.reconcile.sync;
 
-import static io.gitfn.reconcile.sync.FunctionFixture.inline;
-import static io.gitfn.reconcile.sync.FunctionFixture.revision;
+import static io.gitfn.api.function.TestFunction.declared;
+import static io.gitfn.source.TestRevision.revision;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -56,10 +56,10 @@ class FunctionSyncIT {
   void functionsAddedChangedAndRemovedAcrossCommitsFollowGit(KubernetesClient client, TestNamespace ns)
       throws SyncRefusedException {
     FunctionSync sync = new FunctionSync(client);
-    sync.apply(commit(ns, 1, inline("a").build(), inline("b").build(), inline("c").build()));
+    sync.apply(commit(ns, 1, declared("a").build(), declared("b").build(), declared("c").build()));
 
-    SyncResult second = sync.apply(commit(ns, 2, inline("a").build(), inline("b").env("MODE", "fast").build(),
-        inline("d").build()));
+    SyncResult second = sync.apply(commit(ns, 2, declared("a").build(), declared("b").env("MODE", "fast").build(),
+        declared("d").build()));
 
     assertThat(second.created()).containsExactly(ns.name() + "/d");
     assertThat(second.updated()).containsExactly(ns.name() + "/b");
@@ -81,9 +81,10 @@ class FunctionSyncIT {
   void pruneDeletesOnlyThisRepositorysFunctions(KubernetesClient client, TestNamespace ns)
       throws SyncRefusedException {
     FunctionSync sync = new FunctionSync(client);
-    sync.apply(new SyncRequest(ns.name(), "other", revision(1), List.of(inline("theirs").build()), true, false, Set.of()));
-    functions(client, ns).resource(inline("hand-made").build()).create();
-    sync.apply(commit(ns, 1, inline("mine").build(), inline("also-mine").build()));
+    sync.apply(new SyncRequest(ns.name(), "other", revision(1), List.of(declared("theirs").build()), true, false,
+        Set.of()));
+    functions(client, ns).resource(declared("hand-made").build()).create();
+    sync.apply(commit(ns, 1, declared("mine").build(), declared("also-mine").build()));
 
     SyncResult emptied = sync.apply(
         new SyncRequest(ns.name(), REPOSITORY, revision(2), List.of(), true, true, Set.of()));
@@ -96,9 +97,11 @@ class FunctionSyncIT {
   void aFunctionAnotherRepositoryManagesIsNotTakenOver(KubernetesClient client, TestNamespace ns)
       throws SyncRefusedException {
     FunctionSync sync = new FunctionSync(client);
-    sync.apply(new SyncRequest(ns.name(), "other", revision(1), List.of(inline("shared").build()), true, false, Set.of()));
+    sync.apply(new SyncRequest(ns.name(), "other", revision(1), List.of(declared("shared").build()), true, false,
+        Set.of()));
 
-    assertThatThrownBy(() -> sync.apply(commit(ns, 1, inline("mine").build(), inline("shared").env("A", "1").build())))
+    assertThatThrownBy(() -> sync.apply(
+            commit(ns, 1, declared("mine").build(), declared("shared").env("A", "1").build())))
         .isInstanceOf(SyncRefusedException.class)
         .hasMessageContaining("Function " + ns.name() + "/shared is managed by repository " + ns.name() + ".other");
     assertThat(live(client, ns)).containsOnlyKeys("shared");
@@ -108,10 +111,10 @@ class FunctionSyncIT {
   @Test
   void withoutPruneFunctionsThatLeftGitStay(KubernetesClient client, TestNamespace ns) throws SyncRefusedException {
     FunctionSync sync = new FunctionSync(client);
-    sync.apply(commit(ns, 1, inline("a").build(), inline("b").build()));
+    sync.apply(commit(ns, 1, declared("a").build(), declared("b").build()));
 
     SyncResult result = sync.apply(
-        new SyncRequest(ns.name(), REPOSITORY, revision(2), List.of(inline("a").build()), false, false, Set.of()));
+        new SyncRequest(ns.name(), REPOSITORY, revision(2), List.of(declared("a").build()), false, false, Set.of()));
 
     assertThat(result.deleted()).isEmpty();
     assertThat(result.writes()).isZero();
@@ -122,7 +125,7 @@ class FunctionSyncIT {
   void anEmptyRevisionPrunesNothingUnlessAllowed(KubernetesClient client, TestNamespace ns)
       throws SyncRefusedException {
     FunctionSync sync = new FunctionSync(client);
-    sync.apply(commit(ns, 1, inline("a").build(), inline("b").build()));
+    sync.apply(commit(ns, 1, declared("a").build(), declared("b").build()));
 
     assertThatThrownBy(() -> sync.apply(commit(ns, 2)))
         .isInstanceOf(SyncRefusedException.class)
@@ -141,13 +144,13 @@ class FunctionSyncIT {
   void aRevisionTheServerRejectsChangesNothingAndTheNextValidOneApplies(KubernetesClient client, TestNamespace ns)
       throws SyncRefusedException {
     FunctionSync sync = new FunctionSync(client);
-    sync.apply(commit(ns, 1, inline("a").build(), inline("b").build(), inline("gone-later").build()));
+    sync.apply(commit(ns, 1, declared("a").build(), declared("b").build(), declared("gone-later").build()));
     Map<String, String> before = resourceVersions(client, ns);
 
     assertThatThrownBy(() -> sync.apply(commit(ns, 2,
-            inline("a").env("MODE", "fast").build(),
-            inline("b").withBothSources().build(),
-            inline("c").replicas(1).scale(3, 2).build())))
+            declared("a").env("MODE", "fast").build(),
+            declared("b").withBothSources().build(),
+            declared("c").replicas(1).scale(3, 2).build())))
         .isInstanceOf(SyncRefusedException.class)
         .satisfies(e -> assertThat(((SyncRefusedException) e).reasons())
             .containsExactly(
@@ -158,8 +161,8 @@ class FunctionSyncIT {
                     + "invalid: spec.source: Invalid value: Use GitRepository or Inline source"));
     assertThat(resourceVersions(client, ns)).as("nothing written, nothing pruned").isEqualTo(before);
 
-    SyncResult next = sync.apply(commit(ns, 3, inline("a").env("MODE", "fast").build(), inline("b").build(),
-        inline("c").replicas(1).scale(1, 2).build()));
+    SyncResult next = sync.apply(commit(ns, 3, declared("a").env("MODE", "fast").build(), declared("b").build(),
+        declared("c").replicas(1).scale(1, 2).build()));
 
     assertThat(next.created()).containsExactly(ns.name() + "/c");
     assertThat(next.updated()).containsExactly(ns.name() + "/a");
@@ -171,25 +174,26 @@ class FunctionSyncIT {
   void aFunctionEditedByHandIsSetBackAtTheSameRevision(KubernetesClient client, TestNamespace ns)
       throws SyncRefusedException {
     FunctionSync sync = new FunctionSync(client);
-    sync.apply(commit(ns, 1, inline("a").env("MODE", "safe").build(), inline("b").build()));
+    sync.apply(commit(ns, 1, declared("a").env("MODE", "safe").build(), declared("b").build()));
     functions(client, ns).withName("a").edit(f -> {
       f.getSpec().setEnv(List.of(new EnvVar("MODE", "edited by hand", null)));
       return f;
     });
 
-    SyncResult again = sync.apply(commit(ns, 1, inline("a").env("MODE", "safe").build(), inline("b").build()));
+    SyncResult again = sync.apply(commit(ns, 1, declared("a").env("MODE", "safe").build(), declared("b").build()));
 
     assertThat(again.updated()).containsExactly(ns.name() + "/a");
     assertThat(again.writes()).isOne();
     assertThat(live(client, ns).get("a").getSpec().getEnv()).containsExactly(new EnvVar("MODE", "safe", null));
-    assertThat(sync.apply(commit(ns, 1, inline("a").env("MODE", "safe").build(), inline("b").build())).writes())
+    assertThat(sync.apply(commit(ns, 1, declared("a").env("MODE", "safe").build(), declared("b").build())).writes())
         .isZero();
   }
 
   @Test
   void replicasAnHpaDrivesAreNotOverwritten(KubernetesClient client, TestNamespace ns) throws SyncRefusedException {
     FunctionSync sync = new FunctionSync(client);
-    sync.apply(commit(ns, 1, inline("scaled").replicas(1).scale(1, 5).build(), inline("applied").scale(1, 5).build()));
+    sync.apply(commit(ns, 1,
+        declared("scaled").replicas(1).scale(1, 5).build(), declared("applied").scale(1, 5).build()));
     scaleThroughSubresource(client, ns, "scaled", 4);
     // an autoscaler that server-side applies with a manager of its own
     client.genericKubernetesResources(FUNCTIONS).inNamespace(ns.name())
@@ -197,10 +201,10 @@ class FunctionSyncIT {
         .fieldManager("autoscaler").forceConflicts().serverSideApply();
 
     SyncResult sameRevision = sync.apply(commit(ns, 1,
-        inline("scaled").replicas(1).scale(1, 5).build(), inline("applied").scale(1, 5).build()));
+        declared("scaled").replicas(1).scale(1, 5).build(), declared("applied").scale(1, 5).build()));
     SyncResult changedContent = sync.apply(commit(ns, 2,
-        inline("scaled").replicas(1).scale(1, 5).env("MODE", "fast").build(),
-        inline("applied").scale(1, 5).env("MODE", "fast").build()));
+        declared("scaled").replicas(1).scale(1, 5).env("MODE", "fast").build(),
+        declared("applied").scale(1, 5).env("MODE", "fast").build()));
 
     assertThat(sameRevision.writes()).isZero();
     assertThat(changedContent.updated()).hasSize(2);
@@ -213,10 +217,10 @@ class FunctionSyncIT {
   @Test
   void replicasGitSetsWithoutAnHpaAreSetBack(KubernetesClient client, TestNamespace ns) throws SyncRefusedException {
     FunctionSync sync = new FunctionSync(client);
-    sync.apply(commit(ns, 1, inline("fixed").replicas(2).build()));
+    sync.apply(commit(ns, 1, declared("fixed").replicas(2).build()));
     scaleThroughSubresource(client, ns, "fixed", 5);
 
-    SyncResult again = sync.apply(commit(ns, 1, inline("fixed").replicas(2).build()));
+    SyncResult again = sync.apply(commit(ns, 1, declared("fixed").replicas(2).build()));
 
     assertThat(again.updated()).containsExactly(ns.name() + "/fixed");
     assertThat(live(client, ns).get("fixed").getSpec().getReplicas()).isEqualTo(2);
@@ -229,7 +233,7 @@ class FunctionSyncIT {
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(other).endMetadata().build()).create();
     try {
       FunctionSync sync = new FunctionSync(client);
-      List<Function> desired = List.of(inline("here").build(), inline("there").inNamespace(other).build());
+      List<Function> desired = List.of(declared("here").build(), declared("there").inNamespace(other).build());
 
       assertThatThrownBy(() -> sync.apply(
               new SyncRequest(ns.name(), REPOSITORY, revision(1), desired, true, false, Set.of())))
@@ -240,7 +244,7 @@ class FunctionSyncIT {
       SyncResult allowed =
           sync.apply(new SyncRequest(ns.name(), REPOSITORY, revision(1), desired, true, false, Set.of(other)));
       SyncResult pruned = sync.apply(new SyncRequest(
-          ns.name(), REPOSITORY, revision(2), List.of(inline("here").build()), true, false, Set.of(other)));
+          ns.name(), REPOSITORY, revision(2), List.of(declared("here").build()), true, false, Set.of(other)));
 
       assertThat(allowed.created()).containsExactly(ns.name() + "/here", other + "/there");
       assertThat(pruned.deleted()).containsExactly(other + "/there");
@@ -313,7 +317,7 @@ class FunctionSyncIT {
   /** fn-0 .. fn-(n-1); the one numbered {@code changed} has a different env. */
   private static Function[] numbered(int n, int changed) {
     return IntStream.range(0, n)
-        .mapToObj(i -> inline("fn-" + i).env("VERSION", i == changed ? "2" : "1").build())
+        .mapToObj(i -> declared("fn-" + i).env("VERSION", i == changed ? "2" : "1").build())
         .toArray(Function[]::new);
   }
 

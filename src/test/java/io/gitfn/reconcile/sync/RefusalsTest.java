@@ -1,7 +1,7 @@
 package io.gitfn.reconcile.sync;
 
-import static io.gitfn.reconcile.sync.FunctionFixture.inline;
-import static io.gitfn.reconcile.sync.FunctionFixture.revision;
+import static io.gitfn.api.function.TestFunction.declared;
+import static io.gitfn.source.TestRevision.revision;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gitfn.api.function.Function;
@@ -20,7 +20,7 @@ class RefusalsTest {
 
   @Test
   void aFunctionWithoutNamespaceGoesToTheRepositorysOwn() {
-    SyncRequest request = request(List.of(inline("hello").build()), false, Set.of());
+    SyncRequest request = request(List.of(declared("hello").build()), false, Set.of());
 
     assertThat(Refusals.of(request)).isEmpty();
     assertThat(Refusals.placement(request.desired().get(0), request)).isEqualTo(new FunctionKey("team-a", "hello"));
@@ -28,7 +28,7 @@ class RefusalsTest {
 
   @Test
   void anotherNamespaceIsRefusedUnlessTheControllerAllowsIt() {
-    List<Function> desired = List.of(inline("hello").build(), inline("elsewhere").inNamespace("team-b").build());
+    List<Function> desired = List.of(declared("hello").build(), declared("elsewhere").inNamespace("team-b").build());
 
     assertThat(Refusals.of(request(desired, false, Set.of())))
         .containsExactly("Function team-b/elsewhere: namespace team-b is not the repository's namespace team-a, "
@@ -38,7 +38,7 @@ class RefusalsTest {
 
   @Test
   void theSameFunctionTwiceIsRefused() {
-    List<Function> desired = List.of(inline("hello").build(), inline("hello").inNamespace("team-a").build());
+    List<Function> desired = List.of(declared("hello").build(), declared("hello").inNamespace("team-a").build());
 
     assertThat(Refusals.of(request(desired, false, Set.of())))
         .containsExactly("Function team-a/hello is declared more than once");
@@ -47,7 +47,7 @@ class RefusalsTest {
   @Test
   void aRepositoryWhoseLabelValueWouldBeTooLongIsRefused() {
     SyncRequest request = new SyncRequest(
-        "team-a", "r".repeat(60), revision(1), List.of(inline("hello").build()), true, false, Set.of());
+        "team-a", "r".repeat(60), revision(1), List.of(declared("hello").build()), true, false, Set.of());
 
     assertThat(Refusals.of(request)).singleElement().asString().contains("not a valid label value");
   }
@@ -55,7 +55,7 @@ class RefusalsTest {
   @Test
   void everyProblemIsReportedAtOnce() {
     List<Function> desired = List.of(
-        inline("a").inNamespace("x").build(), inline("b").inNamespace("y").build(), new Function());
+        declared("a").inNamespace("x").build(), declared("b").inNamespace("y").build(), new Function());
 
     assertThat(Refusals.of(request(desired, false, Set.of()))).hasSize(3);
   }

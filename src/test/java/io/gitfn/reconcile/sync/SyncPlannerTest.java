@@ -1,9 +1,9 @@
 package io.gitfn.reconcile.sync;
 
+import static io.gitfn.api.function.TestFunction.declared;
 import static io.gitfn.reconcile.sync.AppliedFunctionTest.asStored;
 import static io.gitfn.reconcile.sync.AppliedFunctionTest.spec;
-import static io.gitfn.reconcile.sync.FunctionFixture.inline;
-import static io.gitfn.reconcile.sync.FunctionFixture.revision;
+import static io.gitfn.source.TestRevision.revision;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -62,7 +62,8 @@ class SyncPlannerTest {
 
   @Test
   void aFunctionAnotherRepositoryManagesIsAConflictNotATakeOver() {
-    GenericKubernetesResource theirs = asStored(AppliedFunction.of(inline("a").build(), "ns", "ns.other", revision(1)));
+    GenericKubernetesResource theirs =
+        asStored(AppliedFunction.of(declared("a").build(), "ns", "ns.other", revision(1)));
 
     SyncPlan plan = SyncPlanner.plan(List.of(applied("a", 1, "v1"), applied("b", 1, "v1")), List.of(theirs), OWNER, true);
 
@@ -76,7 +77,7 @@ class SyncPlannerTest {
   void pruneDeletesOnlyThisRepositorysFunctionsThatLeftGit() {
     GenericKubernetesResource gone = asStored(applied("gone", 1, "v1"));
     GenericKubernetesResource otherRepository =
-        asStored(AppliedFunction.of(inline("theirs").build(), "ns", "ns.other", revision(1)));
+        asStored(AppliedFunction.of(declared("theirs").build(), "ns", "ns.other", revision(1)));
     GenericKubernetesResource handMade = asStored(applied("hand-made", 1, "v1"));
     handMade.getMetadata().setLabels(null);
     GenericKubernetesResource terminating = asStored(applied("terminating", 1, "v1"));
@@ -99,7 +100,7 @@ class SyncPlannerTest {
   @Test
   void theSameNameInAnotherNamespaceIsAnotherFunction() {
     GenericKubernetesResource elsewhere =
-        asStored(AppliedFunction.of(inline("a").build(), "other", OWNER, revision(1)));
+        asStored(AppliedFunction.of(declared("a").build(), "other", OWNER, revision(1)));
 
     SyncPlan plan = SyncPlanner.plan(List.of(applied("a", 2, "v1")), List.of(elsewhere), OWNER, true);
 
@@ -116,7 +117,7 @@ class SyncPlannerTest {
   }
 
   private static AppliedFunction applied(String name, int commit, String version) {
-    return AppliedFunction.of(inline(name).env("VERSION", version).build(), "ns", OWNER, revision(commit));
+    return AppliedFunction.of(declared(name).env("VERSION", version).build(), "ns", OWNER, revision(commit));
   }
 
   private static List<String> keys(List<AppliedFunction> functions) {

@@ -1,36 +1,37 @@
-package io.gitfn.workload;
+package io.gitfn.api.function;
 
 import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import io.gitfn.api.function.Function;
-import io.gitfn.api.function.FunctionRuntime;
-import io.gitfn.api.function.FunctionSpec;
-import io.gitfn.api.function.GitRepositorySource;
-import io.gitfn.api.function.InlineSource;
-import io.gitfn.api.function.ProfileOrResources;
-import io.gitfn.api.function.ResourceConfiguration;
-import io.gitfn.api.function.ScaleConfig;
-import io.gitfn.api.function.SecretMount;
-import io.gitfn.api.function.Source;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Builds Functions for the pure builders' tests: a Node.js 22 inline Function unless told otherwise. */
+/**
+ * Builds Functions for tests: a Node.js 22 inline Function unless told otherwise.
+ *
+ * <p>{@link #inline()} and {@link #fromGit(String)} start from a Function as the API server holds it: orders in
+ * namespace shop, with a uid. {@link #declared(String)} starts from one as a file of an infra repository declares
+ * it: no namespace and no uid, which the sync and the API server fill in. {@link #toYaml()} writes that file.
+ */
 public final class TestFunction {
+
+  private static final KubernetesSerialization YAML = new KubernetesSerialization();
 
   private String name = "orders";
   private String namespace = "shop";
   private String uid = "0b6f4d3e-1111-2222-3333-444455556666";
   private FunctionRuntime runtime = FunctionRuntime.NODEJS22;
   private String override;
+  private boolean inlineSource = true;
   private String code = "module.exports = { main: () => 'ok' };";
   private String dependencies;
   private GitRepositorySource git;
   private final List<EnvVar> env = new ArrayList<>();
   private final Map<String, String> metadataLabels = new LinkedHashMap<>();
+  private final Map<String, String> metadataAnnotations = new LinkedHashMap<>();
   private final Map<String, String> labels = new LinkedHashMap<>();
   private final Map<String, String> annotations = new LinkedHashMap<>();
   private final List<SecretMount> secretMounts = new ArrayList<>();
@@ -47,12 +48,17 @@ public final class TestFunction {
   }
 
   public static TestFunction fromGit(String baseDir) {
-    TestFunction fn = new TestFunction();
-    fn.git = new GitRepositorySource();
-    fn.git.setUrl("https://git.example.com/shop/functions.git");
-    fn.git.setBaseDir(baseDir);
-    fn.git.setReference("main");
-    return fn;
+    return fromGit("https://git.example.com/shop/functions.git", "main", baseDir);
+  }
+
+  public static TestFunction fromGit(String url, String reference, String baseDir) {
+    return new TestFunction().gitRepository(url, reference, baseDir);
+  }
+
+  /** An inline Function as an infra repository declares it: no namespace, no uid, code that returns its name. */
+  public static TestFunction declared(String name) {
+    return new TestFunction().named(name).inNamespace(null).uid(null)
+        .code("module.exports = { main: () => '" + name + "' };");
   }
 
   public TestFunction named(String name) {
@@ -90,6 +96,28 @@ public final class TestFunction {
     return this;
   }
 
+  /** The source becomes this directory of a Git repository instead of the inline code. */
+  public TestFunction gitRepository(String url, String reference, String baseDir) {
+    inlineSource = false;
+    git = git(url, reference, baseDir);
+    return this;
+  }
+
+  public TestFunction gitAuth(AuthType type, String secretName) {
+    RepositoryAuth auth = new RepositoryAuth();
+    auth.setType(type);
+    auth.setSecretName(secretName);
+    git.setAuth(auth);
+    return this;
+  }
+
+  /** Both the inline source and a Git directory: the CRD's CEL rule rejects it. */
+  public TestFunction withBothSources() {
+    inlineSource = true;
+    git = git("https://example.com/functions.git", "main", "/" + name);
+    return this;
+  }
+
   public TestFunction env(String name, String value) {
     env.add(new EnvVar(name, value, null));
     return this;
@@ -100,11 +128,18 @@ public final class TestFunction {
     return this;
   }
 
+  public TestFunction metadataAnnotation(String key, String value) {
+    metadataAnnotations.put(key, value);
+    return this;
+  }
+
+  /** A label of the Function's Pods (spec.labels); {@link #metadataLabel} labels the Function itself. */
   public TestFunction label(String key, String value) {
     labels.put(key, value);
     return this;
   }
 
+  /** An annotation of the Function's Pods (spec.annotations). */
   public TestFunction annotation(String key, String value) {
     annotations.put(key, value);
     return this;
@@ -150,20 +185,28 @@ public final class TestFunction {
 
   public Function build() {
     Function fn = new Function();
-    fn.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).withUid(uid)
-        .withLabels(metadataLabels.isEmpty() ? null : new LinkedHashMap<>(metadataLabels)).build());
+    ObjectMeta metadata = new ObjectMeta();
+    metadata.setName(name);
+    metadata.setNamespace(namespace);
+    metadata.setUid(uid);
+    if (!metadataLabels.isEmpty()) {
+      metadata.setLabels(new LinkedHashMap<>(metadataLabels));
+    }
+    if (!metadataAnnotations.isEmpty()) {
+      metadata.setAnnotations(new LinkedHashMap<>(metadataAnnotations));
+    }
+    fn.setMetadata(metadata);
     FunctionSpec spec = new FunctionSpec();
     spec.setRuntime(runtime);
     spec.setRuntimeImageOverride(override);
     Source source = new Source();
-    if (git != null) {
-      source.setGitRepository(git);
-    } else {
+    if (inlineSource) {
       InlineSource inline = new InlineSource();
       inline.setSource(code);
       inline.setDependencies(dependencies);
       source.setInline(inline);
     }
+    source.setGitRepository(git);
     spec.setSource(source);
     spec.setEnv(env.isEmpty() ? null : new ArrayList<>(env));
     spec.setLabels(labels.isEmpty() ? null : new LinkedHashMap<>(labels));
@@ -179,5 +222,18 @@ public final class TestFunction {
     }
     fn.setSpec(spec);
     return fn;
+  }
+
+  /** The Function as one YAML document, to commit to a test Git repository or write to a folder. */
+  public String toYaml() {
+    return YAML.asYaml(build());
+  }
+
+  private static GitRepositorySource git(String url, String reference, String baseDir) {
+    GitRepositorySource git = new GitRepositorySource();
+    git.setUrl(url);
+    git.setBaseDir(baseDir);
+    git.setReference(reference);
+    return git;
   }
 }
