@@ -103,11 +103,6 @@ final class FunctionPass {
       }
     }
     UpdateControl<Function> control = pass.finish();
-    if (control.isPatchStatus()) {
-      // Status is this controller's alone: an apply without a resourceVersion cannot lose to a newer spec, and
-      // a cached copy's older version would only earn a 409 and a retry.
-      fn.getMetadata().setResourceVersion(null);
-    }
     return pass.retry().map(control::rescheduleAfter).orElse(control);
   }
 

@@ -96,6 +96,10 @@ final class StatusPass<R extends CustomResource<?, S>, S extends ConditionedStat
       return UpdateControl.noUpdate();
     }
     resource.setStatus(status);
+    // Status is this controller's alone: a patch without a resourceVersion cannot lose to a newer spec, while the
+    // cached copy's older version would earn a 409, and a retried pass would report what the first one did as
+    // nothing (a sync that pruned a Function would record 0 deleted).
+    resource.getMetadata().setResourceVersion(null);
     return UpdateControl.patchStatus(resource);
   }
 }
