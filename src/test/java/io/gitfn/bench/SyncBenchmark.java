@@ -28,6 +28,18 @@ final class SyncBenchmark implements Benchmark {
   private static final int FUNCTIONS = 1000;
   private static final String NAMESPACE = "bench";
 
+  static final Row FIRST_TIME = Row.millis("first sync: time (" + FUNCTIONS + " dry-run applies, then " + FUNCTIONS
+      + " applies, one at a time)", Target.atMost(60_000));
+  static final Row FIRST_WRITES = Row.count("first sync: writes", Target.exactly(FUNCTIONS));
+  static final Row FIRST_EXIST = Row.count("first sync: Functions in the cluster", Target.exactly(FUNCTIONS));
+  static final Row SAME_TIME = Row.millis("same revision: time");
+  static final Row SAME_WRITES = Row.count("same revision: writes", Target.exactly(0));
+  static final Row SAME_MOVED = Row.count("same revision: objects whose resourceVersion moved", Target.exactly(0));
+  static final Row CHANGED_TIME = Row.millis("1 of " + FUNCTIONS + " changed: time");
+  static final Row CHANGED_WRITES = Row.count("1 of " + FUNCTIONS + " changed: writes", Target.exactly(1));
+  static final Row CHANGED_MOVED =
+      Row.count("1 of " + FUNCTIONS + " changed: objects whose resourceVersion moved", Target.exactly(1));
+
   @Override
   public String name() {
     return "sync";
@@ -36,6 +48,12 @@ final class SyncBenchmark implements Benchmark {
   @Override
   public String description() {
     return "sync of a repository with " + FUNCTIONS + " Functions into a real kube-apiserver";
+  }
+
+  @Override
+  public List<Row> rows() {
+    return List.of(FIRST_TIME, FIRST_WRITES, FIRST_EXIST, SAME_TIME, SAME_WRITES, SAME_MOVED, CHANGED_TIME,
+        CHANGED_WRITES, CHANGED_MOVED);
   }
 
   @Override
@@ -52,24 +70,23 @@ final class SyncBenchmark implements Benchmark {
 
       long start = System.nanoTime();
       SyncResult first = sync.apply(commit(1, -1));
-      metrics.add(Metric.millis("first sync: time", millisSince(start), 60_000.0));
-      metrics.add(count("first sync: writes", first.writes(), null));
-      metrics.add(count("first sync: Functions in the cluster", resourceVersions(client).size(), null));
+      metrics.add(FIRST_TIME.value(millisSince(start)));
+      metrics.add(FIRST_WRITES.value(first.writes()));
+      metrics.add(FIRST_EXIST.value(resourceVersions(client).size()));
 
       Map<String, String> before = resourceVersions(client);
       start = System.nanoTime();
       SyncResult same = sync.apply(commit(1, -1));
-      metrics.add(Metric.millis("same revision: time", millisSince(start), null));
-      metrics.add(count("same revision: writes", same.writes(), 0.0));
+      metrics.add(SAME_TIME.value(millisSince(start)));
+      metrics.add(SAME_WRITES.value(same.writes()));
       Map<String, String> afterSame = resourceVersions(client);
-      metrics.add(count("same revision: objects whose resourceVersion moved", moved(before, afterSame), 0.0));
+      metrics.add(SAME_MOVED.value(moved(before, afterSame)));
 
       start = System.nanoTime();
       SyncResult oneChanged = sync.apply(commit(2, FUNCTIONS / 2));
-      metrics.add(Metric.millis("1 of " + FUNCTIONS + " changed: time", millisSince(start), null));
-      metrics.add(count("1 of " + FUNCTIONS + " changed: writes", oneChanged.writes(), 1.0));
-      metrics.add(count("1 of " + FUNCTIONS + " changed: objects whose resourceVersion moved",
-          moved(afterSame, resourceVersions(client)), 1.0));
+      metrics.add(CHANGED_TIME.value(millisSince(start)));
+      metrics.add(CHANGED_WRITES.value(oneChanged.writes()));
+      metrics.add(CHANGED_MOVED.value(moved(afterSame, resourceVersions(client))));
       return metrics;
     }
   }
@@ -90,10 +107,6 @@ final class SyncBenchmark implements Benchmark {
 
   private static int moved(Map<String, String> before, Map<String, String> after) {
     return (int) after.entrySet().stream().filter(e -> !e.getValue().equals(before.get(e.getKey()))).count();
-  }
-
-  private static Metric count(String name, double value, Double target) {
-    return new Metric(name, value, "n", target, true);
   }
 
   private static double millisSince(long start) {
