@@ -1,6 +1,7 @@
 // The process around the handler: start-up and its failures, where it listens, the timeout, the access log,
 // and graceful shutdown.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import net from 'node:net';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,16 +22,17 @@ describe('start-up', () => {
 
   test('/healthz does not answer until the handler has loaded', async () => {
     const port = await freePort();
-    const started = Date.now();
     const runtime = launch({ HANDLER_PATH: fixture('slow-load'), FUNC_PORT: String(port) });
     try {
+      // The handler tries the port itself, at the end of its load: nothing may listen there yet.
+      const [, during] = await runtime.waitForOutput(/^slow-load: port \d+ (answered|refused) while the handler loaded$/m);
+      assert.equal(during, 'refused');
       let status;
       while (status === undefined) {
         status = await fetch(`http://127.0.0.1:${port}/healthz`).then((res) => res.status, () => undefined);
         if (status === undefined) await sleep(50);
       }
       assert.equal(status, 200);
-      assert.ok(Date.now() - started >= 1500, `answered after ${Date.now() - started} ms, before the load ended`);
     } finally {
       await runtime.stop();
     }
@@ -90,11 +92,12 @@ describe('FUNC_TIMEOUT', () => {
     const runtime = await startRuntime(fixture('cjs'), { FUNC_TIMEOUT: '1' });
     try {
       const started = Date.now();
-      const res = await fetch(`${runtime.url}/slow?ms=4000`);
+      // The handler would take a minute, longer than this call waits: only the runtime's timeout can answer it.
+      const res = await fetch(`${runtime.url}/slow?ms=60000`, { signal: AbortSignal.timeout(30_000) });
       const took = Date.now() - started;
       assert.equal(res.status, 408);
       assert.equal(await res.text(), 'the function did not answer within FUNC_TIMEOUT (1 s)');
-      assert.ok(took >= 1000 && took < 4000, `answered after ${took} ms`);
+      assert.ok(took >= 1000, `answered after ${took} ms, before FUNC_TIMEOUT`);
 
       const metrics = await (await fetch(`${runtime.url}/metrics`)).text();
       assert.match(metrics, /^function_calls_total 1$/m);
@@ -143,9 +146,11 @@ describe('SIGTERM', () => {
       assert.equal(res.status, 200);
       assert.equal(await res.text(), 'done');
       const answered = Date.now();
-      // The response's keep-alive connection must not hold the exit for its idle timeout (5 s).
+      // The response's keep-alive connection must not hold the exit until it goes idle long enough to be closed:
+      // by fetch after 4 s (the server's 5 s keep-alive timeout, less fetch's margin of a second), or by the server
+      // after 5 s. A bound under those is the behaviour under test, not a speed.
       assert.deepEqual(await runtime.exited, { code: 0, signal: null });
-      assert.ok(Date.now() - answered < 2000, `exited ${Date.now() - answered} ms after the response`);
+      assert.ok(Date.now() - answered < 3000, `exited ${Date.now() - answered} ms after the response`);
     } finally {
       await runtime.stop();
     }
@@ -157,12 +162,14 @@ describe('SIGTERM', () => {
     try {
       await new Promise((resolve, reject) => silent.on('connect', resolve).on('error', reject));
       const closed = new Promise((resolve) => silent.on('close', resolve));
-      const signalled = Date.now();
+      const output = once(runtime.child, 'close'); // after its stdout was read to the end
       runtime.child.kill('SIGTERM');
 
       assert.deepEqual(await runtime.exited, { code: 0, signal: null });
       await closed;
-      assert.ok(Date.now() - signalled < 2000, `exited ${Date.now() - signalled} ms after SIGTERM`);
+      await output;
+      // Held by the connection, the server could not close, and the drain's 10 s timer would end the process.
+      assert.equal(runtime.stdout.split('\n').filter(Boolean).at(-1), 'gitfn nodejs runtime: stopped', runtime.stdout);
     } finally {
       silent.destroy();
       await runtime.stop();
@@ -182,7 +189,7 @@ describe('SIGTERM', () => {
 
       assert.deepEqual(await runtime.exited, { code: 0, signal: null });
       const took = Date.now() - signalled;
-      assert.ok(took >= 9500 && took < 15000, `exited ${took} ms after SIGTERM`);
+      assert.ok(took >= 9500, `exited ${took} ms after SIGTERM, before the 10 s drain was over`);
       assert.match(runtime.stdout, /stopped with 1 request\(s\) still in flight after 10 s/);
       assert.notEqual(await inFlight, 200);
     } finally {

@@ -63,12 +63,13 @@ def test_an_exception_is_500_with_its_text_and_a_traceback_on_stderr(responses):
 
 def test_a_handler_past_func_timeout_is_408_and_the_server_goes_on(responses):
     started = time.monotonic()
-    reply = responses.call("GET", "/slow?seconds=4")
+    # The handler would take a minute, longer than the call's own 30 s: only the runtime's timeout can answer it.
+    reply = responses.call("GET", "/slow?seconds=60")
     elapsed = time.monotonic() - started
 
     assert reply.status == 408
     assert reply.text == "the function did not finish within 1 s (FUNC_TIMEOUT)\n"
-    assert 1 <= elapsed < 3.5  # answered at the timeout, not when the handler ended
+    assert elapsed >= 1  # not before FUNC_TIMEOUT
     assert responses.call("GET", "/").status == 200
 
 

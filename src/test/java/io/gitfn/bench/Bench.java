@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,8 @@ import java.util.stream.Stream;
 
 /**
  * Runs one benchmark by name, prints its table and writes {@code <out>/<name>.json} shaped as
- * {@code {"machine": {...}, "metrics": [{"name", "value", "unit", "target", "met"}]}}.
+ * {@code {"machine": {...}, "metrics": [{"name", "value", "unit", "target", "met"}]}}, where {@code target} is
+ * the target as the table prints it ({@code "≤ 500 ms"}, {@code "= 0"}) or null, and {@code met} null without one.
  *
  * <p>Started by the {@code bench} Maven profile in a JVM of its own, so that a benchmark's servers stop
  * with it.
@@ -44,15 +46,25 @@ public final class Bench {
         .enable(SerializationFeature.INDENT_OUTPUT)
         .writeValue(out.toFile(), report(metrics));
     System.out.println("Wrote " + out);
+    List<String> undeclared = RowMatch.of(benchmark.rows(), metrics.stream().map(Metric::name).toList()).problems();
+    if (!undeclared.isEmpty()) {
+      // The declarations are what docs/benchmarks.md is checked against (BenchmarkPagesTest).
+      System.err.println(benchmark.name() + " did not report the rows it declares: " + undeclared);
+    }
     // Servers a benchmark started may keep non-daemon threads; the figures are written.
-    System.exit(metrics.stream().anyMatch(m -> Boolean.FALSE.equals(m.met())) ? 1 : 0);
+    System.exit(!undeclared.isEmpty() || metrics.stream().anyMatch(m -> Boolean.FALSE.equals(m.met())) ? 1 : 0);
+  }
+
+  /** Every benchmark, by name; constructing one runs nothing. */
+  public static Map<String, Benchmark> benchmarks() {
+    return Collections.unmodifiableMap(BENCHMARKS);
   }
 
   static String table(Benchmark benchmark, List<Metric> metrics) {
     int width = Math.max(6, metrics.stream().mapToInt(m -> m.name().length()).max().orElse(6));
     StringBuilder table = new StringBuilder();
     table.append(benchmark.name()).append(": ").append(benchmark.description()).append('\n');
-    String row = "%-" + width + "s  %12s  %-4s  %12s  %s%n";
+    String row = "%-" + width + "s  %12s  %-4s  %16s  %s%n";
     table.append(String.format(row, "metric", "value", "unit", "target", "met"));
     for (Metric m : metrics) {
       table.append(
@@ -61,7 +73,7 @@ public final class Bench {
               m.name(),
               String.format("%.1f", m.value()),
               m.unit(),
-              m.target() == null ? "-" : (m.lowerIsBetter() ? "<= " : ">= ") + String.format("%.0f", m.target()),
+              m.target() == null ? "-" : m.target().text(m.unit()),
               m.met() == null ? "-" : m.met() ? "yes" : "NO"));
     }
     return table.toString();
@@ -74,7 +86,7 @@ public final class Bench {
       row.put("name", m.name());
       row.put("value", m.value());
       row.put("unit", m.unit());
-      row.put("target", m.target());
+      row.put("target", m.target() == null ? null : m.target().text(m.unit()));
       row.put("met", m.met());
       rows.add(row);
     }

@@ -59,6 +59,48 @@ final class LocalBenchmark implements Benchmark {
   private static final Pattern PORT = Pattern.compile(ID + ": started \\S+ on port (\\d+) ");
   private static final Pattern SWITCHED = Pattern.compile(ID + ": switched in (\\d+) ms");
 
+  private static final String OF_COLD = " (median of " + COLD_STARTS + ")";
+  static final Row COLD = Row.millis("cold start (fresh cache): follow → first answer" + OF_COLD);
+  static final Row COLD_SLOWEST = Row.millis("cold start: follow → first answer, slowest of " + COLD_STARTS);
+  static final Row COLD_RUNTIME = Row.millis("  runtime server install (npm ci: express) and build folder" + OF_COLD);
+  static final Row COLD_DEPENDENCIES = Row.millis("  dependency install (npm install is-number@7.0.0)" + OF_COLD);
+  static final Row COLD_PROCESS = Row.millis("  process start → /healthz 200" + OF_COLD);
+  static final Row WARM = Row.millis("warm start (cache of the last cold start): follow → first answer");
+  static final Row PUSH_P50 = Row.millis("push → new version serving, p50 (" + PUSHES + " pushes, one client every "
+      + POLL.toMillis() + " ms)", Target.atMost(3_000));
+  static final Row PUSH_SLOWEST = Row.millis("push → new version serving, slowest of " + PUSHES);
+  static final Row PUSH_GIT = Row.millis("  git push returns, p50");
+  static final Row PUSH_FETCH = Row.millis("  fetch of the new commit, p50");
+  static final Row PUSH_PROCESS = Row.millis("  process start → /healthz 200, p50");
+  static final Row PUSH_OVER = Row.millis("new version serving → ready for the next push, p50");
+  static final Row PUSH_OVER_SLOWEST = Row.millis("new version serving → ready for the next push, slowest");
+  static final Row PUSH_ANSWERED = Row.count("requests answered 200 during those pushes");
+  static final Row PUSH_FAILED = Row.count("failed requests during those pushes", Target.exactly(0));
+  static final Row LOAD_P50 =
+      Row.millis("under load: push → new version serving, p50 (" + PUSHES_UNDER_LOAD + " pushes)");
+  static final Row LOAD_SLOWEST = Row.millis("under load: push → new version serving, slowest");
+  static final Row LOAD_PROCESS = Row.millis("  process start → /healthz 200, p50");
+  static final Row LOAD_REVERT = Row.millis("under load: revert pushed → earlier version serving");
+  static final Row LOAD_OVER = Row.millis("under load: new version serving → ready for the next push, p50");
+  static final Row LOAD_OVER_SLOWEST = Row.millis("under load: new version serving → ready for the next push, slowest");
+  static final Row LOAD_ANSWERED = Row.count("under load: requests answered 200 (" + LOAD_CLIENTS
+      + " clients without pause)");
+  static final Row LOAD_FAILED = Row.count("under load: failed requests during " + PUSHES_UNDER_LOAD
+      + " pushes and a revert", Target.exactly(0));
+  static final Row INSTALLS = Row.count("dependency installs during the " + (PUSHES + PUSHES_UNDER_LOAD + 1)
+      + " pushes", Target.exactly(0));
+  static final Row PROXIED_P50 = Row.millis("through the proxy, p50 (" + RATE + " requests/s, "
+      + RATE * RATE_BLOCK.toMillis() / 1000 * RATE_BLOCKS + " requests)");
+  static final Row STRAIGHT_P50 = Row.millis("straight to the Function's process, p50");
+  static final Row RATIO_P50 = Row.of("proxy ÷ straight, p50", "x", null);
+  static final Row ADDED_P50 = Row.millis("added by the proxy, p50");
+  static final Row PROXIED_MEAN = Row.millis("through the proxy: mean");
+  static final Row PROXIED_P95 = Row.millis("through the proxy: p95");
+  static final Row PROXIED_P99 = Row.millis("through the proxy: p99");
+  static final Row STRAIGHT_MEAN = Row.millis("straight: mean");
+  static final Row STRAIGHT_P95 = Row.millis("straight: p95");
+  static final Row STRAIGHT_P99 = Row.millis("straight: p99");
+
   @Override
   public String name() {
     return "local";
@@ -68,6 +110,15 @@ final class LocalBenchmark implements Benchmark {
   public String description() {
     return "gitfn up: " + COLD_STARTS + " cold starts, " + PUSHES + " pushes, " + PUSHES_UNDER_LOAD
         + " pushes and a revert under load, proxy overhead at " + RATE + " requests/s";
+  }
+
+  @Override
+  public List<Row> rows() {
+    return List.of(COLD, COLD_SLOWEST, COLD_RUNTIME, COLD_DEPENDENCIES, COLD_PROCESS, WARM, PUSH_P50, PUSH_SLOWEST,
+        PUSH_GIT, PUSH_FETCH, PUSH_PROCESS, PUSH_OVER, PUSH_OVER_SLOWEST, PUSH_ANSWERED, PUSH_FAILED, LOAD_P50,
+        LOAD_SLOWEST, LOAD_PROCESS, LOAD_REVERT, LOAD_OVER, LOAD_OVER_SLOWEST, LOAD_ANSWERED, LOAD_FAILED, INSTALLS,
+        PROXIED_P50, STRAIGHT_P50, RATIO_P50, ADDED_P50, PROXIED_MEAN, PROXIED_P95, PROXIED_P99, STRAIGHT_MEAN,
+        STRAIGHT_P95, STRAIGHT_P99);
   }
 
   @Override
@@ -93,15 +144,13 @@ final class LocalBenchmark implements Benchmark {
         first.expect(body(1));
         long following = System.nanoTime();
         up.follow(source, "main", FOLDER);
-        metrics.add(Metric.millis("warm start (cache of the last cold start): follow → first answer",
-            (first.await(WAIT) - following) / 1e6, null));
+        metrics.add(WARM.value((first.await(WAIT) - following) / 1e6));
         first.stop();
 
         int mark = progress.count();
         pushes(up, copy, progress, metrics);
         underLoad(up, copy, progress, metrics);
-        metrics.add(new Metric("dependency installs during the " + (PUSHES + PUSHES_UNDER_LOAD + 1) + " pushes",
-            progress.all(INSTALLED, mark).size(), "n", 0.0, true));
+        metrics.add(INSTALLS.value(progress.all(INSTALLED, mark).size()));
         proxyOverhead(up, progress, metrics);
       }
     }
@@ -136,14 +185,11 @@ final class LocalBenchmark implements Benchmark {
       // "switched in" is timed from the start of the rollout: runtime server, dependencies, build folder, process.
       runtime[i] = figure(progress, SWITCHED, 0) - dependencies[i] - start[i];
     }
-    String of = " (median of " + COLD_STARTS + ")";
-    metrics.add(Metric.millis("cold start (fresh cache): follow → first answer" + of, percentile(total, 50), null));
-    metrics.add(Metric.millis("cold start: follow → first answer, slowest of " + COLD_STARTS, max(total), null));
-    metrics.add(Metric.millis("  runtime server install (npm ci: express) and build folder" + of,
-        percentile(runtime, 50), null));
-    metrics.add(Metric.millis("  dependency install (npm install is-number@7.0.0)" + of,
-        percentile(dependencies, 50), null));
-    metrics.add(Metric.millis("  process start → /healthz 200" + of, percentile(start, 50), null));
+    metrics.add(COLD.value(percentile(total, 50)));
+    metrics.add(COLD_SLOWEST.value(max(total)));
+    metrics.add(COLD_RUNTIME.value(percentile(runtime, 50)));
+    metrics.add(COLD_DEPENDENCIES.value(percentile(dependencies, 50)));
+    metrics.add(COLD_PROCESS.value(percentile(start, 50)));
     return cache;
   }
 
@@ -168,17 +214,15 @@ final class LocalBenchmark implements Benchmark {
     double[] starts = figures(progress, STARTED, mark);
     double[] fetches = figures(progress, FETCHED, mark);
 
-    String of = " (" + PUSHES + " pushes, one client every " + POLL.toMillis() + " ms)";
-    metrics.add(Metric.millis("push → new version serving, p50" + of, percentile(served, 50), 3_000.0));
-    metrics.add(Metric.millis("push → new version serving, p99 (of " + PUSHES + ": the slowest)",
-        percentile(served, 99), null));
-    metrics.add(Metric.millis("  git push returns, p50", percentile(pushed, 50), null));
-    metrics.add(Metric.millis("  fetch of the new commit, p50", percentile(fetches, 50), null));
-    metrics.add(Metric.millis("  process start → /healthz 200, p50", percentile(starts, 50), null));
-    metrics.add(Metric.millis("new version serving → ready for the next push, p50", percentile(over, 50), null));
-    metrics.add(Metric.millis("new version serving → ready for the next push, slowest", max(over), null));
-    metrics.add(new Metric("failed requests during those pushes (of " + (result.ok() + result.failures()) + ")",
-        result.failures(), "n", 0.0, true));
+    metrics.add(PUSH_P50.value(percentile(served, 50)));
+    metrics.add(PUSH_SLOWEST.value(max(served)));
+    metrics.add(PUSH_GIT.value(percentile(pushed, 50)));
+    metrics.add(PUSH_FETCH.value(percentile(fetches, 50)));
+    metrics.add(PUSH_PROCESS.value(percentile(starts, 50)));
+    metrics.add(PUSH_OVER.value(percentile(over, 50)));
+    metrics.add(PUSH_OVER_SLOWEST.value(max(over)));
+    metrics.add(PUSH_ANSWERED.value(result.ok()));
+    metrics.add(PUSH_FAILED.value(result.failures()));
     report("pushes", result);
   }
 
@@ -208,17 +252,14 @@ final class LocalBenchmark implements Benchmark {
       throw new IllegalStateException("expected " + (PUSHES_UNDER_LOAD + 1) + " rollouts, saw " + switched);
     }
 
-    String of = " (" + LOAD_CLIENTS + " clients without pause)";
-    metrics.add(Metric.millis("under load: push → new version serving, p50 (" + PUSHES_UNDER_LOAD + " pushes)",
-        percentile(served, 50), null));
-    metrics.add(Metric.millis("under load: push → new version serving, slowest", max(served), null));
-    metrics.add(Metric.millis("  process start → /healthz 200, p50", percentile(starts, 50), null));
-    metrics.add(Metric.millis("under load: revert pushed → earlier version serving", revert, null));
-    metrics.add(Metric.millis("under load: new version serving → ready for the next push, p50", percentile(over, 50), null));
-    metrics.add(Metric.millis("under load: new version serving → ready for the next push, slowest", max(over), null));
-    metrics.add(new Metric("under load: requests answered 200" + of, result.ok(), "n", null, false));
-    metrics.add(new Metric("under load: failed requests during " + PUSHES_UNDER_LOAD + " pushes and a revert",
-        result.failures(), "n", 0.0, true));
+    metrics.add(LOAD_P50.value(percentile(served, 50)));
+    metrics.add(LOAD_SLOWEST.value(max(served)));
+    metrics.add(LOAD_PROCESS.value(percentile(starts, 50)));
+    metrics.add(LOAD_REVERT.value(revert));
+    metrics.add(LOAD_OVER.value(percentile(over, 50)));
+    metrics.add(LOAD_OVER_SLOWEST.value(max(over)));
+    metrics.add(LOAD_ANSWERED.value(result.ok()));
+    metrics.add(LOAD_FAILED.value(result.failures()));
     report("under load", result);
   }
 
@@ -263,17 +304,16 @@ final class LocalBenchmark implements Benchmark {
     }
     double[] p = concat(proxied);
     double[] d = concat(straight);
-    String of = " (" + RATE + " requests/s, " + p.length + " requests)";
-    metrics.add(Metric.millis("through the proxy, p50" + of, percentile(p, 50), null));
-    metrics.add(Metric.millis("straight to the Function's process, p50", percentile(d, 50), null));
-    metrics.add(new Metric("proxy ÷ straight, p50", percentile(p, 50) / percentile(d, 50), "x", null, true));
-    metrics.add(Metric.millis("added by the proxy, p50", percentile(p, 50) - percentile(d, 50), null));
-    metrics.add(Metric.millis("through the proxy: mean", Arrays.stream(p).average().orElse(0), null));
-    metrics.add(Metric.millis("through the proxy: p95", percentile(p, 95), null));
-    metrics.add(Metric.millis("through the proxy: p99", percentile(p, 99), null));
-    metrics.add(Metric.millis("straight: mean", Arrays.stream(d).average().orElse(0), null));
-    metrics.add(Metric.millis("straight: p95", percentile(d, 95), null));
-    metrics.add(Metric.millis("straight: p99", percentile(d, 99), null));
+    metrics.add(PROXIED_P50.value(percentile(p, 50)));
+    metrics.add(STRAIGHT_P50.value(percentile(d, 50)));
+    metrics.add(RATIO_P50.value(percentile(p, 50) / percentile(d, 50)));
+    metrics.add(ADDED_P50.value(percentile(p, 50) - percentile(d, 50)));
+    metrics.add(PROXIED_MEAN.value(Arrays.stream(p).average().orElse(0)));
+    metrics.add(PROXIED_P95.value(percentile(p, 95)));
+    metrics.add(PROXIED_P99.value(percentile(p, 99)));
+    metrics.add(STRAIGHT_MEAN.value(Arrays.stream(d).average().orElse(0)));
+    metrics.add(STRAIGHT_P95.value(percentile(d, 95)));
+    metrics.add(STRAIGHT_P99.value(percentile(d, 99)));
   }
 
   private static WorkingCopy writeVersion(WorkingCopy copy, int version) throws Exception {

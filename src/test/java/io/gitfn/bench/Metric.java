@@ -1,22 +1,14 @@
 package io.gitfn.bench;
 
 /**
- * One measured figure of a benchmark.
+ * One measured figure of a benchmark, reported through its declared {@link Row}.
  *
- * @param target the bound the figure should stay within (same unit), or null when there is none
- * @param lowerIsBetter whether the target is an upper bound (times, sizes) or a lower one (rates)
+ * @param target the values that pass (same unit), or null when there is none
  */
-public record Metric(String name, double value, String unit, Double target, boolean lowerIsBetter) {
-
-  public static Metric millis(String name, double value, Double target) {
-    return new Metric(name, value, "ms", target, true);
-  }
+public record Metric(String name, double value, String unit, Target target) {
 
   /** Whether the figure meets its target; null when there is none. */
   public Boolean met() {
-    if (target == null) {
-      return null;
-    }
-    return lowerIsBetter ? value <= target : value >= target;
+    return target == null ? null : target.met(value);
   }
 }

@@ -58,6 +58,30 @@ final class SourcesBenchmark implements Benchmark {
   private static final int PUSHES = 200;
   private static final int LARGE_REPOSITORY_MB = 110;
   private static final String SECRET = "bench-secret";
+  private static final String HEAP = "64m";
+
+  /**
+   * About one {@code ls-remote} per repository and cycle, however many sources: each mirror's schedule lands within
+   * ±10 % of the interval, and the next check is scheduled only when one ends, so a cycle may see fewer.
+   */
+  static final Row LS_REMOTES = Row.of("ls-remotes per poll cycle (" + REPOSITORIES * SOURCES_PER_REPOSITORY
+      + " sources on " + REPOSITORIES + " repositories, polled every " + POLL.toSeconds() + " s, for "
+      + POLL_CYCLES + " cycles)", "n", Target.between(REPOSITORIES * 0.8, REPOSITORIES * 1.1));
+  /** The sources of a repository share its mirror, so each repository is fetched once, whatever the sources. */
+  static final Row FIRST_FETCHES = Row.count("fetches until every source reported its first revision",
+      Target.exactly(REPOSITORIES));
+  static final Row NO_CHANGE_FETCHES = Row.count("fetches during those " + POLL_CYCLES + " no-change cycles",
+      Target.exactly(0));
+  static final Row CPU_PER_CHECK = Row.millis("CPU per 1000 no-change source checks (client + in-process server)");
+  static final Row WEBHOOK_P50 = Row.millis(
+      "signed webhook delivery → the watcher reports the new revision, p50 (" + PUSHES + " pushes)");
+  static final Row WEBHOOK_P99 = Row.millis(
+      "signed webhook delivery → the watcher reports the new revision, p99 (" + PUSHES + " pushes)",
+      Target.atMost(500));
+  static final Row LARGE = Row.of("large repository on disk after fetch", "MB", Target.atLeast(100));
+  static final Row PEAK_HEAP = Row.of("peak heap while fetching it, in a JVM started with -Xmx" + HEAP, "MB", null);
+  /** The fetch streams the pack to disk: the heap it needs does not grow with the repository. */
+  static final Row PEAK_HEAP_SHARE = Row.of("peak heap ÷ the repository on disk", "x", Target.atMost(0.5));
 
   @Override
   public String name() {
@@ -68,6 +92,12 @@ final class SourcesBenchmark implements Benchmark {
   public String description() {
     return REPOSITORIES * SOURCES_PER_REPOSITORY + " sources on " + REPOSITORIES + " repositories, "
         + PUSHES + " webhook pushes, a " + LARGE_REPOSITORY_MB + " MB fetch";
+  }
+
+  @Override
+  public List<Row> rows() {
+    return List.of(LS_REMOTES, FIRST_FETCHES, NO_CHANGE_FETCHES, CPU_PER_CHECK, WEBHOOK_P50, WEBHOOK_P99, LARGE,
+        PEAK_HEAP, PEAK_HEAP_SHARE);
   }
 
   @Override
@@ -108,18 +138,18 @@ final class SourcesBenchmark implements Benchmark {
       if (seen.size() < REPOSITORIES * SOURCES_PER_REPOSITORY) {
         throw new IllegalStateException("only " + seen.size() + " sources reported a revision within 60 s");
       }
+      int fetchesBefore = fetches(mirrorList);
       int lsRemotesBefore = mirrorList.stream().mapToInt(Mirror::lsRemoteCount).sum();
       long cpuBefore = processCpuNanos();
       Thread.sleep(POLL.multipliedBy(POLL_CYCLES).toMillis());
       int lsRemotes = mirrorList.stream().mapToInt(Mirror::lsRemoteCount).sum() - lsRemotesBefore;
       long cpu = processCpuNanos() - cpuBefore;
+      int fetchesDuring = fetches(mirrorList) - fetchesBefore;
       double sourceChecks = (double) lsRemotes * SOURCES_PER_REPOSITORY;
-      metrics.add(new Metric("ls-remotes per poll cycle (1000 sources, 10 repositories)",
-          (double) lsRemotes / POLL_CYCLES, "count", 11.0, true));
-      metrics.add(new Metric("fetches during " + POLL_CYCLES + " no-change cycles",
-          mirrorList.stream().mapToInt(Mirror::fetchCount).sum() - REPOSITORIES, "count", 0.0, true));
-      metrics.add(new Metric("CPU per 1000 no-change source checks (client + in-process server)",
-          cpu / 1e6 / (sourceChecks / 1000), "ms", null, true));
+      metrics.add(LS_REMOTES.value((double) lsRemotes / POLL_CYCLES));
+      metrics.add(FIRST_FETCHES.value(fetchesBefore));
+      metrics.add(NO_CHANGE_FETCHES.value(fetchesDuring));
+      metrics.add(CPU_PER_CHECK.value(cpu / 1e6 / (sourceChecks / 1000)));
     } finally {
       Directories.deleteRecursively(cache);
     }
@@ -180,8 +210,8 @@ final class SourcesBenchmark implements Benchmark {
       Directories.deleteRecursively(cache);
     }
     java.util.Arrays.sort(latencies);
-    metrics.add(Metric.millis("webhook delivery → new revision, p50 (" + PUSHES + " pushes)", percentile(latencies, 50), null));
-    metrics.add(Metric.millis("webhook delivery → new revision, p99 (" + PUSHES + " pushes)", percentile(latencies, 99), 500.0));
+    metrics.add(WEBHOOK_P50.value(percentile(latencies, 50)));
+    metrics.add(WEBHOOK_P99.value(percentile(latencies, 99)));
   }
 
   private void largeFetch(RunningGitServers servers, List<Metric> metrics) throws Exception {
@@ -198,9 +228,8 @@ final class SourcesBenchmark implements Benchmark {
     }
     copy.commit("large");
     copy.push();
-    String heap = "64m";
     Process probe = new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap,
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + HEAP,
             "-cp", System.getProperty("java.class.path"), FetchProbe.class.getName(),
             servers.http().url(repository.name()), servers.http().credentials().username(),
             servers.http().credentials().password(), "main", Long.toString(2L << 30))
@@ -220,11 +249,16 @@ final class SourcesBenchmark implements Benchmark {
         }
       }
     }
-    if (probe.waitFor() != 0 || peak < 0) {
-      throw new IllegalStateException("the fetch probe failed with -Xmx" + heap + "; see its output above");
+    if (probe.waitFor() != 0 || peak <= 0 || size <= 0) {
+      throw new IllegalStateException("the fetch probe failed with -Xmx" + HEAP + "; see its output above");
     }
-    metrics.add(new Metric("large repository on disk after fetch", size / 1e6, "MB", (double) 100, false));
-    metrics.add(new Metric("peak heap while fetching it (JVM with -Xmx" + heap + ")", peak / 1e6, "MB", size / 1e6 / 2, true));
+    metrics.add(LARGE.value(size / 1e6));
+    metrics.add(PEAK_HEAP.value(peak / 1e6));
+    metrics.add(PEAK_HEAP_SHARE.value((double) peak / size));
+  }
+
+  private static int fetches(List<Mirror> mirrors) {
+    return mirrors.stream().mapToInt(Mirror::fetchCount).sum();
   }
 
   private static SourceEvents recordInto(Map<SourceId, Revision> seen) {

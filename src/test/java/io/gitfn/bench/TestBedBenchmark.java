@@ -21,6 +21,14 @@ final class TestBedBenchmark implements Benchmark {
 
   private static final int RUNS = 3;
 
+  static final Row APISERVER = Row.millis("apiserver.start (etcd + kube-apiserver ready)", Target.atMost(15_000));
+  static final Row CLUSTER =
+      Row.millis("cluster.start (controller-manager, scheduler, kwok node Ready)", Target.atMost(20_000));
+  static final Row GIT_SERVERS = Row.millis("git.servers.start (HTTP + SSH)", Target.atMost(3_000));
+  static final Row GIT_SERVERS_COLD = Row.millis("git.servers.start, first in a cold JVM", Target.atMost(3_000));
+  static final Row PUSH = Row.millis("git.http.push (git CLI)");
+  static final Row LS_REMOTE = Row.millis("git.http.ls-remote (JGit)");
+
   @Override
   public String name() {
     return "testbed";
@@ -29,6 +37,11 @@ final class TestBedBenchmark implements Benchmark {
   @Override
   public String description() {
     return "test-bed start times, median of " + RUNS + " runs";
+  }
+
+  @Override
+  public List<Row> rows() {
+    return List.of(APISERVER, CLUSTER, GIT_SERVERS, GIT_SERVERS_COLD, PUSH, LS_REMOTE);
   }
 
   @Override
@@ -66,12 +79,12 @@ final class TestBedBenchmark implements Benchmark {
       }
     }
     List<Metric> metrics = new ArrayList<>();
-    metrics.add(Metric.millis("apiserver.start (etcd + kube-apiserver ready)", median(apiserver), 15_000.0));
-    metrics.add(Metric.millis("cluster.start (controller-manager, scheduler, kwok node Ready)", median(cluster), 20_000.0));
-    metrics.add(Metric.millis("git.servers.start (HTTP + SSH)", median(gitServers), 3_000.0));
-    metrics.add(Metric.millis("git.servers.start, first in a cold JVM", gitServers[0], 3_000.0));
-    metrics.add(Metric.millis("git.http.push (git CLI)", median(httpPush), null));
-    metrics.add(Metric.millis("git.http.ls-remote (JGit)", median(httpLsRemote), null));
+    metrics.add(APISERVER.value(median(apiserver)));
+    metrics.add(CLUSTER.value(median(cluster)));
+    metrics.add(GIT_SERVERS.value(median(gitServers)));
+    metrics.add(GIT_SERVERS_COLD.value(gitServers[0]));
+    metrics.add(PUSH.value(median(httpPush)));
+    metrics.add(LS_REMOTE.value(median(httpLsRemote)));
     return metrics;
   }
 

@@ -55,8 +55,11 @@ class RolloutDeadlineIT {
   @Test
   void aRolloutPastItsProgressDeadlineIsDeploymentFailed(KubernetesClient client, TestNamespace ns) {
     client.resource(TestFunction.inline().named("stuck").inNamespace(ns.name()).uid(null).build()).create();
-    await().atMost(WAIT).until(() -> client.apps().deployments().inNamespace(ns.name()).withName("stuck").get() != null);
-    assertThat(running(client, ns)).hasValueSatisfying(c -> assertThat(c.getReason()).isEqualTo("DeploymentWaiting"));
+    // Wait for the status that reports on the Deployment, not for the Deployment: the status comes after it.
+    await().atMost(WAIT).untilAsserted(() -> assertThat(running(client, ns)).hasValueSatisfying(c -> {
+      assertThat(c.getReason()).isEqualTo("DeploymentWaiting");
+      assertThat(c.getMessage()).isEqualTo("Deployment stuck is rolling out");
+    }));
 
     // gitfn leaves the deadline at Kubernetes' default (600 s); a shorter one, set by another field manager,
     // brings the verdict within the test.

@@ -5,7 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.Interceptor;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
@@ -27,6 +32,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,7 +42,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Two controllers with {@code --shard-selector gitfn.io/shard=a} and {@code gitfn.io/shard=b}: each reconciles the
  * objects of its shard only (the Events' source host names the instance that wrote them), a repository's Functions
- * land on the repository's shard, and an object without the label is left to an unsharded instance.
+ * land on the repository's shard, and an object without the label is left to an unsharded instance: neither
+ * instance's Function informer lists or watches anything but its own shard, so none ever sees it.
  */
 @WithKubeApi
 @ExtendWith(GitServers.class)
@@ -44,6 +51,8 @@ class ShardingIT {
 
   private static final Duration WAIT = Duration.ofSeconds(30);
   private static final String SHARD = "gitfn.io/shard";
+  private static final Requests requestsA = new Requests();
+  private static final Requests requestsB = new Requests();
   private static KubernetesClient clientA;
   private static KubernetesClient clientB;
   private static Controller shardA;
@@ -52,8 +61,8 @@ class ShardingIT {
   @BeforeAll
   static void startControllers(KubeTestBed bed) throws Exception {
     bed.installCrds();
-    clientA = bed.newClient();
-    clientB = bed.newClient();
+    clientA = requestsA.client(bed.config());
+    clientB = requestsB.client(bed.config());
     shardA = start(clientA, "a");
     shardB = start(clientB, "b");
   }
@@ -75,23 +84,29 @@ class ShardingIT {
 
   @Test
   void eachInstanceReconcilesItsShardAndNothingElse(KubernetesClient client, TestNamespace ns) {
+    client.resource(LeaderElectionIT.function(ns, "unsharded")).create();
     client.resource(labelled(LeaderElectionIT.function(ns, "in-a"), "a")).create();
     client.resource(labelled(LeaderElectionIT.function(ns, "in-b"), "b")).create();
-    client.resource(LeaderElectionIT.function(ns, "unsharded")).create();
 
+    // Each instance reconciled a Function created after "unsharded": its informer has listed and watched past it.
     await().atMost(WAIT).untilAsserted(() -> {
       assertThat(LeaderElectionIT.reconciled(client, ns, "in-a")).isTrue();
       assertThat(LeaderElectionIT.reconciled(client, ns, "in-b")).isTrue();
     });
     assertThat(writers(client, ns, "in-a")).containsExactly("shard-a");
     assertThat(writers(client, ns, "in-b")).containsExactly("shard-b");
-    // Neither instance touches it: no finalizer, no status, no Event, however long one waits.
-    await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
-      Function unsharded = client.resources(Function.class).inNamespace(ns.name()).withName("unsharded").get();
-      assertThat(unsharded.getStatus()).isNull();
-      assertThat(unsharded.getMetadata().getFinalizers()).isEmpty();
-      assertThat(writers(client, ns, "unsharded")).isEmpty();
-    });
+    // It did so with its shard's selector only, which "unsharded" does not pass: no wait can make either see it.
+    assertThat(requestsA.functionInformer()).as("instance a's lists and watches of Functions").isNotEmpty()
+        .allSatisfy(query -> assertThat(query).contains("labelSelector=" + SHARD + "=a"));
+    assertThat(requestsB.functionInformer()).as("instance b's lists and watches of Functions").isNotEmpty()
+        .allSatisfy(query -> assertThat(query).contains("labelSelector=" + SHARD + "=b"));
+    // And neither touched it: no request about it, no finalizer, no status, no Event.
+    assertThat(requestsA.sent).noneMatch(request -> request.contains("/functions/unsharded"));
+    assertThat(requestsB.sent).noneMatch(request -> request.contains("/functions/unsharded"));
+    Function unsharded = client.resources(Function.class).inNamespace(ns.name()).withName("unsharded").get();
+    assertThat(unsharded.getStatus()).isNull();
+    assertThat(unsharded.getMetadata().getFinalizers()).isEmpty();
+    assertThat(writers(client, ns, "unsharded")).isEmpty();
   }
 
   @Test
@@ -123,6 +138,30 @@ class ShardingIT {
   private static Function labelled(Function fn, String shard) {
     fn.getMetadata().setLabels(Map.of(SHARD, shard));
     return fn;
+  }
+
+  /** What a controller's client asked the API server: each request's method, path and query. */
+  private static final class Requests implements Interceptor {
+
+    private static final String FUNCTIONS = "/apis/serverless.kyma-project.io/v1alpha2/functions";
+
+    final List<String> sent = new CopyOnWriteArrayList<>();
+
+    KubernetesClient client(Config config) {
+      return new KubernetesClientBuilder().withConfig(config)
+          .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("gitfn-test-requests", this)).build();
+    }
+
+    @Override
+    public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+      sent.add(request.method() + " " + request.uri().getPath() + "?" + request.uri().getQuery());
+    }
+
+    /** The queries of the lists and watches of Functions in every namespace: what the Function informer asked. */
+    List<String> functionInformer() {
+      return sent.stream().filter(r -> r.startsWith("GET " + FUNCTIONS + "?")).map(r -> r.substring(r.indexOf('?')))
+          .toList();
+    }
   }
 
   /** The instances that recorded Events about {@code name}. */

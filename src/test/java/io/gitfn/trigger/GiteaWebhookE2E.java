@@ -30,20 +30,23 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The whole trigger path with a real forge: Gitea delivers a signed push webhook to gitfn's receiver, and the
- * source reports the pushed commit well inside a second, although it polls only once an hour.
+ * source reports the pushed commit because of that delivery, although it polls only once an hour. How fast that is
+ * belongs to a benchmark (docs/benchmarks.md, {@code sources} and {@code controller}), not to this test.
  */
 class GiteaWebhookE2E {
 
   private static final SourceId SOURCE = new SourceId("FunctionRepository", "team-a", "functions");
 
   @Test
-  void aPushToGiteaIsSeenWithinASecondWhilePollingIsHourly(@TempDir Path home, @TempDir Path cache) throws Exception {
+  void aPushToGiteaIsSeenThroughItsWebhookWhilePollingIsHourly(@TempDir Path home, @TempDir Path cache) throws Exception {
     Path dir = Files.createTempDirectory(
         Files.createDirectories(TestBedBinaries.projectDir().resolve("target/testbed")), "gitea-");
     Map<SourceId, Revision> seen = new ConcurrentHashMap<>();
+    Map<String, String> causes = new ConcurrentHashMap<>();
     SourceEvents events = new SourceEvents() {
       @Override
       public void revision(SourceId source, Revision revision, String cause) {
+        causes.put(revision.sha(), cause);
         seen.put(source, revision);
       }
 
@@ -69,14 +72,16 @@ class GiteaWebhookE2E {
 
       String second = copy.write("functions/hello/handler.js", "module.exports = { main: () => 'v2' };\n").commit("v2");
       copy.push("HEAD:refs/heads/main");
-      long pushed = System.nanoTime();
-      await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
-          .until(() -> second.equals(sha(seen.get(SOURCE))));
-      Duration latency = Duration.ofNanos(System.nanoTime() - pushed);
+      // The next scheduled check is an hour away: only the webhook can bring the commit within this wait.
+      await().atMost(Duration.ofSeconds(30)).until(() -> second.equals(sha(seen.get(SOURCE))));
 
-      assertThat(latency).as("push → new revision with hourly polling").isLessThan(Duration.ofSeconds(1));
-      assertThat(watcher.state(SOURCE).lastDelivery()).hasValueSatisfying(d -> assertThat(d.forge()).isEqualTo("gitea"));
-      assertThat(watcher.state(SOURCE).revision()).contains(new Revision("main", second));
+      SourceState state = watcher.state(SOURCE);
+      assertThat(state.lastDelivery()).hasValueSatisfying(d -> {
+        assertThat(d.forge()).isEqualTo("gitea");
+        assertThat(causes.get(second)).as("what the check that found the commit was for")
+            .isEqualTo("webhook gitea " + d.deliveryId());
+      });
+      assertThat(state.revision()).contains(new Revision("main", second));
     }
   }
 

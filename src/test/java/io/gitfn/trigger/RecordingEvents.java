@@ -17,9 +17,11 @@ public final class RecordingEvents implements SourceEvents {
   private final Map<SourceId, Revision> latest = new ConcurrentHashMap<>();
   private final List<Failure> failures = new CopyOnWriteArrayList<>();
   private final Map<SourceId, Long> revisionCount = new ConcurrentHashMap<>();
+  private final Map<SourceId, String> causes = new ConcurrentHashMap<>();
 
   @Override
   public void revision(SourceId source, Revision revision, String cause) {
+    causes.put(source, cause);
     latest.put(source, revision);
     revisionCount.merge(source, 1L, Long::sum);
   }
@@ -31,6 +33,11 @@ public final class RecordingEvents implements SourceEvents {
 
   public Optional<String> sha(SourceId source) {
     return Optional.ofNullable(latest.get(source)).map(Revision::sha);
+  }
+
+  /** What the check that found the source's latest revision was for: "interval", "webhook gitea 42", a trigger's reason. */
+  public Optional<String> cause(SourceId source) {
+    return Optional.ofNullable(causes.get(source));
   }
 
   public long revisions(SourceId source) {

@@ -103,9 +103,15 @@ class SourceWatcherIT {
     int checks = mirror.lsRemoteCount();
 
     IntStream.range(0, 20).forEach(i -> watcher.track(source(http, repository, "s", "main", HOUR), events));
+    // A track() that asks for a check asks before it returns. A check asked for after them, with a new commit to
+    // find, tells whether any did: it would run after theirs (a second ls-remote) or with them (their cause too).
+    String second = copy.write("a.txt", "2").commit("two");
+    copy.push();
+    watcher.trigger(id("s"), "probe");
 
-    await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
-        .until(() -> mirror.lsRemoteCount() == checks);
+    await().atMost(Duration.ofSeconds(10)).until(() -> events.sha(id("s")).equals(Optional.of(second)));
+    assertThat(events.cause(id("s"))).as("what the check that found the new commit was for").contains("probe");
+    assertThat(mirror.lsRemoteCount() - checks).as("ls-remotes since the source was first seen").isEqualTo(1);
   }
 
   @Test
