@@ -120,16 +120,14 @@ public final class SourceWatcher implements AutoCloseable {
     return states.getOrDefault(id, SourceState.NEW);
   }
 
-  /** The sources a webhook delivery for {@code repository} and {@code ref} may trigger. */
+  /** The sources a webhook delivery for a repository may trigger: each tracked source once, by its mirror. */
   public WebhookTargets webhookTargets() {
-    return (repository, ref) -> {
+    return repository -> {
       List<WebhookTarget> targets = new ArrayList<>();
-      for (Map.Entry<SourceId, MirrorChecks> entry : bySource.entrySet()) {
-        for (TrackedSource source : entry.getValue().sources()) {
-          if (source.id().equals(entry.getKey())
-              && source.url().matchKey().equals(repository.matchKey())
-              && tracks(source.ref(), ref)) {
-            targets.add(new SourceTarget(source, entry.getValue()));
+      for (MirrorChecks checks : byMirror.values()) {
+        for (TrackedSource source : checks.sources()) {
+          if (source.url().matchKey().equals(repository.matchKey())) {
+            targets.add(new SourceTarget(source, checks));
           }
         }
       }
@@ -171,6 +169,11 @@ public final class SourceWatcher implements AutoCloseable {
     @Override
     public Optional<String> secret() {
       return source.webhookSecret();
+    }
+
+    @Override
+    public boolean moves(String ref) {
+      return tracks(source.ref(), ref);
     }
 
     @Override

@@ -27,7 +27,7 @@ final class ControllerProcess implements AutoCloseable {
    */
   static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-Xms32m", "-Xmx96m",
       "-XX:MaxMetaspaceSize=96m", "-XX:ReservedCodeCacheSize=48m", "-XX:TieredStopAtLevel=1", "-Xss512k",
-      "-XX:MaxDirectMemorySize=32m");
+      "-XX:MaxDirectMemorySize=32m", "-XX:+ExitOnOutOfMemoryError");
 
   /**
    * Native memory tracking breaks the resident memory down by category, but costs memory of its own (about 5 MiB

@@ -12,6 +12,12 @@ import java.util.Optional;
  */
 final class BitbucketParser implements ForgeParser {
 
+  private static final PayloadFields CLOUD = PayloadFields.of("repository.links.html.href", "repository.full_name",
+      "push.changes[].new.type", "push.changes[].new.name", "push.changes[].new.target.hash",
+      "push.changes[].old.type", "push.changes[].old.name");
+  private static final PayloadFields SERVER = PayloadFields.of("repository.links.clone[].href",
+      "changes[].ref.id", "changes[].refId", "changes[].type", "changes[].toHash");
+
   @Override
   public Delivery parse(Headers headers, byte[] body) throws MalformedDeliveryException {
     String event = headers.require("X-Event-Key");
@@ -20,9 +26,9 @@ final class BitbucketParser implements ForgeParser {
       case "diagnostics:ping":
         return Delivery.ping(Forge.BITBUCKET, id, event);
       case "repo:push":
-        return cloudPush(headers, id, event, Payload.parse(body));
+        return cloudPush(headers, id, event, Payload.parse(body, CLOUD));
       case "repo:refs_changed":
-        return serverPush(headers, id, event, Payload.parse(body));
+        return serverPush(headers, id, event, Payload.parse(body, SERVER));
       default:
         return Delivery.other(Forge.BITBUCKET, id, event);
     }

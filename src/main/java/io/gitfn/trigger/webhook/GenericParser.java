@@ -10,10 +10,11 @@ import java.util.List;
 final class GenericParser implements ForgeParser {
 
   static final String EVENT = "push";
+  private static final PayloadFields FIELDS = PayloadFields.of("repository", "ref", "after");
 
   @Override
   public Delivery parse(Headers headers, byte[] body) throws MalformedDeliveryException {
-    Payload payload = Payload.parse(body);
+    Payload payload = Payload.parse(body, FIELDS);
     return Delivery.push(
         Forge.GENERIC,
         headers.get("X-Delivery-Id").orElse(null),

@@ -8,6 +8,9 @@ import java.util.List;
  */
 final class GitHubParser implements ForgeParser {
 
+  private static final PayloadFields FIELDS =
+      PayloadFields.of("ref", "after", "repository.clone_url", "repository.ssh_url", "repository.html_url");
+
   @Override
   public Delivery parse(Headers headers, byte[] body) throws MalformedDeliveryException {
     String event = headers.require("X-GitHub-Event");
@@ -20,7 +23,7 @@ final class GitHubParser implements ForgeParser {
       default:
         return Delivery.other(Forge.GITHUB, id, event);
     }
-    Payload payload = Payload.parse(body);
+    Payload payload = Payload.parse(body, FIELDS);
     return Delivery.push(
         Forge.GITHUB,
         id,

@@ -9,6 +9,10 @@ import java.util.List;
  */
 final class GitLabParser implements ForgeParser {
 
+  private static final PayloadFields FIELDS = PayloadFields.of("object_kind", "ref", "after", "checkout_sha",
+      "project.git_http_url", "project.git_ssh_url", "project.web_url",
+      "repository.git_http_url", "repository.git_ssh_url", "repository.homepage");
+
   @Override
   public Delivery parse(Headers headers, byte[] body) throws MalformedDeliveryException {
     String event = headers.require("X-Gitlab-Event");
@@ -17,7 +21,7 @@ final class GitLabParser implements ForgeParser {
     if (!event.equals("Push Hook") && !event.equals("Tag Push Hook") && !event.equals("System Hook")) {
       return Delivery.other(Forge.GITLAB, id, event);
     }
-    Payload payload = Payload.parse(body);
+    Payload payload = Payload.parse(body, FIELDS);
     if (event.equals("System Hook")) {
       String kind = payload.optionalText("object_kind").orElse("");
       if (!kind.equals("push") && !kind.equals("tag_push")) {

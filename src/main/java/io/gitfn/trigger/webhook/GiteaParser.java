@@ -10,6 +10,9 @@ import java.util.List;
  */
 final class GiteaParser implements ForgeParser {
 
+  private static final PayloadFields FIELDS =
+      PayloadFields.of("ref", "after", "repository.clone_url", "repository.ssh_url", "repository.html_url");
+
   @Override
   public Delivery parse(Headers headers, byte[] body) throws MalformedDeliveryException {
     String event = headers.first("X-Forgejo-Event", "X-Gitea-Event")
@@ -18,7 +21,7 @@ final class GiteaParser implements ForgeParser {
     if (!event.equals("push")) {
       return Delivery.other(Forge.GITEA, id, event);
     }
-    Payload payload = Payload.parse(body);
+    Payload payload = Payload.parse(body, FIELDS);
     return Delivery.push(
         Forge.GITEA,
         id,

@@ -1,18 +1,30 @@
 package io.gitfn.trigger.webhook;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.filter.FilteringParserDelegate;
+import com.fasterxml.jackson.core.filter.TokenFilter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.gitfn.source.RepositoryUrl;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** A JSON payload read by dotted field paths, whose errors name the field (for example {@code push.changes[0].new}). */
+/**
+ * A JSON payload read by dotted field paths, whose errors name the field (for example {@code push.changes[0].new}).
+ * Only the {@link PayloadFields} a parser names are kept; the rest of the body is skipped as it is read.
+ */
 final class Payload {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  // Real payloads nest a few levels; deeper nesting only costs the parser's stack.
+  private static final int MAX_NESTING = 32;
+  private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+      .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build()).build());
 
   private final JsonNode node;
   private final String prefix;
@@ -22,19 +34,36 @@ final class Payload {
     this.prefix = prefix;
   }
 
-  static Payload parse(byte[] body) throws MalformedDeliveryException {
-    try {
-      JsonNode root = JSON.readTree(body);
-      if (root == null || !root.isObject()) {
-        throw new MalformedDeliveryException("the body is not a JSON object (set the hook's content type to application/json)");
-      }
-      return new Payload(root, "");
+  /** Reads the fields of {@code body} that {@code fields} names, and nothing else. */
+  static Payload parse(byte[] body, PayloadFields fields) throws MalformedDeliveryException {
+    if (!startsWithObject(body)) {
+      throw new MalformedDeliveryException("the body is not a JSON object (set the hook's content type to application/json)");
+    }
+    try (JsonParser parser = new FilteringParserDelegate(JSON.createParser(body), fields,
+        TokenFilter.Inclusion.INCLUDE_ALL_AND_PATH, true)) {
+      JsonNode root = JSON.readTree(parser);
+      // Nothing the parser reads is in the body: the object is read as empty, and the parser names what is missing.
+      return new Payload(root == null || root.isMissingNode() ? JsonNodeFactory.instance.objectNode() : root, "");
     } catch (JacksonException e) {
       throw new MalformedDeliveryException(
           "the body is not JSON (set the hook's content type to application/json): " + e.getOriginalMessage());
     } catch (IOException e) {
       throw new MalformedDeliveryException("the body cannot be read: " + e.getMessage());
     }
+  }
+
+  private static boolean startsWithObject(byte[] body) {
+    for (byte b : body) {
+      if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+        return b == '{';
+      }
+    }
+    return false;
+  }
+
+  /** How many fields this object kept from the body. */
+  int fieldCount() {
+    return node.size();
   }
 
   /** A non-blank string field. */

@@ -1,6 +1,7 @@
 package io.gitfn.trigger.webhook;
 
 import io.gitfn.source.RepositoryUrl;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,15 +11,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides what a read delivery does: finds the sources that track its repository and refs, keeps those whose
- * secret verifies the delivery, and triggers each of them once. Pure apart from the targets it calls.
+ * Decides what a read delivery does: finds the sources that track its repository, keeps those whose secret
+ * verifies the delivery, and triggers each of them whose ref the push moved, once. Pure apart from the targets it
+ * calls.
  *
  * <p>A source with a secret of its own is verified by that secret only. A source without one is verified by the
- * controller-wide secret, when there is one. An unsigned push is always refused; a signed push that no source
- * tracks is answered 200 with nothing triggered, so that a forge's repository-wide webhook does not show a
- * failure for every push to an untracked branch.
+ * controller-wide secret, when there is one. A delivery that no secret for its repository verifies is refused with
+ * the same answer whether or not the repository is tracked, so that a sender without a secret learns nothing about
+ * what gitfn tracks; only a delivery the controller-wide secret verifies is told that nothing tracks it. The work
+ * an unverified delivery can cause is bounded: at most {@link #MAX_ADDRESSES} repository addresses are looked up,
+ * and at most one HMAC is computed per distinct secret, for at most {@link #MAX_SECRETS} secrets.
  */
 final class PushFanout {
+
+  /** A payload names its repository two or three ways (clone, SSH and web address); more is not a forge's. */
+  static final int MAX_ADDRESSES = 4;
+  /** Sources of one repository usually share a secret; past this many, the rest are not tried. */
+  static final int MAX_SECRETS = 16;
 
   private static final Logger LOG = LoggerFactory.getLogger(PushFanout.class);
 
@@ -47,34 +56,30 @@ final class PushFanout {
   }
 
   private Reply push(Delivery delivery, byte[] body) {
-    // An unsigned push is refused whatever it names, so that it cannot probe which repositories are tracked.
     if (delivery.proof() instanceof Proof.Absent) {
       return unverified(delivery);
     }
-    Map<WebhookTarget, PushEvent> candidates = candidates(delivery);
-    boolean global = globalSecret.isPresent() && verifier.verifies(delivery.proof(), body, globalSecret.get());
-    if (candidates.isEmpty()) {
-      // With a controller-wide secret, an unverified sender does not even learn which repositories are tracked.
-      if (globalSecret.isPresent() && !global) {
-        return unverified(delivery);
-      }
-      return Reply.about(delivery, 200, 0, "no source tracks this repository and ref");
-    }
-    Map<WebhookTarget, PushEvent> verified = new LinkedHashMap<>();
-    candidates.forEach((target, event) -> {
-      boolean ok = target.secret().map(secret -> verifier.verifies(delivery.proof(), body, secret)).orElse(global);
-      if (ok) {
-        verified.put(target, event);
+    Map<WebhookTarget, RepositoryUrl> tracking = tracking(delivery);
+    Verification verification = new Verification(delivery, body);
+    boolean global = globalSecret.map(verification::by).orElse(false);
+    Map<WebhookTarget, RepositoryUrl> verified = new LinkedHashMap<>();
+    tracking.forEach((target, address) -> {
+      if (target.secret().map(verification::by).orElse(global)) {
+        verified.put(target, address);
       }
     });
-    if (verified.isEmpty()) {
+    if (verified.isEmpty() && !global) {
       return unverified(delivery);
+    }
+    Map<WebhookTarget, PushEvent> moved = moved(delivery, verified);
+    if (moved.isEmpty()) {
+      return Reply.about(delivery, 200, 0, "no source tracks this repository and ref");
     }
     if (delivery.deliveryId() != null && !recent.claim(delivery.forge().pathSegment() + "/" + delivery.deliveryId())) {
       return Reply.about(delivery, 200, 0, "duplicate delivery; already handled");
     }
     int triggered = 0;
-    for (Map.Entry<WebhookTarget, PushEvent> entry : verified.entrySet()) {
+    for (Map.Entry<WebhookTarget, PushEvent> entry : moved.entrySet()) {
       try {
         entry.getKey().trigger(entry.getValue());
         triggered++;
@@ -86,25 +91,60 @@ final class PushFanout {
     return Reply.about(delivery, 202, triggered, "triggered");
   }
 
-  /**
-   * Every target for every (repository address, ref) the delivery names, each once, with the event for the
-   * first address and ref that matched it.
-   */
-  private Map<WebhookTarget, PushEvent> candidates(Delivery delivery) {
-    Map<WebhookTarget, PushEvent> found = new LinkedHashMap<>();
-    for (RefChange change : delivery.changes()) {
-      Set<String> asked = new HashSet<>();
-      for (RepositoryUrl repository : delivery.repositories()) {
-        if (!asked.add(repository.matchKey())) {
-          continue; // GitHub's clone, SSH and web URLs usually share one key; ask once.
-        }
-        for (WebhookTarget target : targets.matching(repository, change.ref())) {
-          found.computeIfAbsent(target, t -> new PushEvent(delivery.forge(), delivery.deliveryId(),
-              delivery.event(), repository, change.ref(), change.after()));
-        }
+  /** Every source of the repository, whatever its ref, with the address that found it. */
+  private Map<WebhookTarget, RepositoryUrl> tracking(Delivery delivery) {
+    Map<WebhookTarget, RepositoryUrl> found = new LinkedHashMap<>();
+    Set<String> asked = new HashSet<>();
+    for (RepositoryUrl repository : delivery.repositories()) {
+      if (asked.size() == MAX_ADDRESSES) {
+        break;
+      }
+      if (asked.add(repository.matchKey())) { // GitHub's clone, SSH and web URLs usually share one key; ask once.
+        targets.tracking(repository).forEach(target -> found.putIfAbsent(target, repository));
       }
     }
     return found;
+  }
+
+  /** The verified sources whose ref a change of the push moved, each with the event of the first such change. */
+  private static Map<WebhookTarget, PushEvent> moved(Delivery delivery, Map<WebhookTarget, RepositoryUrl> verified) {
+    Map<WebhookTarget, PushEvent> moved = new LinkedHashMap<>();
+    for (RefChange change : delivery.changes()) {
+      verified.forEach((target, repository) -> {
+        if (target.moves(change.ref())) {
+          moved.putIfAbsent(target, new PushEvent(delivery.forge(), delivery.deliveryId(), delivery.event(),
+              repository, change.ref(), change.after()));
+        }
+      });
+    }
+    return moved;
+  }
+
+  /** Whether secrets verify one delivery: each distinct secret is tried once, and only so many are tried. */
+  private final class Verification {
+    private final Delivery delivery;
+    private final byte[] body;
+    private final Map<String, Boolean> tried = new HashMap<>();
+
+    Verification(Delivery delivery, byte[] body) {
+      this.delivery = delivery;
+      this.body = body;
+    }
+
+    boolean by(String secret) {
+      Boolean known = tried.get(secret);
+      if (known != null) {
+        return known;
+      }
+      if (tried.size() == MAX_SECRETS) {
+        LOG.warn("webhook {} delivery {}: its repository's sources have more than {} webhook secrets; the rest"
+            + " are not tried", delivery.forge().pathSegment(), delivery.deliveryId(), MAX_SECRETS);
+        return false;
+      }
+      boolean verifies = verifier.verifies(delivery.proof(), body, secret);
+      tried.put(secret, verifies);
+      return verifies;
+    }
   }
 
   private static Reply unverified(Delivery delivery) {
@@ -112,7 +152,7 @@ final class PushFanout {
     String why = proof instanceof Proof.Absent absent
         ? absent.why()
         : (proof instanceof Proof.Token ? "the token does not match" : "the signature does not verify with")
-            + " the webhook secret of any source for this repository and ref";
+            + " the webhook secret of a source for this repository, nor with the controller-wide secret";
     return Reply.about(delivery, 401, 0, why);
   }
 }

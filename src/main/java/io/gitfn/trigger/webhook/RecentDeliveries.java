@@ -1,8 +1,12 @@
 package io.gitfn.trigger.webhook;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,11 +14,13 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The delivery ids accepted within the dedupe window, oldest first. Bounded: past {@code capacity} ids the
- * oldest is forgotten early, so a flood of unique ids costs memory for {@code capacity} ids at most.
+ * oldest is forgotten early, and an id longer than {@link #MAX_KEPT} characters is kept as its SHA-256, so a flood
+ * of unique ids costs memory for {@code capacity} short ids at most.
  */
 final class RecentDeliveries {
 
   static final int DEFAULT_CAPACITY = 10_000;
+  static final int MAX_KEPT = 128;
 
   private final Clock clock;
   private final Duration window;
@@ -35,7 +41,8 @@ final class RecentDeliveries {
    * Claims a delivery id: true the first time within the window, false for a repeat. One call decides, so two
    * concurrent copies of a delivery cannot both be accepted.
    */
-  boolean claim(String id) {
+  boolean claim(String delivery) {
+    String id = delivery.length() <= MAX_KEPT ? delivery : sha256(delivery);
     Instant now = clock.instant();
     lock.lock();
     try {
@@ -56,12 +63,31 @@ final class RecentDeliveries {
     }
   }
 
+  /** The characters of every id kept, which is what the ids cost. */
+  int keptCharacters() {
+    lock.lock();
+    try {
+      return seen.keySet().stream().mapToInt(String::length).sum();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   int size() {
     lock.lock();
     try {
       return seen.size();
     } finally {
       lock.unlock();
+    }
+  }
+
+  private static String sha256(String text) {
+    try {
+      return "sha256:" + HexFormat.of().formatHex(
+          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
     }
   }
 

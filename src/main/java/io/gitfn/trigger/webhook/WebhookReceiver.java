@@ -2,6 +2,9 @@ package io.gitfn.trigger.webhook;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Clock;
@@ -10,10 +13,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
@@ -41,6 +43,8 @@ public final class WebhookReceiver extends Handler.Abstract {
   private final PushFanout fanout;
   private final MeterRegistry registry;
   private final BooleanSupplier leading;
+  // Fair, so that a delivery waiting for a slot is not overtaken by a flood that arrived after it.
+  private final Semaphore slots;
 
   public WebhookReceiver(WebhookTargets targets, WebhookSettings settings, Clock clock) {
     this(targets, settings, clock, new SimpleMeterRegistry(), () -> true);
@@ -55,6 +59,7 @@ public final class WebhookReceiver extends Handler.Abstract {
     this.registry = Objects.requireNonNull(registry, "registry");
     this.leading = Objects.requireNonNull(leading, "leading");
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.slots = new Semaphore(settings.maxConcurrentDeliveries(), true);
     parsers.put(Forge.GITHUB, new GitHubParser());
     parsers.put(Forge.GITLAB, new GitLabParser());
     parsers.put(Forge.GITEA, new GiteaParser());
@@ -92,9 +97,26 @@ public final class WebhookReceiver extends Handler.Abstract {
     if (!HttpMethod.POST.is(request.getMethod())) {
       return logged(path, Reply.error(f, 405, "webhooks are delivered with POST, not " + request.getMethod()));
     }
+    if (!takeSlot()) {
+      return logged(path, Reply.error(f, 503, "too many deliveries at once; the forge may deliver it again"));
+    }
+    try {
+      return answer(request, path, f);
+    } finally {
+      slots.release();
+    }
+  }
+
+  /**
+   * A delivery that holds one of the slots: at most {@link WebhookSettings#maxConcurrentDeliveries()} bodies are
+   * read, parsed and verified at once, however many arrive.
+   */
+  private Reply answer(Request request, String path, Forge f) {
     Optional<byte[]> read;
     try {
       read = readBody(request);
+    } catch (BoundedBody.SlowSenderException e) {
+      return logged(path, Reply.error(f, 408, e.getMessage()));
     } catch (IOException e) {
       return logged(path, Reply.error(f, 400, "the body cannot be read: " + e.getMessage()));
     }
@@ -139,9 +161,19 @@ public final class WebhookReceiver extends Handler.Abstract {
         .tag("forge", forge).tag("result", reply.result()).register(registry).increment();
   }
 
+  private boolean takeSlot() {
+    try {
+      return slots.tryAcquire(settings.slotWait().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   private Optional<byte[]> readBody(Request request) throws IOException {
     try (InputStream in = Content.Source.asInputStream(request)) {
-      return BoundedBody.read(in, request.getLength(), settings.maxBodyBytes());
+      return BoundedBody.read(in, request.getLength(), settings.maxBodyBytes(),
+          System.nanoTime() + settings.readTimeout().toNanos());
     }
   }
 

@@ -1,15 +1,24 @@
 package io.gitfn.trigger.webhook;
 
 import java.net.URI;
+import java.time.Duration;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * A Jetty server with only the webhook receiver, at {@code /hooks/*}. The controller mounts the receiver on its
- * own server instead; this one serves tests, benchmarks and local mode.
+ * A Jetty server with only the webhook receiver, at {@code /hooks/*}: the controller's, and those of tests and
+ * benchmarks. Whoever can reach the port can send to it, so it is bounded: at most {@link #MAX_CONNECTIONS}
+ * connections, {@link #MAX_THREADS} threads, and a connection that sends nothing for {@link #IDLE_TIMEOUT} is
+ * closed. The receiver bounds the rest (bodies, slots, read time).
  */
 public final class WebhookServer implements AutoCloseable {
+
+  static final int MAX_CONNECTIONS = 256;
+  static final int MAX_THREADS = 32;
+  static final Duration IDLE_TIMEOUT = Duration.ofSeconds(5);
 
   private final Server server;
   private final URI baseUri;
@@ -21,11 +30,16 @@ public final class WebhookServer implements AutoCloseable {
 
   /** Starts serving {@code receiver} on {@code host:port}; port 0 takes a free one. */
   public static WebhookServer start(String host, int port, WebhookReceiver receiver) throws Exception {
-    Server server = new Server();
+    QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 2);
+    threads.setName("gitfn-webhook");
+    Server server = new Server(threads);
     ServerConnector connector = new ServerConnector(server);
     connector.setHost(host);
     connector.setPort(port);
+    connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
     server.addConnector(connector);
+    // Past the limit the server stops accepting until a connection closes; the kernel's backlog holds the rest.
+    server.addBean(new NetworkConnectionLimit(MAX_CONNECTIONS, server));
     server.setHandler(new ContextHandler(receiver, "/hooks"));
     try {
       server.start();

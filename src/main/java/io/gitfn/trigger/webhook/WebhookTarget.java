@@ -14,6 +14,9 @@ public interface WebhookTarget {
    */
   Optional<String> secret();
 
+  /** Whether a push to the full ref {@code ref} ({@code refs/heads/main}) can move what the source tracks. */
+  boolean moves(String ref);
+
   /** Starts a check of the source. Called only after the delivery verified against this target's secret. */
   void trigger(PushEvent event);
 }

@@ -7,8 +7,9 @@ import java.util.List;
 public interface WebhookTargets {
 
   /**
-   * Every source that tracks this repository (compared by {@link RepositoryUrl#matchKey()}) and would move
-   * when this ref moves. The receiver still verifies each one's secret before triggering it.
+   * Every source that tracks this repository (compared by {@link RepositoryUrl#matchKey()}), whatever its ref:
+   * their secrets decide whether a delivery is verified at all, and {@link WebhookTarget#moves} which of them it
+   * triggers.
    */
-  List<WebhookTarget> matching(RepositoryUrl repository, String ref);
+  List<WebhookTarget> tracking(RepositoryUrl repository);
 }

@@ -90,10 +90,36 @@ class PushFanoutTest {
   }
 
   @Test
-  void aSignedPushNobodyTracksIsAnsweredWithZero() throws Exception {
-    Reply reply = fanout(null).deliver(githubPush("d1", "whatever"), body);
+  void aPushNobodyTracksGetsTheAnswerOfABadSignatureForATrackedOne() throws Exception {
+    Reply untracked = fanout(null).deliver(githubPush("d1", "whatever"), body);
+    targets.track("team-a/orders", REPO, MAIN, "secret-a");
+    Reply tracked = fanout(null).deliver(githubPush("d1", "whatever"), body);
+
+    assertThat(untracked.status()).isEqualTo(401);
+    assertThat(untracked.body()).isEqualTo(tracked.body());
+    assertThat(targets.triggered()).isEmpty();
+  }
+
+  @Test
+  void aPushToAnUntrackedRefIsAnsweredWithZeroOnceASourceSecretVerifiesIt() throws Exception {
+    targets.track("team-a/orders-dev", REPO, "refs/heads/dev", "secret-a");
+    Reply reply = fanout(null).deliver(githubPush("d1", "secret-a"), body);
+
     assertThat(reply.status()).isEqualTo(200);
     assertThat(reply.body()).containsEntry("triggered", 0);
+  }
+
+  @Test
+  void eachDistinctSecretIsTriedOnceAndOnlySoManyAreTried() throws Exception {
+    for (int i = 0; i < PushFanout.MAX_SECRETS * 4; i++) {
+      targets.track("team-" + i + "/orders", REPO, MAIN, "secret-" + (i % (PushFanout.MAX_SECRETS + 8)));
+    }
+    CountingVerifier verifier = new CountingVerifier();
+    Reply reply = new PushFanout(targets, verifier, Optional.empty(),
+        new RecentDeliveries(clock, Duration.ofMinutes(10), 100)).deliver(githubPush("d1", "guess"), body);
+
+    assertThat(reply.status()).isEqualTo(401);
+    assertThat(verifier.calls).isEqualTo(PushFanout.MAX_SECRETS);
   }
 
   @Test
@@ -159,7 +185,7 @@ class PushFanoutTest {
 
   @Test
   void aFailingTargetDoesNotStopTheOthers() throws Exception {
-    WebhookTargets failing = (repository, ref) -> java.util.List.of(
+    WebhookTargets failing = repository -> java.util.List.of(
         new WebhookTarget() {
           public String name() {
             return "broken";
@@ -169,19 +195,34 @@ class PushFanoutTest {
             return Optional.of("secret-a");
           }
 
+          public boolean moves(String ref) {
+            return true;
+          }
+
           public void trigger(PushEvent event) {
             throw new IllegalStateException("queue full");
           }
         });
     RecordingTargets also = targets.track("team-a/orders", REPO, MAIN, "secret-a");
-    WebhookTargets both = (repository, ref) -> {
-      var list = new java.util.ArrayList<>(failing.matching(repository, ref));
-      list.addAll(also.matching(repository, ref));
+    WebhookTargets both = repository -> {
+      var list = new java.util.ArrayList<>(failing.tracking(repository));
+      list.addAll(also.tracking(repository));
       return list;
     };
     Reply reply = new PushFanout(both, new SignatureVerifier(), Optional.empty(),
         new RecentDeliveries(clock, Duration.ofMinutes(10), 100)).deliver(githubPush("d1", "secret-a"), body);
     assertThat(reply.body()).containsEntry("triggered", 1);
     assertThat(targets.triggeredNames()).containsExactly("team-a/orders");
+  }
+
+  /** Counts the HMACs computed. */
+  private static final class CountingVerifier extends SignatureVerifier {
+    int calls;
+
+    @Override
+    boolean verifies(Proof proof, byte[] body, String secret) {
+      calls++;
+      return super.verifies(proof, body, secret);
+    }
   }
 }

@@ -20,6 +20,16 @@ class RecentDeliveriesTest {
   }
 
   @Test
+  void aLongIdIsKeptAsItsDigestAndStillClaimedOnce() {
+    RecentDeliveries recent = new RecentDeliveries(clock, Duration.ofMinutes(10), 100);
+    String huge = "github/" + "x".repeat(8000);
+    assertThat(recent.claim(huge)).isTrue();
+    assertThat(recent.claim(huge)).isFalse();
+    assertThat(recent.claim(huge + "y")).isTrue();
+    assertThat(recent.keptCharacters()).isLessThanOrEqualTo(2 * (RecentDeliveries.MAX_KEPT + 8));
+  }
+
+  @Test
   void anIdIsNewAgainOnceTheWindowHasPassed() {
     RecentDeliveries recent = new RecentDeliveries(clock, Duration.ofMinutes(10), 100);
     recent.claim("github/a");

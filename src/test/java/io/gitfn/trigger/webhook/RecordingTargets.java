@@ -7,7 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** Sources registered by URL and ref, the way FunctionRepositories will be; records every trigger. */
-final class RecordingTargets implements WebhookTargets {
+class RecordingTargets implements WebhookTargets {
 
   record Triggered(String name, PushEvent event) {}
 
@@ -28,15 +28,18 @@ final class RecordingTargets implements WebhookTargets {
     return triggered.stream().map(Triggered::name).toList();
   }
 
+  /** Called after each trigger, for a receiver in a JVM of its own to report it. */
+  void onTrigger(String name) {}
+
   void clear() {
     triggered.clear();
   }
 
   @Override
-  public List<WebhookTarget> matching(RepositoryUrl repository, String ref) {
+  public List<WebhookTarget> tracking(RepositoryUrl repository) {
     List<WebhookTarget> found = new ArrayList<>();
     for (Source s : sources) {
-      if (s.url.matchKey().equals(repository.matchKey()) && s.ref.equals(ref)) {
+      if (s.url.matchKey().equals(repository.matchKey())) {
         found.add(s);
       }
     }
@@ -67,8 +70,14 @@ final class RecordingTargets implements WebhookTargets {
     }
 
     @Override
+    public boolean moves(String pushed) {
+      return ref.equals(pushed);
+    }
+
+    @Override
     public void trigger(PushEvent event) {
       triggered.add(new Triggered(name, event));
+      onTrigger(name);
     }
   }
 }

@@ -3,15 +3,22 @@ package io.gitfn.trigger.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -279,6 +286,46 @@ class WebhookReceiverIT {
   }
 
   @Test
+  void aSenderThatTricklesItsBodyIsAnswered408AtTheReadTimeoutAndFreesItsSlot() throws Exception {
+    server.close();
+    WebhookSettings settings = new WebhookSettings(LIMIT, Duration.ofMinutes(10), Optional.empty(), 1,
+        Duration.ofSeconds(30), Duration.ofSeconds(1));
+    server = WebhookServer.start("127.0.0.1", 0, new WebhookReceiver(targets, settings, clock));
+    targets.track("fn/orders", "https://git.example.com/platform/orders", "refs/heads/main", "gen");
+
+    String answer;
+    try (Socket socket = new Socket("127.0.0.1", server.baseUri().getPort())) {
+      socket.setSoTimeout(30_000);
+      var out = socket.getOutputStream();
+      out.write(("POST /hooks/generic HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+          + "Content-Length: 1000\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      // One byte every 300 ms: never idle long enough for the connection's idle timeout, always too slow.
+      var in = new BufferedReader(new InputStreamReader(socket.getInputStream(),
+          StandardCharsets.US_ASCII));
+      CompletableFuture<String> statusLine = CompletableFuture.supplyAsync(
+          () -> {
+            try {
+              return in.readLine();
+            } catch (IOException e) {
+              return "closed: " + e.getMessage();
+            }
+          });
+      for (int i = 0; i < 100 && !statusLine.isDone(); i++) {
+        out.write('{');
+        out.flush();
+        Thread.sleep(300);
+      }
+      answer = statusLine.get(30, TimeUnit.SECONDS);
+    }
+    byte[] body = Samples.read("generic-push.json");
+
+    assertThat(answer).isEqualTo("HTTP/1.1 408 Request Timeout");
+    assertThat(post("generic", body, "X-Signature", Samples.sha256Header("gen", body)).status())
+        .as("the one slot is free again").isEqualTo(202);
+  }
+
+  @Test
   void malformedDeliveriesAre400AndNameTheField() throws Exception {
     Answer noRef = post("github", Samples.bytes("{\"repository\":{\"clone_url\":\"https://github.com/a/b.git\"}}"),
         "X-GitHub-Event", "push");
@@ -307,7 +354,7 @@ class WebhookReceiverIT {
   @Test
   void aFailingSourceLookupIs500SoTheForgeRetries() throws Exception {
     server.close();
-    WebhookTargets broken = (repository, ref) -> {
+    WebhookTargets broken = repository -> {
       throw new IllegalStateException("informer not synced");
     };
     server = WebhookServer.start("127.0.0.1", 0, new WebhookReceiver(broken, WebhookSettings.defaults(), clock));
