@@ -1,15 +1,18 @@
 package io.gitfn.manifest;
 
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * One line of a {@code .gitfnignore} file (gitignore syntax), matched against paths relative to the tree root.
  * {@code base} is the folder the line applies below: the ignore file's folder, or the repository's path.
  */
-record IgnorePattern(String base, boolean negated, boolean directoryOnly, Pattern regex, String text) {
+record IgnorePattern(String base, boolean negated, boolean directoryOnly, Glob glob, String text) {
 
-  /** The pattern on {@code line}, or empty for a blank line or a comment. */
+  /**
+   * The pattern on {@code line}, or empty for a blank line or a comment.
+   *
+   * @throws IllegalArgumentException when the line is not a pattern, saying why
+   */
   static Optional<IgnorePattern> parse(String line, String base) {
     String text = stripTrailingSpaces(line);
     if (text.isEmpty() || text.startsWith("#")) {
@@ -33,9 +36,7 @@ record IgnorePattern(String base, boolean negated, boolean directoryOnly, Patter
     while (text.startsWith("/")) {
       text = text.substring(1);
     }
-    String glob = glob(text);
-    Pattern regex = Pattern.compile(anchored ? glob : "(?:.*/)?" + glob);
-    return Optional.of(new IgnorePattern(base, negated, directoryOnly, regex, line.strip()));
+    return Optional.of(new IgnorePattern(base, negated, directoryOnly, Glob.compile(text, !anchored), line.strip()));
   }
 
   /** True when this line speaks about {@code path} (whether to ignore it or, negated, to keep it). */
@@ -51,47 +52,7 @@ record IgnorePattern(String base, boolean negated, boolean directoryOnly, Patter
     } else {
       return false;
     }
-    return regex.matcher(relative).matches();
-  }
-
-  private static String glob(String text) {
-    StringBuilder regex = new StringBuilder();
-    int i = 0;
-    while (i < text.length()) {
-      char c = text.charAt(i);
-      boolean atSegmentStart = i == 0 || text.charAt(i - 1) == '/';
-      if (c == '*' && text.startsWith("**", i) && atSegmentStart
-          && (i + 2 == text.length() || text.charAt(i + 2) == '/')) {
-        if (i + 2 == text.length()) {
-          regex.append(".*");
-          i += 2;
-        } else {
-          regex.append("(?:.*/)?");
-          i += 3;
-        }
-      } else if (c == '*') {
-        regex.append("[^/]*");
-        i++;
-      } else if (c == '?') {
-        regex.append("[^/]");
-        i++;
-      } else if (c == '[' && text.indexOf(']', i + 1) > i + 1) {
-        int end = text.indexOf(']', i + 1);
-        String set = text.substring(i + 1, end);
-        if (set.startsWith("!")) {
-          set = "^" + set.substring(1);
-        }
-        regex.append('[').append(set.replace("\\", "\\\\").replace("[", "\\[")).append(']');
-        i = end + 1;
-      } else if (c == '\\' && i + 1 < text.length()) {
-        regex.append(Pattern.quote(String.valueOf(text.charAt(i + 1))));
-        i += 2;
-      } else {
-        regex.append(Pattern.quote(String.valueOf(c)));
-        i++;
-      }
-    }
-    return regex.toString();
+    return glob.matches(relative);
   }
 
   private static String stripTrailingSpaces(String line) {

@@ -15,16 +15,21 @@ final class IgnoreRules {
 
   private final List<IgnorePattern> patterns = new ArrayList<>();
 
-  /** Adds the lines of one ignore file (or of {@code spec.ignore}) that apply below {@code base}. */
-  IgnoreRules add(String base, String lines) {
-    for (String line : lines.split("\n", -1)) {
-      IgnorePattern.parse(line, base).ifPresent(patterns::add);
+  /**
+   * Adds the lines of one ignore file (or of {@code spec.ignore}) that apply below {@code base}; a line that is not
+   * a pattern is left out and reported in {@code errors} with {@code source} and its line number.
+   */
+  IgnoreRules add(String base, String lines, String source, List<ManifestError> errors) {
+    String[] split = lines.split("\n", -1);
+    for (int i = 0; i < split.length; i++) {
+      try {
+        IgnorePattern.parse(split[i], base).ifPresent(patterns::add);
+      } catch (IllegalArgumentException e) {
+        errors.add(new ManifestError(source, i + 1, null, "ignore pattern `" + split[i].strip() + "`: "
+            + e.getMessage()));
+      }
     }
     return this;
-  }
-
-  IgnoreRules add(String base, List<String> lines) {
-    return add(base, String.join("\n", lines));
   }
 
   /** True when the file at {@code path}, or a folder it is in, is ignored. */

@@ -57,7 +57,7 @@ public final class ManifestReader {
     List<ManifestNotice> notices = new ArrayList<>();
 
     List<String> listed = tree.list(root);
-    IgnoreRules ignore = ignoreRules(tree, listed, ignorePatterns, root);
+    IgnoreRules ignore = ignoreRules(tree, listed, ignorePatterns, root, errors);
     List<String> kept = listed.stream()
         .filter(file -> !RepoPaths.name(file).equals(IgnoreRules.FILE_NAME))
         .filter(file -> !ignore.excludes(file))
@@ -117,8 +117,8 @@ public final class ManifestReader {
     return new Manifest(functions, notices);
   }
 
-  private IgnoreRules ignoreRules(SourceTree tree, List<String> listed, List<String> patterns, String root)
-      throws IOException {
+  private IgnoreRules ignoreRules(SourceTree tree, List<String> listed, List<String> patterns, String root,
+      List<ManifestError> errors) throws IOException {
     IgnoreRules rules = new IgnoreRules();
     List<String> ignoreFiles = listed.stream()
         .filter(file -> RepoPaths.name(file).equals(IgnoreRules.FILE_NAME))
@@ -126,11 +126,11 @@ public final class ManifestReader {
         .toList();
     for (String file : ignoreFiles) {
       if (tree.symlinkTarget(file).isEmpty()) {
-        rules.add(RepoPaths.parent(file), new String(tree.read(file), StandardCharsets.UTF_8));
+        rules.add(RepoPaths.parent(file), new String(tree.read(file), StandardCharsets.UTF_8), file, errors);
       }
     }
     if (patterns != null) {
-      rules.add(root, patterns);
+      rules.add(root, String.join("\n", patterns), "spec.ignore", errors);
     }
     return rules;
   }

@@ -2,8 +2,11 @@ package io.gitfn.manifest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -53,16 +56,48 @@ class GitignoreTest {
   @ParameterizedTest(name = "[{index}] \"{0}\" below \"{1}\" on {2}: ignored={3}")
   @MethodSource("cases")
   void followsGitignore(String lines, String base, String path, boolean ignored) {
-    assertThat(new IgnoreRules().add(base, lines).excludes(path)).isEqualTo(ignored);
+    assertThat(rules(base, lines).excludes(path)).isEqualTo(ignored);
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
   @MethodSource("precedence")
   void laterRulesWin(List<String> repositoryLines, String specIgnore, String path, boolean ignored) {
     IgnoreRules rules = new IgnoreRules();
-    repositoryLines.forEach(lines -> rules.add("", lines));
-    rules.add("", specIgnore);
+    List<ManifestError> errors = new ArrayList<>();
+    repositoryLines.forEach(lines -> rules.add("", lines, ".gitfnignore", errors));
+    rules.add("", specIgnore, "spec.ignore", errors);
+    assertThat(errors).isEmpty();
     assertThat(rules.excludes(path)).isEqualTo(ignored);
+  }
+
+  @Test
+  void aLineThatIsNotAPatternIsAnErrorWithItsFileAndLine() {
+    List<ManifestError> errors = new ArrayList<>();
+    IgnoreRules rules = new IgnoreRules().add("functions", "*.md\n[z-a].yaml\n", "functions/.gitfnignore", errors);
+
+    assertThat(errors).extracting(ManifestError::toString).containsExactly(
+        "functions/.gitfnignore:2: ignore pattern `[z-a].yaml`: the range z-a in [z-a] runs backwards");
+    assertThat(rules.excludes("functions/notes.md")).as("the other lines still apply").isTrue();
+  }
+
+  @Test
+  @Timeout(60) // guards the suite against a matcher that never returns; it measures nothing
+  void aPathologicalPatternIsMatchedInLinearTime() {
+    // As a regular expression, [^/]*a[^/]*a... backtracks through every way to split the name: far beyond a minute.
+    String pattern = "*a".repeat(40) + "b";
+    String name = "a".repeat(4000);
+
+    IgnoreRules rules = rules("", pattern);
+
+    assertThat(rules.excludes("functions/" + name + ".yaml")).isFalse();
+    assertThat(rules.excludes("functions/" + name + "b")).isTrue();
+  }
+
+  private static IgnoreRules rules(String base, String lines) {
+    List<ManifestError> errors = new ArrayList<>();
+    IgnoreRules rules = new IgnoreRules().add(base, lines, ".gitfnignore", errors);
+    assertThat(errors).isEmpty();
+    return rules;
   }
 
   static Stream<Arguments> precedence() {

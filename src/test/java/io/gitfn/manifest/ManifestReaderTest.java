@@ -352,6 +352,20 @@ class ManifestReaderTest {
     assertThat(names(manifest)).containsExactly("a", "new");
   }
 
+  @Test
+  void anIgnoreLineThatIsNotAPatternMakesTheRevisionInvalidNamingFileAndLine() throws Exception {
+    FakeTree tree = FakeTree.of(
+        "functions/.gitfnignore", "drafts/\n[z-a]*.yaml\n",
+        "functions/a.yaml", function("a"));
+
+    assertThat(errors(tree)).containsExactly(
+        "functions/.gitfnignore:2: ignore pattern `[z-a]*.yaml`: the range z-a in [z-a] runs backwards");
+    assertThatThrownBy(() -> read(FakeTree.of("functions/a.yaml", function("a")), "functions", List.of("ok", "[9-0]")))
+        .isInstanceOfSatisfying(InvalidManifestException.class, e -> assertThat(e.errors())
+            .extracting(ManifestError::toString)
+            .containsExactly("spec.ignore:2: ignore pattern `[9-0]`: the range 9-0 in [9-0] runs backwards"));
+  }
+
   // --- Symlinks and paths ---
 
   @Test
