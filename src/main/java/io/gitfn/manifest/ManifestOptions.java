@@ -5,18 +5,33 @@ package io.gitfn.manifest;
  *
  * @param maxSourceBytes the most bytes an inline Function's source and dependencies may have together. Both go
  *     into one ConfigMap, which Kubernetes caps at 1 MiB, next to a Dockerfile; the default leaves room for it.
+ * @param maxFiles the most files the repository's path may hold, ignored ones included: a revision with more is
+ *     invalid, so that one repository's size costs bounded time and memory
  */
-public record ManifestOptions(long maxSourceBytes) {
+public record ManifestOptions(long maxSourceBytes, int maxFiles) {
 
   public static final long DEFAULT_MAX_SOURCE_BYTES = 900L * 1024;
+  /** A hundred times what an infra repository of a thousand Functions holds. */
+  public static final int DEFAULT_MAX_FILES = 10_000;
 
   public ManifestOptions {
     if (maxSourceBytes <= 0) {
       throw new IllegalArgumentException("maxSourceBytes must be positive, not " + maxSourceBytes);
     }
+    if (maxFiles <= 0) {
+      throw new IllegalArgumentException("maxFiles must be positive, not " + maxFiles);
+    }
+  }
+
+  public ManifestOptions(long maxSourceBytes) {
+    this(maxSourceBytes, DEFAULT_MAX_FILES);
   }
 
   public static ManifestOptions defaults() {
-    return new ManifestOptions(DEFAULT_MAX_SOURCE_BYTES);
+    return new ManifestOptions(DEFAULT_MAX_SOURCE_BYTES, DEFAULT_MAX_FILES);
+  }
+
+  public ManifestOptions withMaxFiles(int files) {
+    return new ManifestOptions(maxSourceBytes, files);
   }
 }

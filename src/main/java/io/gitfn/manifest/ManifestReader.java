@@ -56,7 +56,11 @@ public final class ManifestReader {
     List<ManifestError> errors = new ArrayList<>();
     List<ManifestNotice> notices = new ArrayList<>();
 
-    List<String> listed = tree.list(root);
+    List<String> listed = tree.list(root, options.maxFiles());
+    if (listed.size() > options.maxFiles()) {
+      throw new InvalidManifestException(List.of(new ManifestError(RepoPaths.shown(root), 0, null, "holds more than "
+          + options.maxFiles() + " files, the most gitfn reads in one revision; point the path at a smaller folder")));
+    }
     IgnoreRules ignore = ignoreRules(tree, listed, ignorePatterns, root, errors);
     List<String> kept = listed.stream()
         .filter(file -> !RepoPaths.name(file).equals(IgnoreRules.FILE_NAME))

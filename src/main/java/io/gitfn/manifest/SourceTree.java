@@ -10,8 +10,16 @@ import java.util.Optional;
  */
 public interface SourceTree {
 
-  /** Every file under {@code folder} ("" for the root), recursively, relative to the root, sorted; symlinks too. */
-  List<String> list(String folder) throws IOException;
+  /**
+   * The files under {@code folder} ("" for the root), recursively, relative to the root, sorted; symlinks too. It
+   * stops at {@code limit + 1} files, so that a caller can tell a folder over its limit without listing all of it.
+   */
+  List<String> list(String folder, int limit) throws IOException;
+
+  /** Every file under {@code folder}. */
+  default List<String> list(String folder) throws IOException {
+    return list(folder, Integer.MAX_VALUE - 1);
+  }
 
   /** The bytes of the file at {@code path}; a symlink is not followed (the manifest reader resolves it). */
   byte[] read(String path) throws IOException;

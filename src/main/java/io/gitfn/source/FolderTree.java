@@ -27,7 +27,7 @@ public final class FolderTree implements SourceTree {
   }
 
   @Override
-  public List<String> list(String folder) throws IOException {
+  public List<String> list(String folder, int limit) throws IOException {
     Path start = resolve(folder);
     if (!Files.isDirectory(start, LinkOption.NOFOLLOW_LINKS)) {
       throw new NoSuchFileException(folder, null, "there is no folder '" + folder + "' in " + root);
@@ -37,6 +37,7 @@ public final class FolderTree implements SourceTree {
           .filter(path -> !Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS))
           .map(this::relative)
           .filter(path -> !path.equals(".git") && !path.startsWith(".git/"))
+          .limit(limit + 1L)
           .sorted()
           .toList();
     }

@@ -5,8 +5,10 @@ import io.gitfn.source.SourceException.Kind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
@@ -26,6 +28,15 @@ public final class Snapshot implements SourceTree {
   private final Revision revision;
   private final ObjectId rootTree;
   private final long maxFileBytes;
+  // What the last list() walked: its folder and the symlinks in it, so that asking about each listed file does not
+  // walk the tree from the top again for each.
+  private volatile Listed listed;
+
+  private record Listed(String folder, Set<String> symlinks) {
+    boolean covers(String path) {
+      return folder.isEmpty() || path.startsWith(folder + "/");
+    }
+  }
 
   Snapshot(Mirror mirror, Revision revision, ObjectId rootTree, long maxFileBytes) {
     this.mirror = mirror;
@@ -44,30 +55,38 @@ public final class Snapshot implements SourceTree {
 
   /** The files and symlinks under folder {@code path} ("" for the top), recursively, relative to the root, sorted. */
   @Override
-  public List<String> list(String path) throws IOException {
+  public List<String> list(String path, int limit) throws IOException {
     try {
-      return files(path);
+      return files(path, limit);
     } catch (SourceException e) {
       throw new IOException(e.getMessage(), e);
     }
   }
 
-  private List<String> files(String path) throws SourceException {
+  private List<String> files(String path, int limit) throws SourceException {
     String folder = normalize(path);
     return mirror.read(
         repo -> {
           ObjectId tree = tree(repo, folder)
               .orElseThrow(() -> notFound("folder", folder));
           List<String> files = new ArrayList<>();
+          Set<String> symlinks = new HashSet<>();
           try (TreeWalk walk = new TreeWalk(repo)) {
             walk.addTree(tree);
             walk.setRecursive(true);
-            while (walk.next()) {
+            while (files.size() <= limit && walk.next()) {
               // Files and symbolic links; a submodule is another repository's content.
               if (walk.getFileMode(0).getObjectType() == Constants.OBJ_BLOB) {
-                files.add(folder.isEmpty() ? walk.getPathString() : folder + "/" + walk.getPathString());
+                String file = folder.isEmpty() ? walk.getPathString() : folder + "/" + walk.getPathString();
+                files.add(file);
+                if (walk.getFileMode(0) == FileMode.SYMLINK) {
+                  symlinks.add(file);
+                }
               }
             }
+          }
+          if (files.size() <= limit) {
+            listed = new Listed(folder, Set.copyOf(symlinks));
           }
           files.sort(null);
           return files;
@@ -89,6 +108,11 @@ public final class Snapshot implements SourceTree {
   public Optional<String> symlinkTarget(String path) throws IOException {
     try {
       String file = normalize(path);
+      Listed known = listed;
+      if (known != null && known.covers(file)) {
+        return known.symlinks().contains(file)
+            ? Optional.of(new String(bytes(file), StandardCharsets.UTF_8)) : Optional.empty();
+      }
       boolean link = mirror.read(
           repo -> {
             try (TreeWalk walk = file.isEmpty() ? null : TreeWalk.forPath(repo, file, rootTree)) {

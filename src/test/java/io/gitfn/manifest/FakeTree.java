@@ -39,9 +39,10 @@ final class FakeTree implements SourceTree {
   }
 
   @Override
-  public List<String> list(String folder) throws IOException {
+  public List<String> list(String folder, int limit) throws IOException {
     List<String> under = files.keySet().stream()
         .filter(path -> folder.isEmpty() || path.startsWith(folder + "/"))
+        .limit(limit + 1L)
         .toList();
     if (under.isEmpty() && !folder.isEmpty()) {
       throw new NoSuchFileException(folder, null, "there is no folder '" + folder + "'");

@@ -366,6 +366,18 @@ class ManifestReaderTest {
             .containsExactly("spec.ignore:2: ignore pattern `[9-0]`: the range 9-0 in [9-0] runs backwards"));
   }
 
+  @Test
+  void aPathWithMoreFilesThanTheLimitIsInvalidBeforeAnyIsRead() {
+    FakeTree tree = new FakeTree();
+    for (int i = 0; i < 6; i++) {
+      tree.file("functions/f" + i + ".yaml", "not: [valid");
+    }
+
+    assertThat(errors(tree, ManifestOptions.defaults().withMaxFiles(5))).containsExactly(
+        "functions: holds more than 5 files, the most gitfn reads in one revision; point the path at a smaller"
+            + " folder");
+  }
+
   // --- Symlinks and paths ---
 
   @Test
