@@ -65,7 +65,7 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--max-file-size", defaultValue = "10Mi", description = "Largest file gitfn reads (default: ${DEFAULT-VALUE}).")
   String maxFileSize;
 
-  @Option(names = "--git-timeout", defaultValue = "60", description = "Seconds one Git operation may take (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--git-timeout", defaultValue = "60", description = "Seconds one Git operation (an ls-remote, a fetch) may take from start to end, however the server trickles (default: ${DEFAULT-VALUE}).")
   int gitTimeoutSeconds;
 
   @Option(names = "--known-hosts", description = "known_hosts file trusted for SSH repositories whose Secret has no known_hosts.")

@@ -48,6 +48,7 @@ import org.slf4j.LoggerFactory;
 public final class Controller implements AutoCloseable {
 
   static final int RECONCILE_THREADS = 10;
+  static final int CHECK_THREADS = 64;
   static final String BUILD_QUEUE = "gitfn.build.queue";
 
   private static final Logger log = LoggerFactory.getLogger(Controller.class);
@@ -118,8 +119,9 @@ public final class Controller implements AutoCloseable {
     pod.ifPresent(LeaderPod::unmark); // a container restarted in the old leader's Pod leads no more
     Leadership leadership = new Leadership(ops.leaderElection(), pod, fatal);
     MirrorCache mirrors = new MirrorCache(sources);
-    // Each reconciler tells the watcher, source by source, whom to wake when a source moves.
-    SourceWatcher watcher = new SourceWatcher(mirrors, clock, Backoff.DEFAULT, 4, new SourceMetrics(meters));
+    // Each reconciler tells the watcher, source by source, whom to wake when a source moves. A slow Git server
+    // holds one check thread until --git-timeout, so there are many, and idle ones end.
+    SourceWatcher watcher = new SourceWatcher(mirrors, clock, Backoff.DEFAULT, CHECK_THREADS, new SourceMetrics(meters));
     FunctionRepositoryReconciler repositories = new FunctionRepositoryReconciler(client, watcher, mirrors,
         new ManifestReader(ManifestOptions.defaults()), settings, clock);
     BuildQueue queue = new BuildQueue(builds.concurrency());

@@ -23,6 +23,11 @@ final class FailureClassifier {
    * @param url the repository's password-free fetch URL
    */
   static SourceException classify(Throwable failure, String operation, String url) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof SourceException ours) {
+        return ours; // gitfn's own limit, raised inside JGit's call
+      }
+    }
     String text = allMessages(failure).toLowerCase(Locale.ROOT);
     String where = RepositoryUrl.redact(url);
     if (text.contains("server key did not validate") || text.contains("host key") && text.contains("changed")) {

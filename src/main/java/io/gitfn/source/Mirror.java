@@ -21,7 +21,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 import org.eclipse.jgit.api.Git;
-import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Ref;
@@ -47,12 +46,20 @@ import org.slf4j.LoggerFactory;
 public final class Mirror {
 
   private static final Logger LOG = LoggerFactory.getLogger(Mirror.class);
+  /** The most refs an ls-remote may advertise, and the most bytes its answer may have over HTTP. */
+  static final int MAX_REFS = 50_000;
+  static final long MAX_ADVERTISEMENT_BYTES = 4L << 20;
+
+  static {
+    BoundedHttpConnections.install();
+  }
 
   private final RepositoryUrl url;
   private final Path directory;
   private final Path gitDir;
   private final SourceSettings settings;
   private final RemoteAccess access;
+  private final NetworkCalls network;
   private final Consumer<Mirror> afterFetch;
 
   private final ReentrantReadWriteLock files = new ReentrantReadWriteLock();
@@ -79,6 +86,7 @@ public final class Mirror {
     this.gitDir = directory.resolve("repository.git");
     this.settings = settings;
     this.access = new RemoteAccess(url, credentials, directory.resolve("ssh"));
+    this.network = new NetworkCalls(url.fetchUrl());
     this.afterFetch = afterFetch;
   }
 
@@ -126,8 +134,13 @@ public final class Mirror {
     lsRemoteCount.incrementAndGet();
     long started = System.nanoTime();
     try {
-      Collection<Ref> refs =
-          access.applyTo(Git.lsRemoteRepository().setRemote(url.fetchUrl()).setTimeout(timeoutSeconds())).call();
+      Collection<Ref> refs = network.run("ls-remote", settings.timeout(), () -> BoundedHttpConnections.limit(
+          MAX_ADVERTISEMENT_BYTES,
+          () -> access.applyTo(Git.lsRemoteRepository().setRemote(url.fetchUrl()).setTimeout(timeoutSeconds())).call()));
+      if (refs.size() > MAX_REFS) {
+        throw new SourceException(Kind.TOO_LARGE, url.fetchUrl() + " advertises " + refs.size() + " refs, more than"
+            + " the " + MAX_REFS + " gitfn reads; track a repository with fewer branches and tags");
+      }
       Map<String, String> commits = new HashMap<>();
       for (Ref ref : refs) {
         ObjectId id = ref.getPeeledObjectId() != null ? ref.getPeeledObjectId() : ref.getObjectId();
@@ -137,7 +150,9 @@ public final class Mirror {
       }
       LOG.debug("ls-remote {}: {} refs in {} ms", url, commits.size(), millisSince(started));
       return new RemoteRefs(commits, Instant.now());
-    } catch (GitAPIException | RuntimeException e) {
+    } catch (SourceException e) {
+      throw e;
+    } catch (Exception e) {
       throw FailureClassifier.classify(e, "ls-remote", url.fetchUrl());
     }
   }
@@ -227,10 +242,11 @@ public final class Mirror {
     fetchCount.incrementAndGet();
     long started = System.nanoTime();
     SizeGuard guard = new SizeGuard(gitDir.resolve("objects"), settings.maxRepositoryBytes());
+    Repository repo = open();
     try {
-      access
+      network.run("fetch from", settings.timeout(), () -> access
           .applyTo(
-              Git.wrap(open())
+              Git.wrap(repo)
                   .fetch()
                   .setRemote(url.fetchUrl())
                   .setRefSpecs(specs)
@@ -239,8 +255,10 @@ public final class Mirror {
                   .setRecurseSubmodules(FetchRecurseSubmodulesMode.NO)
                   .setTimeout(timeoutSeconds())
                   .setProgressMonitor(guard))
-          .call();
-    } catch (GitAPIException | RuntimeException e) {
+          .call());
+    } catch (SourceException e) {
+      throw e;
+    } catch (Exception e) {
       if (guard.exceeded()) {
         throw tooLarge(guard.lastSize(), e);
       }
@@ -362,8 +380,8 @@ public final class Mirror {
 
   /** Deletes the mirror's files if no operation holds them; true when it did. */
   boolean evictIfIdle() {
-    if (!files.writeLock().tryLock()) {
-      return false;
+    if (network.lingering() || !files.writeLock().tryLock()) {
+      return false; // a fetch past its deadline may still be writing
     }
     try {
       deleteFiles();

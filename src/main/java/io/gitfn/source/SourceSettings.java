@@ -9,7 +9,8 @@ import java.util.Objects;
  *
  * @param cacheDir the directory of all mirrors
  * @param diskBudgetBytes above this, mirrors not in use are evicted, least recently used first
- * @param timeout per network operation; JGit applies it to every read and write on the connection
+ * @param timeout how long one network operation (an ls-remote, a fetch) may take from start to end; JGit also applies
+ *     it to each read and write on the connection
  * @param maxRepositoryBytes a fetch that would make a mirror larger fails and the mirror is deleted
  * @param maxFileBytes a larger file is not read
  */

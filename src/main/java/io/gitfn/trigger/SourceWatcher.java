@@ -17,7 +17,9 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.quartz.JobBuilder;
 import org.quartz.JobKey;
@@ -56,17 +58,25 @@ public final class SourceWatcher implements AutoCloseable {
     this(mirrors, clock, backoff, checkThreads, SourceMetrics.unexported());
   }
 
+  /**
+   * @param checkThreads how many mirrors may be checked at once. A check that waits on a slow server holds one of
+   *     them until its deadline, so there should be more than slow servers; threads that have nothing to do end
+   *     after a minute, so a large number costs nothing while checks are quick.
+   */
   public SourceWatcher(MirrorCache mirrors, Clock clock, Backoff backoff, int checkThreads, SourceMetrics metrics) {
     this.metrics = metrics;
     this.mirrors = mirrors;
     this.clock = clock;
     this.backoff = backoff;
     AtomicInteger thread = new AtomicInteger();
-    this.checkThreads = Executors.newFixedThreadPool(checkThreads, r -> {
-      Thread t = new Thread(r, "gitfn-source-check-" + thread.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(checkThreads, checkThreads, 1, TimeUnit.MINUTES,
+        new LinkedBlockingQueue<>(), r -> {
+          Thread t = new Thread(r, "gitfn-source-check-" + thread.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+    pool.allowCoreThreadTimeOut(true);
+    this.checkThreads = pool;
     this.scheduler = startScheduler();
   }
 

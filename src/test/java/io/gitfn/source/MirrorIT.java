@@ -9,15 +9,19 @@ import io.gitfn.testbed.git.GitClient;
 import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;
 import io.gitfn.testbed.git.GitSshServer;
+import io.gitfn.testbed.git.HostileGitServer;
 import io.gitfn.testbed.git.SshAccess;
 import io.gitfn.testbed.git.WorkingCopy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -320,5 +324,39 @@ class MirrorIT {
       return mirror.snapshot(revision).commit();
     });
     assertThat(mirror.fetchCount()).isEqualTo(1);
+  }
+
+  @Test
+  @Timeout(60) // guards the suite against a call that never returns; it measures nothing
+  void aServerThatNeverFinishesAnsweringCostsOneDeadlineAndHoldsOffTheNextCall() throws Exception {
+    try (HostileGitServer slow = HostileGitServer.trickling(Duration.ofSeconds(1));
+        MirrorCache strict = new MirrorCache(SourceSettings.defaults(cacheDir.resolve("strict"))
+            .withTimeout(Duration.ofSeconds(3)))) {
+      Mirror mirror = strict.mirror(RepositoryUrl.parse(slow.url("endless")), new GitCredentials.None());
+
+      assertThatThrownBy(mirror::remoteRefs).isInstanceOfSatisfying(SourceException.class, e -> {
+        assertThat(e.kind()).isEqualTo(SourceException.Kind.TIMEOUT);
+        assertThat(e.getMessage()).contains("did not finish within 3 s");
+      });
+      assertThatThrownBy(mirror::remoteRefs).isInstanceOfSatisfying(SourceException.class, e -> {
+        assertThat(e.kind()).isEqualTo(SourceException.Kind.TIMEOUT);
+        assertThat(e.getMessage()).contains("an earlier network call").contains("is still running");
+      });
+      assertThat(slow.requests()).as("the abandoned call holds its connection; no second one was made")
+          .isEqualTo(1);
+    }
+  }
+
+  @Test
+  @Timeout(60) // guards the suite against a call that never returns; it measures nothing
+  void aServerThatAdvertisesRefsWithoutEndIsCutOffAtTheCap() throws Exception {
+    try (HostileGitServer flood = HostileGitServer.flooding()) {
+      Mirror mirror = cache.mirror(RepositoryUrl.parse(flood.url("endless")), new GitCredentials.None());
+
+      assertThatThrownBy(mirror::remoteRefs).isInstanceOfSatisfying(SourceException.class, e -> {
+        assertThat(e.kind()).isEqualTo(SourceException.Kind.TOO_LARGE);
+        assertThat(e.getMessage()).contains("sent more than " + Mirror.MAX_ADVERTISEMENT_BYTES + " bytes");
+      });
+    }
   }
 }

@@ -15,6 +15,7 @@ import io.gitfn.testbed.git.BareRepository;
 import io.gitfn.testbed.git.GitClient;
 import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;
+import io.gitfn.testbed.git.HostileGitServer;
 import io.gitfn.testbed.git.WorkingCopy;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -32,6 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SourceWatcherIT {
 
   private static final Duration HOUR = Duration.ofHours(1);
+  // Controller.CHECK_THREADS: a slow server holds one until its deadline.
+  private static final int CONTROLLER_CHECK_THREADS = 64;
 
   @TempDir Path cache;
   private MirrorCache mirrors;
@@ -178,6 +181,37 @@ class SourceWatcherIT {
     assertThat(failures.get(1).retryIn()).isGreaterThan(failures.get(0).retryIn());
     assertThat(failures.get(2).retryIn()).isGreaterThan(failures.get(1).retryIn());
     assertThat(failures.get(0).error().getMessage()).doesNotContain("wrong");
+  }
+
+  @Test
+  void slowServersHoldTheirOwnChecksWhileOthersAreCheckedOnTime(GitHttpServer http, BareRepository repository,
+      GitClient git) throws Exception {
+    // As the controller runs it: many check threads, and a deadline of its own for each network call.
+    watcher.close();
+    mirrors.close();
+    mirrors = new MirrorCache(SourceSettings.defaults(cache).withTimeout(Duration.ofSeconds(8)));
+    watcher = new SourceWatcher(mirrors, Clock.systemUTC(), new Backoff(Duration.ofMillis(200), Duration.ofSeconds(5)),
+        CONTROLLER_CHECK_THREADS);
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    String healthy = copy.write("a.txt", "1").commit("one");
+    copy.push();
+    try (HostileGitServer slow = HostileGitServer.trickling(Duration.ofSeconds(2))) {
+      for (int i = 0; i < 6; i++) {
+        watcher.track(new TrackedSource(id("slow" + i), RepositoryUrl.parse(slow.url("slow" + i)),
+            new GitCredentials.None(), new RefSelector.Branch("main"), HOUR, Optional.empty()), events);
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> slow.requests() == 6);
+
+      watcher.track(source(http, repository, "healthy", "main", HOUR), events);
+
+      await().atMost(Duration.ofSeconds(20)).until(() -> events.sha(id("healthy")).equals(Optional.of(healthy)));
+      for (int i = 0; i < 6; i++) {
+        assertThat(events.failures(id("slow" + i))).as("slow%d has not reached its 8 s deadline yet", i).isEmpty();
+      }
+      await().atMost(Duration.ofSeconds(60)).until(() -> events.failures(id("slow0")).size() == 1);
+      assertThat(events.failures(id("slow0")).get(0).error().kind()).isEqualTo(SourceException.Kind.TIMEOUT);
+      assertThat(events.failures(id("slow0")).get(0).error().getMessage()).contains("did not finish within 8 s");
+    }
   }
 
   private static SourceId id(String name) {
