@@ -1,5 +1,7 @@
 package io.gitfn.manifest;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.gitfn.api.function.Function;
@@ -36,6 +38,15 @@ final class FunctionValidator {
   private static final Pattern CREDENTIALS_IN_URL = Pattern.compile("[a-z]+://[^/@\\s]*:[^/@\\s]*@.*");
 
   private final long maxSourceBytes;
+  /** What Kubernetes allows all of one object's annotations together (apimachinery's TotalAnnotationSizeLimitB). */
+  static final int MAX_ANNOTATION_BYTES = 256 * 1024;
+  /** An env value a Function could need; larger data belongs in a ConfigMap or Secret it mounts. */
+  static final int MAX_ENV_VALUE_BYTES = 32 * 1024;
+  /** The most env entries; the CRD says the same (its CEL rules need a bound). */
+  static final int MAX_ENV = 1000;
+  /** A Function as applied: well below etcd's 1.5 MiB per object, with room for status and managed fields. */
+  static final int MAX_OBJECT_BYTES = 1024 * 1024;
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   FunctionValidator(long maxSourceBytes) {
     this.maxSourceBytes = maxSourceBytes;
@@ -60,7 +71,20 @@ final class FunctionValidator {
     checkSecretMounts(spec.getSecretMounts(), violations);
     checkLabels(spec.getLabels(), "spec.labels", true, violations);
     checkAnnotations(spec.getAnnotations(), "spec.annotations", true, violations);
+    checkSize(function, violations);
     return violations;
+  }
+
+  private static void checkSize(Function function, List<Violation> violations) {
+    try {
+      int size = JSON.writeValueAsBytes(function).length;
+      if (size > MAX_OBJECT_BYTES) {
+        violations.add(new Violation("metadata.name", "the Function is " + size + " bytes as applied, more than"
+            + " the " + MAX_OBJECT_BYTES + " a Function may be; move large data to a ConfigMap or Secret"));
+      }
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a Function read from YAML writes as JSON", e);
+    }
   }
 
   private void checkMetadata(ObjectMeta metadata, List<Violation> violations) {
@@ -153,7 +177,17 @@ final class FunctionValidator {
     if (env == null) {
       return;
     }
+    if (env.size() > MAX_ENV) {
+      violations.add(new Violation("spec.env", "has " + env.size() + " entries, more than the " + MAX_ENV
+          + " a Function may have"));
+      return;
+    }
     for (int i = 0; i < env.size(); i++) {
+      long valueBytes = bytes(env.get(i).getValue());
+      if (valueBytes > MAX_ENV_VALUE_BYTES) {
+        violations.add(new Violation("spec.env[" + i + "].value", "is " + valueBytes + " bytes, more than the "
+            + MAX_ENV_VALUE_BYTES + " an env value may have; mount larger data from a ConfigMap or Secret"));
+      }
       String at = "spec.env[" + i + "].name";
       String name = env.get(i).getName();
       if (name == null || name.isEmpty()) {
@@ -250,8 +284,14 @@ final class FunctionValidator {
     if (annotations == null) {
       return;
     }
-    for (String key : annotations.keySet()) {
-      checkKey(key, field + "[" + key + "]", reservedPrefix, violations);
+    long total = 0;
+    for (Map.Entry<String, String> annotation : annotations.entrySet()) {
+      checkKey(annotation.getKey(), field + "[" + annotation.getKey() + "]", reservedPrefix, violations);
+      total += bytes(annotation.getKey()) + bytes(annotation.getValue());
+    }
+    if (total > MAX_ANNOTATION_BYTES) {
+      violations.add(new Violation(field, "are " + total + " bytes together, more than the " + MAX_ANNOTATION_BYTES
+          + " Kubernetes allows"));
     }
   }
 

@@ -7,31 +7,43 @@ package io.gitfn.manifest;
  *     into one ConfigMap, which Kubernetes caps at 1 MiB, next to a Dockerfile; the default leaves room for it.
  * @param maxFiles the most files the repository's path may hold, ignored ones included: a revision with more is
  *     invalid, so that one repository's size costs bounded time and memory
+ * @param maxReadBytes the most bytes of files the reader reads from one revision, all files together
+ * @param maxFunctions the most Functions one revision may declare
  */
-public record ManifestOptions(long maxSourceBytes, int maxFiles) {
+public record ManifestOptions(long maxSourceBytes, int maxFiles, long maxReadBytes, int maxFunctions) {
 
   public static final long DEFAULT_MAX_SOURCE_BYTES = 900L * 1024;
   /** A hundred times what an infra repository of a thousand Functions holds. */
   public static final int DEFAULT_MAX_FILES = 10_000;
+  public static final long DEFAULT_MAX_READ_BYTES = 64L << 20;
+  public static final int DEFAULT_MAX_FUNCTIONS = 5_000;
 
   public ManifestOptions {
     if (maxSourceBytes <= 0) {
       throw new IllegalArgumentException("maxSourceBytes must be positive, not " + maxSourceBytes);
     }
-    if (maxFiles <= 0) {
-      throw new IllegalArgumentException("maxFiles must be positive, not " + maxFiles);
+    if (maxFiles <= 0 || maxReadBytes <= 0 || maxFunctions <= 0) {
+      throw new IllegalArgumentException("manifest limits must be positive");
     }
   }
 
   public ManifestOptions(long maxSourceBytes) {
-    this(maxSourceBytes, DEFAULT_MAX_FILES);
+    this(maxSourceBytes, DEFAULT_MAX_FILES, DEFAULT_MAX_READ_BYTES, DEFAULT_MAX_FUNCTIONS);
   }
 
   public static ManifestOptions defaults() {
-    return new ManifestOptions(DEFAULT_MAX_SOURCE_BYTES, DEFAULT_MAX_FILES);
+    return new ManifestOptions(DEFAULT_MAX_SOURCE_BYTES);
   }
 
   public ManifestOptions withMaxFiles(int files) {
-    return new ManifestOptions(maxSourceBytes, files);
+    return new ManifestOptions(maxSourceBytes, files, maxReadBytes, maxFunctions);
+  }
+
+  public ManifestOptions withMaxReadBytes(long bytes) {
+    return new ManifestOptions(maxSourceBytes, maxFiles, bytes, maxFunctions);
+  }
+
+  public ManifestOptions withMaxFunctions(int functions) {
+    return new ManifestOptions(maxSourceBytes, maxFiles, maxReadBytes, functions);
   }
 }

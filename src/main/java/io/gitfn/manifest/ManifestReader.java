@@ -66,7 +66,7 @@ public final class ManifestReader {
         .filter(file -> !RepoPaths.name(file).equals(IgnoreRules.FILE_NAME))
         .filter(file -> !ignore.excludes(file))
         .toList();
-    RevisionFiles files = new RevisionFiles(tree, root, kept, errors);
+    RevisionFiles files = new RevisionFiles(tree, root, kept, options.maxReadBytes(), errors);
 
     List<Candidate> candidates = new ArrayList<>();
     Set<String> taken = new HashSet<>();
@@ -94,6 +94,12 @@ public final class ManifestReader {
       }
     }
 
+    if (candidates.size() > options.maxFunctions()) {
+      errors.add(new ManifestError(RepoPaths.shown(root), 0, null, "declares " + candidates.size()
+          + " Functions, more than the " + options.maxFunctions() + " one revision may declare; split them over"
+          + " several FunctionRepositories"));
+      candidates.clear();
+    }
     for (Candidate candidate : candidates) {
       for (Violation violation : validator.check(candidate.function())) {
         if (!candidate.reported().contains(violation.field())) {

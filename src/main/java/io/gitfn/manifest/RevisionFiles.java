@@ -25,10 +25,14 @@ final class RevisionFiles {
   private final Set<String> files;
   private final Map<String, String> links = new HashMap<>();
   private final List<ManifestError> errors;
+  private final long maxReadBytes;
+  private long read;
 
-  RevisionFiles(SourceTree tree, String root, List<String> files, List<ManifestError> errors) throws IOException {
+  RevisionFiles(SourceTree tree, String root, List<String> files, long maxReadBytes, List<ManifestError> errors)
+      throws IOException {
     this.tree = tree;
     this.root = root;
+    this.maxReadBytes = maxReadBytes;
     this.files = new TreeSet<>(files);
     this.errors = errors;
     for (String file : files) {
@@ -56,7 +60,17 @@ final class RevisionFiles {
     if (resolved.isEmpty()) {
       return Optional.empty();
     }
+    if (read > maxReadBytes) {
+      return Optional.empty(); // reported once, when the budget ran out
+    }
     byte[] bytes = tree.read(resolved.get());
+    read += bytes.length;
+    if (read > maxReadBytes) {
+      errors.add(new ManifestError(RepoPaths.shown(root), 0, null, "holds more than " + maxReadBytes
+          + " bytes of files gitfn reads, the most it reads in one revision; ignore what is not Functions"
+          + " (.gitfnignore) or point the path at a smaller folder"));
+      return Optional.empty();
+    }
     try {
       return Optional.of(StandardCharsets.UTF_8.newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)

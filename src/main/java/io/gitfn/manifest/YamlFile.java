@@ -31,6 +31,9 @@ import org.yaml.snakeyaml.nodes.Tag;
 final class YamlFile {
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  static final int MAX_CODE_POINTS = 2 * 1024 * 1024;
+  static final int MAX_NESTING = 32;
+  static final int MAX_DOCUMENTS = 500;
 
   private YamlFile() {}
 
@@ -41,13 +44,20 @@ final class YamlFile {
     // nodes (a "billion laughs"), and Function documents never need them. Aliases of scalars stay allowed.
     options.setMaxAliasesForCollections(0);
     options.setAllowRecursiveKeys(false);
-    // Larger than any Function can be (the ConfigMap limit is 1 MiB), small enough to read safely.
-    options.setCodePointLimit(4 * 1024 * 1024);
+    // Larger than any Function can be (its source goes into a ConfigMap of at most 1 MiB), small enough to read
+    // safely; Function documents nest a few levels deep.
+    options.setCodePointLimit(MAX_CODE_POINTS);
+    options.setNestingDepthLimit(MAX_NESTING);
     List<YamlDocument> documents = new ArrayList<>();
     try {
       for (Node root : new Yaml(options).composeAll(new StringReader(text))) {
         if (root == null) {
           continue;
+        }
+        if (documents.size() == MAX_DOCUMENTS) {
+          errors.add(new ManifestError(file, line(root.getStartMark()), null, "has more than " + MAX_DOCUMENTS
+              + " YAML documents; split it into several files"));
+          break;
         }
         Map<String, Integer> lines = new HashMap<>();
         List<ManifestError> duplicates = new ArrayList<>();

@@ -25,6 +25,8 @@ import java.util.function.Supplier;
  */
 final class StatusPass<R extends CustomResource<?, S>, S extends ConditionedStatus> {
 
+  static final int MAX_MESSAGE = 4096;
+
   private final R resource;
   private final S status;
   private final List<Condition> conditions;
@@ -51,9 +53,12 @@ final class StatusPass<R extends CustomResource<?, S>, S extends ConditionedStat
     return status;
   }
 
-  /** Sets a condition; its transition time moves only when its status does. */
+  /**
+   * Sets a condition; its transition time moves only when its status does. A message longer than
+   * {@link #MAX_MESSAGE} is cut: it may quote what a tenant's files or Git server said, and status must stay small.
+   */
   void set(String type, String value, String reason, String message) {
-    if (Conditions.set(conditions, type, value, reason, message, generation, clock.instant())) {
+    if (Conditions.set(conditions, type, value, reason, shortened(message), generation, clock.instant())) {
       changed.put(type, Conditions.find(conditions, type).orElseThrow());
       conditionsChanged = true;
     }
@@ -64,6 +69,14 @@ final class StatusPass<R extends CustomResource<?, S>, S extends ConditionedStat
       changed.remove(type);
       conditionsChanged = true;
     }
+  }
+
+  static String shortened(String message) {
+    if (message == null || message.length() <= MAX_MESSAGE) {
+      return message;
+    }
+    String cut = " ... (" + (message.length() - MAX_MESSAGE) + " more characters)";
+    return message.substring(0, MAX_MESSAGE - cut.length()) + cut;
   }
 
   /** The conditions this pass set with a new status, reason or message, in the order it set them. */

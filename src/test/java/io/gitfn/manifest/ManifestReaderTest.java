@@ -378,6 +378,57 @@ class ManifestReaderTest {
             + " folder");
   }
 
+  @Test
+  void aFileOfMoreDocumentsThanAFunctionFileNeedsIsInvalid() {
+    String many = ("---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n").repeat(YamlFile.MAX_DOCUMENTS + 1);
+
+    assertThat(errors(FakeTree.of("functions/many.yaml", many))).anySatisfy(e -> assertThat(e)
+        .startsWith("functions/many.yaml:").contains("has more than " + YamlFile.MAX_DOCUMENTS + " YAML documents"));
+  }
+
+  @Test
+  void deepNestingIsInvalidBeforeItIsBuilt() {
+    String deep = "a: " + "[".repeat(1000) + "]".repeat(1000) + "\n";
+
+    assertThat(errors(FakeTree.of("functions/deep.yaml", deep))).singleElement().satisfies(e -> assertThat(e)
+        .startsWith("functions/deep.yaml").contains("is not valid YAML"));
+  }
+
+  @Test
+  void envValuesAndAnnotationsHaveTheSizesKubernetesAndFunctionsNeed() {
+    String big = function("big", "env:\n    - name: BLOB\n      value: " + "x".repeat(40 * 1024))
+        .replace("metadata:\n", "metadata:\n  annotations:\n    note: " + "y".repeat(300 * 1024) + "\n");
+
+    assertThat(errors(FakeTree.of("functions/big.yaml", big))).anySatisfy(e -> assertThat(e)
+        .contains("spec.env[0].value: is 40960 bytes, more than the 32768 an env value may have"))
+        .anySatisfy(e -> assertThat(e).contains("metadata.annotations: are").contains("more than the 262144"));
+  }
+
+  @Test
+  void aFunctionLargerThanAnObjectMayBeIsInvalid() {
+    StringBuilder env = new StringBuilder("env:");
+    for (int i = 0; i < 40; i++) {
+      env.append("\n    - name: V").append(i).append("\n      value: ").append("z".repeat(30 * 1024));
+    }
+
+    assertThat(errors(FakeTree.of("functions/huge.yaml", function("huge", env.toString())))).anySatisfy(e ->
+        assertThat(e).contains("metadata.name: the Function is").contains("more than the 1048576 a Function may be"));
+  }
+
+  @Test
+  void aRevisionReadsAtMostItsBudgetOfBytesAndDeclaresAtMostItsFunctions() {
+    FakeTree tree = new FakeTree();
+    for (int i = 0; i < 4; i++) {
+      tree.file("functions/f" + i + ".yaml", function("f" + i));
+    }
+
+    assertThat(errors(tree, ManifestOptions.defaults().withMaxReadBytes(300))).anySatisfy(e -> assertThat(e)
+        .startsWith("functions: holds more than 300 bytes of files gitfn reads"));
+    assertThat(errors(tree, ManifestOptions.defaults().withMaxFunctions(3))).containsExactly(
+        "functions: declares 4 Functions, more than the 3 one revision may declare; split them over several"
+            + " FunctionRepositories");
+  }
+
   // --- Symlinks and paths ---
 
   @Test
