@@ -6,6 +6,7 @@ import io.gitfn.api.GoDuration;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.reconcile.Controller;
 import io.gitfn.reconcile.ControllerSettings;
+import io.gitfn.reconcile.GitHosts;
 import io.gitfn.reconcile.OperationSettings;
 import io.gitfn.reconcile.ShardSelector;
 import io.gitfn.reconcile.leader.LeaderElection;
@@ -74,6 +75,9 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--allow-target-namespace", description = "A namespace other than its own that a FunctionRepository may write into (repeatable).")
   List<String> allowedTargetNamespaces = List.of();
 
+  @Option(names = "--allowed-git-host", paramLabel = "HOST", description = "A host that FunctionRepositories and Functions may fetch from: a name, or *.domain for every host below it, or file for local repositories (repeatable). Default: any host.")
+  List<String> allowedGitHosts = List.of();
+
   @Option(names = "--function-source-interval", defaultValue = "1m", description = "How often a Function's own Git source is checked without a webhook (default: ${DEFAULT-VALUE}).")
   String functionSourceInterval;
 
@@ -132,6 +136,7 @@ final class ControllerCommand implements Callable<Integer> {
     LogSetup.Format format = flag(() -> LogSetup.format(logFormat));
     ch.qos.logback.classic.Level level = flag(() -> LogSetup.level(logLevel));
     ShardSelector shard = flag(() -> ShardSelector.parse("--shard-selector", shardSelector));
+    GitHosts gitHosts = flag(() -> new GitHosts(allowedGitHosts));
     Duration shutdown = flag(() -> {
       try {
         return GoDuration.parse(shutdownTimeout);
@@ -154,7 +159,7 @@ final class ControllerCommand implements Callable<Integer> {
     ControllerSettings settings = new ControllerSettings(knownHosts == null ? "" : Files.readString(knownHosts),
         new HashSet<>(allowedTargetNamespaces), GoDuration.parse(functionSourceInterval),
         registryLookup ? RegistryLookupSettings.enabled(new HashSet<>(insecureRegistries))
-            : RegistryLookupSettings.disabled(), shard, instance);
+            : RegistryLookupSettings.disabled(), shard, instance, gitHosts);
     BuildSettings defaults = BuildSettings.defaults();
     BuildSettings builds = new BuildSettings(registry, builderImage, defaults.builderArgs(), defaults.baseImages(),
         registrySecret, packageRegistrySecret, defaults.buildProfile(), defaults.podAnnotations(), buildConcurrency);

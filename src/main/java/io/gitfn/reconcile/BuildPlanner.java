@@ -58,7 +58,7 @@ final class BuildPlanner {
     this.mirrors = mirrors;
     this.builds = builds;
     this.interval = settings.functionSourceInterval();
-    this.sources = new SourceBinding(client, watcher, settings.knownHosts(), clock, wake);
+    this.sources = new SourceBinding(client, watcher, settings, clock, wake);
   }
 
   /**
@@ -145,7 +145,7 @@ final class BuildPlanner {
 
   /** Makes sure the watcher tracks the Function's repository, reference and credentials. */
   private TrackedSource track(Function fn, GitRepositorySource git) throws InvalidSourceException {
-    RepositoryUrl url = SourceBinding.url(GIT_FIELD, git.getUrl());
+    RepositoryUrl url = sources.url(GIT_FIELD, git.getUrl());
     RefSelector ref = SourceBinding.ref(GIT_FIELD, () -> RefSelector.fromKymaReference(git.getReference()));
     GitCredentials credentials = new GitCredentials.None();
     if (git.getAuth() != null) {

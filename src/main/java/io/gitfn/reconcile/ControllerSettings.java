@@ -14,9 +14,11 @@ import java.util.Set;
  * @param registryLookup whether, and how, the registry is asked for an image before it is built
  * @param shard the FunctionRepositories and Functions this instance reconciles ({@code --shard-selector})
  * @param instance this instance's name, as its Events' source host and its Lease identity show it
+ * @param gitHosts the hosts gitfn may fetch from ({@code --allowed-git-host}); empty allows every host
  */
 public record ControllerSettings(String knownHosts, Set<String> allowedTargetNamespaces,
-    Duration functionSourceInterval, RegistryLookupSettings registryLookup, ShardSelector shard, String instance) {
+    Duration functionSourceInterval, RegistryLookupSettings registryLookup, ShardSelector shard, String instance,
+    GitHosts gitHosts) {
 
   /** Kyma checks every 5 minutes, which its users find too slow (kyma#12527); a check costs one ls-remote. */
   public static final Duration DEFAULT_FUNCTION_SOURCE_INTERVAL = Duration.ofMinutes(1);
@@ -31,12 +33,13 @@ public record ControllerSettings(String knownHosts, Set<String> allowedTargetNam
     registryLookup = registryLookup == null ? RegistryLookupSettings.disabled() : registryLookup;
     shard = shard == null ? ShardSelector.ALL : shard;
     instance = instance == null || instance.isBlank() ? DEFAULT_INSTANCE : instance;
+    gitHosts = gitHosts == null ? GitHosts.ANY : gitHosts;
   }
 
   public ControllerSettings(String knownHosts, Set<String> allowedTargetNamespaces, Duration functionSourceInterval,
       RegistryLookupSettings registryLookup) {
     this(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, ShardSelector.ALL,
-        DEFAULT_INSTANCE);
+        DEFAULT_INSTANCE, GitHosts.ANY);
   }
 
   public static ControllerSettings defaults() {
@@ -44,21 +47,29 @@ public record ControllerSettings(String knownHosts, Set<String> allowedTargetNam
   }
 
   public ControllerSettings withFunctionSourceInterval(Duration interval) {
-    return new ControllerSettings(knownHosts, allowedTargetNamespaces, interval, registryLookup, shard, instance);
+    return new ControllerSettings(knownHosts, allowedTargetNamespaces, interval, registryLookup, shard, instance,
+        gitHosts);
   }
 
   public ControllerSettings withRegistryLookup(RegistryLookupSettings lookup) {
-    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, lookup, shard, instance);
+    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, lookup, shard, instance,
+        gitHosts);
   }
 
   /** Reconciles only what {@code selector} matches, as the instance named {@code name}. */
   public ControllerSettings withShard(ShardSelector selector, String name) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup,
-        Objects.requireNonNull(selector, "selector"), name);
+        Objects.requireNonNull(selector, "selector"), name, gitHosts);
   }
 
   public ControllerSettings withInstance(String name) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, shard,
-        name);
+        name, gitHosts);
+  }
+
+  /** Fetches only from hosts {@code hosts} allows. */
+  public ControllerSettings withGitHosts(GitHosts hosts) {
+    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, shard,
+        instance, hosts);
   }
 }

@@ -88,7 +88,7 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     this.settings = settings;
     this.clock = clock;
     this.events = new EventRecorder(client, clock, settings.instance());
-    this.sources = new SourceBinding(client, watcher, settings.knownHosts(), clock,
+    this.sources = new SourceBinding(client, watcher, settings, clock,
         id -> gitEvents.propagateEvent(new ResourceID(id.name(), id.namespace())));
   }
 
@@ -126,7 +126,7 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
       throws InvalidSourceException {
     FunctionRepositorySpec spec = repository.getSpec();
     String namespace = repository.getMetadata().getNamespace();
-    RepositoryUrl url = SourceBinding.url("spec.url", spec.getUrl());
+    RepositoryUrl url = sources.url("spec.url", spec.getUrl());
     GitCredentials credentials = new GitCredentials.None();
     if (spec.getSecretRef() != null) {
       String name = spec.getSecretRef().getName();

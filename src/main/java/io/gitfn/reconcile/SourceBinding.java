@@ -36,31 +36,39 @@ final class SourceBinding {
   private final KubernetesClient client;
   private final SourceWatcher watcher;
   private final String knownHosts;
+  private final GitHosts gitHosts;
   private final Clock clock;
   private final SourceEvents listener;
   private final Map<SourceId, Request> requests = new ConcurrentHashMap<>();
 
   /**
-   * @param knownHosts the controller's SSH host keys, for Secrets that bring none
+   * @param settings the controller's SSH host keys, for Secrets that bring none, and the Git hosts it may reach
    * @param wake reconciles the resource a source belongs to; its pass reads what the watcher knows with
    *     {@link #state}
    */
-  SourceBinding(KubernetesClient client, SourceWatcher watcher, String knownHosts, Clock clock,
+  SourceBinding(KubernetesClient client, SourceWatcher watcher, ControllerSettings settings, Clock clock,
       Consumer<SourceId> wake) {
     this.client = client;
     this.watcher = watcher;
-    this.knownHosts = knownHosts;
+    this.knownHosts = settings.knownHosts();
+    this.gitHosts = settings.gitHosts();
     this.clock = clock;
     this.listener = SourceEvents.wakeUp(wake);
   }
 
-  /** The repository URL a spec field holds. */
-  static RepositoryUrl url(String field, String text) throws InvalidSourceException {
+  /** The repository URL a spec field holds, on a host the controller may fetch from. */
+  RepositoryUrl url(String field, String text) throws InvalidSourceException {
+    RepositoryUrl url;
     try {
-      return RepositoryUrl.parse(text);
+      url = RepositoryUrl.parse(text);
     } catch (IllegalArgumentException | NullPointerException e) {
       throw new InvalidSourceException(INVALID_URL, field + ": " + e.getMessage());
     }
+    if (!gitHosts.allows(url.host())) {
+      throw new InvalidSourceException(INVALID_URL, field + ": host " + url.host() + " is not one this controller"
+          + " may fetch from (--allowed-git-host: " + gitHosts + ")");
+    }
+    return url;
   }
 
   /** The ref a spec field names, as {@code parse} reads it. */

@@ -8,6 +8,8 @@ import java.net.UnknownHostException;
 import java.util.Locale;
 import org.eclipse.jgit.errors.NoRemoteRepositoryException;
 import org.eclipse.jgit.transport.URIish;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns what JGit threw into a {@link SourceException} that says what failed, where and what to do. JGit
@@ -15,6 +17,8 @@ import org.eclipse.jgit.transport.URIish;
  * texts it uses (over HTTP and over MINA sshd) are matched here, and nowhere else.
  */
 final class FailureClassifier {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FailureClassifier.class);
 
   private FailureClassifier() {}
 
@@ -69,9 +73,18 @@ final class FailureClassifier {
       return new SourceException(
           Kind.TIMEOUT, operation + " " + where + " timed out; it will be tried again", failure);
     }
-    String reason = hasCause(failure, UnknownHostException.class)
-        ? "host " + hostOf(url) + " is unknown to DNS"
-        : hasCause(failure, ConnectException.class) ? "the connection was refused" : firstLine(failure);
+    String reason;
+    if (hasCause(failure, UnknownHostException.class)) {
+      reason = "host " + hostOf(url) + " is unknown to DNS";
+    } else if (hasCause(failure, ConnectException.class)) {
+      reason = "the connection was refused";
+    } else {
+      // The server's own words (an HTTP error page, an ERR line) may be anything the server likes; they go to the
+      // controller's log, never into status, where whoever reads the resource would see them.
+      LOG.warn("{} {} failed: {}", operation, where, RepositoryUrl.redact(allMessages(failure).strip()));
+      reason = "the server's answer could not be used (" + rootType(failure) + "; the controller's log has the"
+          + " details)";
+    }
     return new SourceException(
         Kind.TRANSPORT, operation + " " + where + " failed: " + reason + "; it will be tried again", failure);
   }
@@ -102,12 +115,11 @@ final class FailureClassifier {
     return false;
   }
 
-  private static String firstLine(Throwable failure) {
+  private static String rootType(Throwable failure) {
     Throwable root = failure;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-    return RepositoryUrl.redact(message.lines().findFirst().orElse(message));
+    return root.getClass().getSimpleName();
   }
 }

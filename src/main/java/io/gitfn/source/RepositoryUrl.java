@@ -72,6 +72,11 @@ public record RepositoryUrl(String fetchUrl, String matchKey) {
     return new RepositoryUrl(fetch, key(uri.getHost(), uri.getPath()));
   }
 
+  /** The host, lower case and without port ({@code file} for a local repository), as the match key has it. */
+  public String host() {
+    return matchKey.substring(0, matchKey.indexOf('/'));
+  }
+
   @Override
   public String toString() {
     return fetchUrl;

@@ -20,6 +20,7 @@ class ControllerCommandTest {
       "--shutdown-timeout|soon|--shutdown-timeout `soon` is not a duration",
       "--metrics-port|70000|--metrics-port must be between 0 and 65535",
       "--leader-election-id|Not_A_Name|--leader-election-id `Not_A_Name` is not a Kubernetes object name",
+      "--allowed-git-host|git.example.com:22|--allowed-git-host `git.example.com:22` is not a host name or *.domain",
   })
   void aBadFlagValueNamesTheFlag(String flag, String value, String message) {
     StringWriter err = new StringWriter();

@@ -57,6 +57,7 @@ class ChartIT {
         concurrency: 3
       functionSourceInterval: 30s
       allowedTargetNamespaces: [team-a, team-b]
+      allowedGitHosts: [github.com, "*.git.example.com"]
       sharding:
         selector: gitfn.io/shard=a
       git:
@@ -200,7 +201,8 @@ class ChartIT {
         "--build-concurrency=3", "--function-source-interval=30s", "--registry-lookup",
         "--insecure-registry=mirror.example.com:5000",
         "--insecure-registry=gitfn-registry.gitfn-system.svc.cluster.local:5000",
-        "--allow-target-namespace=team-a", "--allow-target-namespace=team-b", "--shard-selector=gitfn.io/shard=a",
+        "--allow-target-namespace=team-a", "--allow-target-namespace=team-b", "--allowed-git-host=github.com",
+        "--allowed-git-host=*.git.example.com", "--shard-selector=gitfn.io/shard=a",
         "--known-hosts=/etc/gitfn/known-hosts/known_hosts", "--webhook-secret-file=/etc/gitfn/webhook/token",
         "--log-format=json", "--log-level=debug", "--shutdown-timeout=45s", "--max-file-size=20Mi");
     assertThat(controller.getEnv()).contains(new EnvVar("JAVA_TOOL_OPTIONS", "-XX:+UseSerialGC -Xmx256m", null));

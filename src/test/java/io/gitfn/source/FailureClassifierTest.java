@@ -106,4 +106,14 @@ class FailureClassifierTest {
     assertThat(e.kind()).isEqualTo(Kind.TRANSPORT);
     assertThat(e).hasMessageNotContaining("s3cret");
   }
+
+  @Test
+  void whatTheServerSaidNeverReachesTheMessageThatStatusShows() {
+    String said = "<html>Welcome to the admin panel of 10.0.0.7: internal secrets here</html>";
+    SourceException e = classify(api(HTTP, said, new TransportException(HTTP + ": " + said)), HTTP);
+
+    assertThat(e.kind()).isEqualTo(Kind.TRANSPORT);
+    assertThat(e.getMessage()).doesNotContain("admin panel").doesNotContain("10.0.0.7")
+        .contains("the server's answer could not be used (TransportException");
+  }
 }
