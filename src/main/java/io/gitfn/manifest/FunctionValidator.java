@@ -94,6 +94,11 @@ final class FunctionValidator {
     } else {
       KubernetesNames.functionName(name).ifPresent(m -> violations.add(new Violation("metadata.name", m)));
     }
+    if (metadata != null && metadata.getNamespace() != null && !metadata.getNamespace().isEmpty()) {
+      // It becomes part of names and, in gitfn up, of file paths.
+      KubernetesNames.namespace(metadata.getNamespace())
+          .ifPresent(m -> violations.add(new Violation("metadata.namespace", m)));
+    }
     if (metadata != null) {
       checkLabels(metadata.getLabels(), "metadata.labels", false, violations);
       checkAnnotations(metadata.getAnnotations(), "metadata.annotations", false, violations);

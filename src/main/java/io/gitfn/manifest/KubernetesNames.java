@@ -27,6 +27,15 @@ final class KubernetesNames {
     return Optional.empty();
   }
 
+  /** Why {@code namespace} cannot name a namespace (a DNS-1123 label of at most 63 characters), if it cannot. */
+  static Optional<String> namespace(String namespace) {
+    if (namespace.length() > 63 || !DNS_1123_LABEL.matcher(namespace).matches()) {
+      return Optional.of("`" + namespace + "` is not a namespace name: at most 63 lower-case letters, digits and"
+          + " '-', starting and ending with a letter or digit");
+    }
+    return Optional.empty();
+  }
+
   static boolean isDns1123Subdomain(String name) {
     return name.length() <= 253 && DNS_1123_SUBDOMAIN.matcher(name).matches();
   }

@@ -405,6 +405,14 @@ class ManifestReaderTest {
   }
 
   @Test
+  void aNamespaceThatIsNoNamespaceNameIsInvalidBeforeItNamesAnything() {
+    String text = function("escape").replace("  name: escape\n", "  name: escape\n  namespace: ../../home\n");
+
+    assertThat(errors(FakeTree.of("functions/escape.yaml", text))).singleElement().satisfies(e -> assertThat(e)
+        .contains("metadata.namespace: `../../home` is not a namespace name"));
+  }
+
+  @Test
   void aFunctionLargerThanAnObjectMayBeIsInvalid() {
     StringBuilder env = new StringBuilder("env:");
     for (int i = 0; i < 40; i++) {
