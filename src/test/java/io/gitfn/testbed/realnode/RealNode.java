@@ -98,41 +98,75 @@ public final class RealNode implements AutoCloseable {
             "KUBE_PROXY", binaries.kubeProxy().toString(),
             "LOCK", TestBedBinaries.cacheDir().resolve("realnode.lock").toString()),
         START_TIMEOUT);
+    Timings timings = new Timings(started);
+    timings.mark("host (guard, bridge, rules) and pause image");
     RealNode node = new RealNode(dir, guard);
     try {
-      node.startControlPlane(binaries.testBed());
-      node.startNode(binaries, pause, kubeletPort);
+      node.startControlPlane(binaries.testBed(), timings);
+      node.startNode(binaries, pause, kubeletPort, timings);
     } catch (RuntimeException e) {
       node.close();
       throw e;
     }
-    log.info("real node {} ready at {} in {} ms, registry {} (logs in {})",
-        NodeNetwork.NODE_NAME, node.plane.url(), (System.nanoTime() - started) / 1_000_000, node.registry,
-        dir.resolve("logs"));
+    log.info("real node {} ready at {} in {} ms ({}), registry {} (logs in {})",
+        NodeNetwork.NODE_NAME, node.plane.url(), timings.total(), timings, node.registry, dir.resolve("logs"));
     return node;
   }
 
-  private void startControlPlane(TestBedBinaries binaries) {
+  private void startControlPlane(TestBedBinaries binaries, Timings timings) {
     plane = ControlPlane.start(binaries, dir, START_TIMEOUT, new ControlPlane.Options(
         NodeNetwork.HOST_ADDRESS,
         NodeNetwork.SERVICE_RANGE,
         // The apiserver reaches kubelet, for logs and exec, at the address kubelet reports as InternalIP.
         List.of("--kubelet-preferred-address-types=InternalIP")));
+    timings.mark("etcd and apiserver");
     processes.add(plane.startControlLoop(
         "kube-controller-manager", binaries, START_TIMEOUT,
         "--service-account-private-key-file=" + plane.serviceAccountKey(),
         "--root-ca-file=" + plane.caCertificate(),
         "--use-service-account-credentials=false"));
     processes.add(plane.startControlLoop("kube-scheduler", binaries, START_TIMEOUT));
+    timings.mark("controller-manager and scheduler");
   }
 
-  private void startNode(NodeBinaries binaries, Path pause, int kubeletPort) {
+  private void startNode(NodeBinaries binaries, Path pause, int kubeletPort, Timings timings) {
     Registry.Started started = Registry.start(binaries.registry(), dir, START_TIMEOUT);
     processes.add(started.process());
     registry = started.address();
+    timings.mark("registry");
     processes.add(Containerd.start(dir, registry, pause, START_TIMEOUT).process());
+    timings.mark("containerd with the pause image");
     processes.add(Kubelet.start(binaries.kubelet(), plane, dir, kubeletPort, START_TIMEOUT));
+    timings.mark("kubelet until the node is Ready");
     processes.add(KubeProxy.start(binaries.kubeProxy(), plane, dir, START_TIMEOUT));
+    timings.mark("kube-proxy");
+  }
+
+  /** How long each step of the start took, for the log line that says the node is ready. */
+  private static final class Timings {
+    private final long started;
+    private long last;
+    private final List<String> steps = new ArrayList<>();
+
+    Timings(long started) {
+      this.started = started;
+      this.last = started;
+    }
+
+    void mark(String step) {
+      long now = System.nanoTime();
+      steps.add(step + " " + (now - last) / 1_000_000 + " ms");
+      last = now;
+    }
+
+    long total() {
+      return (last - started) / 1_000_000;
+    }
+
+    @Override
+    public String toString() {
+      return String.join(", ", steps);
+    }
   }
 
   /** A new client for the admin user; the caller closes it. */

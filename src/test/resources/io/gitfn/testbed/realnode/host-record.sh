@@ -26,7 +26,9 @@ overlap=$(ip -4 route show | awk -v a="$POD_SUBNET" -v b="$SERVICE_RANGE" '$1 ==
 if ((${#problems[@]})); then
   echo "host-record: this machine has another Kubernetes node's state, or an earlier real node's leftovers:" >&2
   printf '  - %s\n' "${problems[@]}" >&2
-  echo "  An earlier run's teardown, bash target/testbed/realnode-*/bin/teardown.sh, removes its own leftovers." >&2
+  last=$(cat "$LOCK.owner" 2>/dev/null)
+  echo "  The last real node on this machine ran in ${last:-(none recorded)}; its teardown," \
+    "bash ${last:-<run directory>}/bin/teardown.sh, removes what it left." >&2
   exit 1
 fi
 

@@ -17,14 +17,19 @@ trap '' TERM INT HUP
 
 exec 9>>"$LOCK"
 if ! flock -n 9; then
-  echo "node-guard: another real node runs on this machine (it holds $LOCK); one real node per machine" >&2
+  echo "node-guard: another real node runs on this machine ($(cat "$LOCK.owner" 2>/dev/null) holds $LOCK);" \
+    "one real node per machine" >&2
   exit 3
 fi
 
-if ! bash "$here/host-record.sh" || ! bash "$here/network-up.sh"; then
-  echo "node-guard: the host could not be prepared; tearing down what was set up" >&2
+# host-record.sh changes nothing; when it refuses, what it found is not this node's to tear down.
+bash "$here/host-record.sh" || exit 4
+# From here on the machine's node state is this node's: teardown.sh of another run directory leaves it alone.
+echo "$RUN_DIR" >"$LOCK.owner"
+if ! bash "$here/network-up.sh"; then
+  echo "node-guard: the host network could not be set up; tearing down what was" >&2
   bash "$here/teardown.sh"
-  exit 4
+  exit 5
 fi
 echo "node-guard: host ready"
 touch "$RUN_DIR/guard.ready"

@@ -26,6 +26,15 @@ source "$here/node.env"
 source "$here/host-state.sh"
 host="$RUN_DIR/host"
 
+# Another node's guard holding the lock means this run is long over and that node's changes are not ours to
+# undo (its sysctls, its KUBE-* chains): an old run's teardown.sh, run by hand, must not break a live node.
+exec 8>>"$LOCK"
+if ! flock -n 8 && [[ "$(cat "$LOCK.owner" 2>/dev/null)" != "$RUN_DIR" ]]; then
+  echo "teardown: another real node runs now ($(cat "$LOCK.owner" 2>/dev/null)); nothing of it is undone" >&2
+  exit 2
+fi
+exec 8>&-
+
 log() { printf 'teardown: %s\n' "$*"; }
 in_list() { [[ -f "$2" ]] && grep -qxF -- "$1" "$2"; }
 
