@@ -260,7 +260,7 @@ left=()
 ip link show "$BRIDGE" >/dev/null 2>&1 && left+=("the bridge $BRIDGE")
 for h in $(cgroup_hierarchies); do [[ -d "$h/kubepods" ]] && left+=("the cgroup $h/kubepods"); done
 if ((${#left[@]})); then
-  log "NOT CLEAN: ${left[*]}"
+  log "NOT CLEAN after $SECONDS s: ${left[*]}"
   exit 1
 fi
-log "done"
+log "done in $SECONDS s"
