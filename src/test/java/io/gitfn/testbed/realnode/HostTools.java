@@ -31,6 +31,7 @@ final class HostTools {
       Map.entry("/usr/lib/x86_64-linux-gnu/libc.a", "libc6-dev"),
       Map.entry("flock", "util-linux"),
       Map.entry("setsid", "util-linux"),
+      // RealNodeIT's stand-in for the world outside the machine.
       Map.entry("nsenter", "util-linux"),
       Map.entry("unshare", "util-linux"));
 

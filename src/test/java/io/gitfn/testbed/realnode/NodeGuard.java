@@ -130,10 +130,6 @@ final class NodeGuard implements AutoCloseable {
     }
   }
 
-  long pid() {
-    return guard.pid();
-  }
-
   private static String read(Path log) {
     try {
       return Files.readString(log);

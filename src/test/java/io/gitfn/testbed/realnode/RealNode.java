@@ -235,12 +235,12 @@ public final class RealNode implements AutoCloseable {
     }
   }
 
-  /** Process ids of the node's guard and servers, for tests of the node itself. */
+  /**
+   * Process ids of the node's guard, servers and their guards (this JVM's descendants), for tests of the node
+   * itself. Not the containerd shims and containers: they leave the process tree, the teardown finds them.
+   */
   public List<Long> processIds() {
-    List<Long> pids = new ArrayList<>();
-    pids.add(guard.pid());
-    ProcessHandle.current().descendants().forEach(p -> pids.add(p.pid()));
-    return pids;
+    return ProcessHandle.current().descendants().map(ProcessHandle::pid).toList();
   }
 
   /**

@@ -34,6 +34,7 @@ class RealNodeCleanupIT {
 
   @Test
   void killingTheNodesJvmLeavesTheMachineAsItWas() throws Exception {
+    HostTools.verify(); // root and the node's packages, or a failure that names what is missing
     // One real node per machine: one that this JVM started for other tests would hold the lock.
     RealNode.stopShared();
     HostSnapshot before = HostSnapshot.take();

@@ -159,9 +159,9 @@ class RealNodeIT {
     return client.pods().inNamespace(ns.name()).withName(name).waitUntilReady(2, TimeUnit.MINUTES);
   }
 
-  /** hello.c, compiled static, in an image of its own, pushed once per JVM as {@code tests/hello:1}. */
+  /** hello.c, compiled static, in an image of its own, pushed once per node as {@code tests/hello:1}. */
   private static synchronized String helloImage(RealNode node) {
-    if (helloImage == null) {
+    if (helloImage == null || !helloImage.startsWith(node.registry() + "/")) {
       Path images = node.runDirectory().resolve("images");
       Path archive = OciArchive.image("tests/hello:1")
           .file("hello", StaticBinary.compile(RealNodeIT.class, "hello.c", images.resolve("hello")), 0755)
