@@ -25,10 +25,19 @@ NODE_PATHS=(
   /var/lib/kubelet /var/lib/kubelet/device-plugins /usr/libexec/kubernetes /etc/kubernetes
 )
 
+# One "/proc/sys/<path>=<value>" line each, in the order teardown.sh writes them back. Setting ip_forward also
+# sets every interface's forwarding and accept_redirects, so those of the interfaces there before come after it.
+# (Paths, not dotted names: an interface name may have a dot in it.)
 record_sysctls() {
-  local name
+  local name file conf
   for name in "${NODE_SYSCTLS[@]}"; do
-    [[ -r "/proc/sys/${name//.//}" ]] && printf '%s=%s\n' "$name" "$(<"/proc/sys/${name//.//}")"
+    file="/proc/sys/${name//.//}"
+    [[ -r "$file" ]] && printf '%s=%s\n' "$file" "$(<"$file")"
+  done
+  for conf in /proc/sys/net/ipv4/conf/*; do
+    for file in "$conf/forwarding" "$conf/accept_redirects"; do
+      [[ -r "$file" ]] && printf '%s=%s\n' "$file" "$(<"$file")"
+    done
   done
 }
 

@@ -43,20 +43,22 @@ in_list() { [[ -f "$2" ]] && grep -qxF -- "$1" "$2"; }
 # Process ids whose command line names this run directory, but not this script nor the guard that runs it.
 # The run directory is this node's own (target/testbed/realnode-XXXX), so only processes this node started match.
 node_pids() {
-  local d pid cmdline
-  for d in /proc/[0-9]*; do
-    pid=${d#/proc/}
+  local file pid cmdline
+  # One grep over every command line; the few matches are then looked at one by one.
+  for file in $(grep -lasF -- "$RUN_DIR" /proc/[0-9]*/cmdline); do
+    pid=${file#/proc/}
+    pid=${pid%/cmdline}
     [[ "$pid" == "$$" || "$pid" == "$BASHPID" ]] && continue
-    cmdline=$({ tr '\0' ' ' <"$d/cmdline"; } 2>/dev/null) || continue
+    cmdline=$({ tr '\0' ' ' <"$file"; } 2>/dev/null) || continue
     [[ "$cmdline" == *"$RUN_DIR"* ]] || continue
     [[ "$cmdline" == *"$here/node-guard.sh"* || "$cmdline" == *"$here/teardown.sh"* ]] && continue
-    if [[ -z "${1:-}" ]] || [[ "$(cat "$d/comm" 2>/dev/null)" == "$1"* ]]; then
+    if [[ -z "${1:-}" ]] || [[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == "$1"* ]]; then
       echo "$pid"
     fi
   done
 }
 
-# stop SIGNAL-WAIT PIDS...: TERM, up to WAIT seconds, then KILL.
+# stop WAIT PIDS...: TERM, up to WAIT seconds for them to end, then KILL.
 stop() {
   local wait=$1 pid i
   shift
@@ -79,8 +81,9 @@ pod_pids() {
   done | sort -u
 }
 
+# A test node's data is thrown away, so nothing needs a long graceful stop: 1 s, then KILL.
 # shellcheck disable=SC2046
-stop 5 $(node_pids kubelet)
+stop 1 $(node_pids kubelet)
 for _ in $(seq 50); do
   pids=$(pod_pids)
   [[ -z "$pids" ]] && break
@@ -90,8 +93,14 @@ for _ in $(seq 50); do
 done
 # shellcheck disable=SC2046
 stop 0 $(node_pids containerd-shim)
-# shellcheck disable=SC2046
-stop 5 $(node_pids)
+# The servers get TERM and 1 s; their bash guards ignore TERM by design (ComponentProcess) and get KILL.
+servers=()
+guards=()
+for pid in $(node_pids); do
+  if [[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == bash ]]; then guards+=("$pid"); else servers+=("$pid"); fi
+done
+stop 1 "${servers[@]}"
+((${#guards[@]})) && kill -KILL "${guards[@]}" 2>/dev/null
 [[ -n "$(node_pids)" ]] && log "processes still running: $(node_pids | tr '\n' ' ')"
 
 # --- 2. conntrack -----------------------------------------------------------------------------------------------
@@ -201,12 +210,11 @@ done
 # --- 7. sysctls ---------------------------------------------------------------------------------------------------
 
 if [[ -f "$host/sysctls.before" ]]; then
-  while IFS='=' read -r name value; do
-    [[ -n "$name" ]] || continue
-    file="/proc/sys/${name//.//}"
-    [[ -w "$file" ]] || continue
+  while IFS='=' read -r file value; do
+    [[ "$file" == /proc/sys/* && -w "$file" ]] || continue
     if [[ "$(<"$file")" != "$value" ]]; then
-      echo "$value" >"$file" 2>/dev/null && log "restored $name=$value" || log "cannot restore $name=$value"
+      name=${file#/proc/sys/}
+      echo "$value" >"$file" 2>/dev/null && log "restored ${name//\//.}=$value" || log "cannot restore $file=$value"
     fi
   done <"$host/sysctls.before"
 fi
