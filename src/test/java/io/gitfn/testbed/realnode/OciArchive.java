@@ -94,7 +94,9 @@ public final class OciArchive {
     manifest.put("layers", List.of(descriptor("application/vnd.oci.image.layer.v1.tar", layerBytes, Map.of())));
     byte[] manifestBytes = json(manifest);
 
-    String tag = name.substring(name.lastIndexOf(':') + 1);
+    // The tag is what follows the last colon, unless that colon is a registry's port.
+    int colon = name.lastIndexOf(':');
+    String tag = colon > name.lastIndexOf('/') ? name.substring(colon + 1) : "latest";
     Map<String, Object> index = new LinkedHashMap<>();
     index.put("schemaVersion", 2);
     index.put("mediaType", "application/vnd.oci.image.index.v1+json");

@@ -35,6 +35,7 @@ public final class RealNode implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
   private static RealNode shared;
   private static RuntimeException sharedStartFailure;
+  private static boolean stopHookAdded;
 
   private final Path dir;
   private final NodeGuard guard;
@@ -60,7 +61,10 @@ public final class RealNode implements AutoCloseable {
         sharedStartFailure = e;
         throw e;
       }
-      Runtime.getRuntime().addShutdownHook(new Thread(RealNode::stopShared, "real-node-stop"));
+      if (!stopHookAdded) {
+        Runtime.getRuntime().addShutdownHook(new Thread(RealNode::stopShared, "real-node-stop"));
+        stopHookAdded = true;
+      }
     }
     return shared;
   }
