@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the test-bed binaries from their Go modules and caches them outside the repository:
-#   etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok
-# into ${GITFN_TESTENV_DIR:-~/.cache/gitfn-testenv}/<versions>/bin, and gitea, helm and kustomize into
-# folders of their own beside it (gitea-<version>, helm-<version>, kustomize-<version>), so that bumping one
-# does not rebuild the others. A binary already there is not rebuilt.
+#   etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, and the real node's kubelet and kube-proxy
+# into ${GITFN_TESTENV_DIR:-~/.cache/gitfn-testenv}/<versions>/bin, and gitea, helm, kustomize and the real
+# node's registry into folders of their own beside it (gitea-<version>, helm-<version>, kustomize-<version>,
+# registry-<version>), so that bumping one does not rebuild the others. A binary already there is not rebuilt.
 # GOMODCACHE and GOCACHE are Go's own defaults, so they survive between runs too.
 set -euo pipefail
 
@@ -121,9 +121,20 @@ prepare_kubernetes_module() {
   touch "$dir/.ready"
 }
 
+# The module above was first prepared for the three control-plane commands; another command of the same module
+# (kubelet, kube-proxy) needs its own packages' go.sum lines, added once.
+prepare_kubernetes_command() {
+  local dir="$work/kubernetes" name=$1
+  case "$name" in kube-apiserver | kube-controller-manager | kube-scheduler) return ;; esac
+  [[ -f "$dir/.ready-$name" ]] && return
+  (cd "$dir" && go get "k8s.io/kubernetes/cmd/$name@${KUBERNETES_VERSION}")
+  touch "$dir/.ready-$name"
+}
+
 build_kubernetes() {
   local name=$1
   prepare_kubernetes_module
+  prepare_kubernetes_command "$name"
   local minor=${KUBERNETES_VERSION#v1.}; minor=${minor%%.*}
   local pkg=k8s.io/component-base/version
   # Without these the binaries report v0.0.0-master, which clients and kwok read as an unknown server.
@@ -218,6 +229,9 @@ timed kube-apiserver build_kubernetes kube-apiserver
 timed kube-controller-manager build_kubernetes kube-controller-manager
 timed kube-scheduler build_kubernetes kube-scheduler
 timed kwok build_kwok
+# The real node (src/test/java/io/gitfn/testbed/realnode): kubelet takes about 5 minutes on 2 cores, once.
+timed kubelet build_kubernetes kubelet
+timed kube-proxy build_kubernetes kube-proxy
 write_kwok_stages
 timed_gitea
 # helm's own Makefile sets these: its version, and the Kubernetes release that `helm template` and `helm lint`
@@ -234,4 +248,7 @@ helm_ldflags() {
 }
 timed_tool helm "$HELM_VERSION" helm.sh/helm/v3/cmd/helm "$(helm_ldflags)"
 timed_tool kustomize "$KUSTOMIZE_VERSION" sigs.k8s.io/kustomize/kustomize/v5 "-s -w"
-log "all binaries ready in $((SECONDS - total)) s: $bin, $gitea_root, $(tool_root helm "$HELM_VERSION"), $(tool_root kustomize "$KUSTOMIZE_VERSION")"
+# The real node's image registry; its module has no replace directives either.
+timed_tool registry "$REGISTRY_VERSION" github.com/distribution/distribution/v3/cmd/registry \
+  "-s -w -X github.com/distribution/distribution/v3/version.version=${REGISTRY_VERSION}"
+log "all binaries ready in $((SECONDS - total)) s: $bin, $gitea_root, $(tool_root helm "$HELM_VERSION"), $(tool_root kustomize "$KUSTOMIZE_VERSION"), $(tool_root registry "$REGISTRY_VERSION")"

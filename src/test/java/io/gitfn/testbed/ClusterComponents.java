@@ -27,8 +27,8 @@ final class ClusterComponents implements AutoCloseable {
       TestBedBinaries binaries, ControlPlane plane, Path dir, Duration timeout) {
     ClusterComponents cluster = new ClusterComponents();
     try {
-      cluster.startControllerManager(binaries, plane, dir, timeout);
-      cluster.startScheduler(binaries, plane, dir, timeout);
+      cluster.startControllerManager(binaries, plane, timeout);
+      cluster.startScheduler(binaries, plane, timeout);
       cluster.startKwok(binaries, plane, dir);
       cluster.addFakeNode(plane, timeout);
       return cluster;
@@ -38,41 +38,20 @@ final class ClusterComponents implements AutoCloseable {
     }
   }
 
-  private void startControllerManager(
-      TestBedBinaries binaries, ControlPlane plane, Path dir, Duration timeout) {
-    startControlLoop(
-        "kube-controller-manager",
-        binaries, plane, dir, timeout,
-        "--service-account-private-key-file=" + plane.serviceAccountKey(),
-        "--root-ca-file=" + plane.caCertificate(),
-        "--use-service-account-credentials=false",
-        "--cluster-cidr=10.244.0.0/16");
+  private void startControllerManager(TestBedBinaries binaries, ControlPlane plane, Duration timeout) {
+    processes.add(
+        plane.startControlLoop(
+            "kube-controller-manager",
+            binaries,
+            timeout,
+            "--service-account-private-key-file=" + plane.serviceAccountKey(),
+            "--root-ca-file=" + plane.caCertificate(),
+            "--use-service-account-credentials=false",
+            "--cluster-cidr=10.244.0.0/16"));
   }
 
-  private void startScheduler(TestBedBinaries binaries, ControlPlane plane, Path dir, Duration timeout) {
-    startControlLoop("kube-scheduler", binaries, plane, dir, timeout);
-  }
-
-  /**
-   * Starts controller-manager or scheduler with what both need, and waits for its /healthz. No
-   * --authentication-kubeconfig: delegated authn needs the apiserver's client-CA ConfigMap, which a
-   * token-only apiserver never writes, and then /healthz is refused; it stays on the always-allow paths.
-   */
-  private void startControlLoop(
-      String name, TestBedBinaries binaries, ControlPlane plane, Path dir, Duration timeout, String... flags) {
-    int port = FreePorts.next();
-    List<String> command = new ArrayList<>(List.of(
-        binaries.binary(name).toString(),
-        "--kubeconfig=" + plane.kubeconfig(),
-        "--bind-address=127.0.0.1",
-        "--secure-port=" + port,
-        "--cert-dir=" + dir.resolve("pki/" + name),
-        "--leader-elect=false",
-        "--v=1"));
-    command.addAll(List.of(flags));
-    ComponentProcess process = ComponentProcess.start(name, dir.resolve("logs/" + name + ".log"), command);
-    processes.add(process);
-    ControlPlane.waitFor(process, timeout, () -> healthy(port));
+  private void startScheduler(TestBedBinaries binaries, ControlPlane plane, Duration timeout) {
+    processes.add(plane.startControlLoop("kube-scheduler", binaries, timeout));
   }
 
   private void startKwok(TestBedBinaries binaries, ControlPlane plane, Path dir) {
@@ -133,11 +112,6 @@ final class ClusterComponents implements AutoCloseable {
         && node.getStatus().getConditions() != null
         && node.getStatus().getConditions().stream()
             .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-  }
-
-  // /healthz of these components allows anonymous access by default; any TLS is self-signed.
-  private static boolean healthy(int port) {
-    return ControlPlane.httpOk("https://127.0.0.1:" + port + "/healthz", null);
   }
 
   List<ComponentProcess> processes() {

@@ -38,7 +38,7 @@ public final class ComponentProcess implements AutoCloseable {
     return start(name, log, command, java.util.Map.of());
   }
 
-  static ComponentProcess start(String name, Path log, List<String> command, java.util.Map<String, String> environment) {
+  public static ComponentProcess start(String name, Path log, List<String> command, java.util.Map<String, String> environment) {
     List<String> guarded = new ArrayList<>(List.of("setsid", "bash", "-c", GUARD, "gitfn-" + name));
     guarded.addAll(command);
     try {
@@ -57,7 +57,7 @@ public final class ComponentProcess implements AutoCloseable {
     }
   }
 
-  String name() {
+  public String name() {
     return name;
   }
 
@@ -91,7 +91,7 @@ public final class ComponentProcess implements AutoCloseable {
   }
 
   /** An error that says which server failed, how, and the end of its log. */
-  IllegalStateException failure(String what) {
+  public IllegalStateException failure(String what) {
     String state = process.isAlive() ? "still running" : "exited with code " + process.exitValue();
     return new IllegalStateException(
         name + " " + what + " (" + state + "); log " + log + ":\n" + tail(40));
@@ -107,7 +107,7 @@ public final class ComponentProcess implements AutoCloseable {
   }
 
   /** Closes each process, last started first. */
-  static void closeAll(java.util.List<ComponentProcess> processes) {
+  public static void closeAll(java.util.List<ComponentProcess> processes) {
     for (int i = processes.size() - 1; i >= 0; i--) {
       processes.get(i).close();
     }

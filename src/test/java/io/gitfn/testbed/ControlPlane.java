@@ -25,25 +25,52 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 
 /**
- * etcd and kube-apiserver on loopback, on free ports, with an admin token in {@code system:masters}.
+ * etcd on loopback and kube-apiserver on an address of {@link Options} (loopback for the shared test bed), on
+ * free ports, with an admin token in {@code system:masters}.
  *
  * <p>The apiserver makes its own self-signed serving certificate in {@code pki/}; clients trust that file.
  * RBAC is on, so tests of least-privilege roles mean something.
  */
-final class ControlPlane implements AutoCloseable {
+public final class ControlPlane implements AutoCloseable {
+
+  /**
+   * Where the apiserver listens and what it advertises, its Service range, and flags of its own.
+   *
+   * @param address the apiserver's bind and advertise address
+   * @param serviceRange {@code --service-cluster-ip-range}; its first address is the {@code kubernetes} Service
+   * @param apiServerFlags added to the apiserver's command line
+   */
+  public record Options(String address, String serviceRange, List<String> apiServerFlags) {
+    public Options {
+      apiServerFlags = List.copyOf(apiServerFlags);
+    }
+  }
+
+  /**
+   * The shared test bed's: loopback, and no kubelet, so the {@code default/kubernetes} Endpoints would point at
+   * nothing anyway.
+   */
+  static final Options LOOPBACK =
+      new Options("127.0.0.1", "10.96.0.0/16", List.of("--endpoint-reconciler-type=none"));
 
   private final Path dir;
+  private final Options options;
   private final List<ComponentProcess> processes = new ArrayList<>();
   private final String token = UUID.randomUUID().toString();
   private String etcdUrl;
   private int apiPort;
 
-  private ControlPlane(Path dir) {
+  private ControlPlane(Path dir, Options options) {
     this.dir = dir;
+    this.options = options;
   }
 
   static ControlPlane start(TestBedBinaries binaries, Path dir, Duration timeout) {
-    ControlPlane plane = new ControlPlane(dir);
+    return start(binaries, dir, timeout, LOOPBACK);
+  }
+
+  public static ControlPlane start(TestBedBinaries binaries, Path dir, Duration timeout, Options options) {
+    ControlPlane plane = new ControlPlane(dir, options);
     try {
       plane.startEtcd(binaries, timeout);
       plane.startApiServer(binaries, timeout);
@@ -91,15 +118,13 @@ final class ControlPlane implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    ComponentProcess apiserver =
-        ComponentProcess.start(
-            "kube-apiserver",
-            dir.resolve("logs/kube-apiserver.log"),
+    List<String> command =
+        new ArrayList<>(
             List.of(
                 binaries.binary("kube-apiserver").toString(),
                 "--etcd-servers=" + etcdUrl,
-                "--bind-address=127.0.0.1",
-                "--advertise-address=127.0.0.1",
+                "--bind-address=" + options.address(),
+                "--advertise-address=" + options.address(),
                 "--secure-port=" + apiPort,
                 "--cert-dir=" + pki,
                 "--token-auth-file=" + dir.resolve("tokens.csv"),
@@ -107,33 +132,68 @@ final class ControlPlane implements AutoCloseable {
                 "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
                 "--service-account-key-file=" + serviceAccountKey(),
                 "--service-account-signing-key-file=" + serviceAccountKey(),
-                "--service-cluster-ip-range=10.96.0.0/16",
+                "--service-cluster-ip-range=" + options.serviceRange(),
                 "--allow-privileged=true",
-                // No kubelets: the default/kubernetes Endpoints would point at nothing anyway.
-                "--endpoint-reconciler-type=none",
                 "--v=1"));
+    command.addAll(options.apiServerFlags());
+    ComponentProcess apiserver =
+        ComponentProcess.start("kube-apiserver", dir.resolve("logs/kube-apiserver.log"), command);
     processes.add(apiserver);
     waitFor(apiserver, timeout, () -> httpOk(url() + "/readyz", token));
   }
 
+  /**
+   * Starts kube-controller-manager or kube-scheduler against this apiserver with what both need, and waits for
+   * its /healthz; the caller owns the process. No --authentication-kubeconfig: delegated authn needs the
+   * apiserver's client-CA ConfigMap, which a token-only apiserver never writes, and then /healthz is refused; it
+   * stays on the always-allow paths.
+   */
+  public ComponentProcess startControlLoop(
+      String name, TestBedBinaries binaries, Duration timeout, String... flags) {
+    int port = FreePorts.next();
+    List<String> command = new ArrayList<>(List.of(
+        binaries.binary(name).toString(),
+        "--kubeconfig=" + kubeconfig(),
+        "--bind-address=127.0.0.1",
+        "--secure-port=" + port,
+        "--cert-dir=" + dir.resolve("pki/" + name),
+        "--leader-elect=false",
+        "--v=1"));
+    command.addAll(List.of(flags));
+    ComponentProcess process = ComponentProcess.start(name, dir.resolve("logs/" + name + ".log"), command);
+    try {
+      // /healthz of these components allows anonymous access by default; their TLS is self-signed.
+      waitFor(process, timeout, () -> httpOk("https://127.0.0.1:" + port + "/healthz", null));
+      return process;
+    } catch (RuntimeException e) {
+      process.close();
+      throw e;
+    }
+  }
+
   /** The serving certificate the apiserver wrote for itself; it is its own CA. */
-  Path caCertificate() {
+  public Path caCertificate() {
     return dir.resolve("pki/apiserver.crt");
   }
 
-  Path serviceAccountKey() {
+  public Path serviceAccountKey() {
     return dir.resolve("service-account.key");
   }
 
-  Path kubeconfig() {
+  public Path kubeconfig() {
     return dir.resolve("kubeconfig");
   }
 
-  String url() {
-    return "https://127.0.0.1:" + apiPort;
+  public String url() {
+    return "https://" + options.address() + ":" + apiPort;
   }
 
-  Config config() {
+  /** The admin user's bearer token, for tools that take no kubeconfig. */
+  public String token() {
+    return token;
+  }
+
+  public Config config() {
     return new ConfigBuilder(Config.empty())
         .withMasterUrl(url())
         .withCaCertFile(caCertificate().toString())
@@ -143,11 +203,11 @@ final class ControlPlane implements AutoCloseable {
         .build();
   }
 
-  KubernetesClient newClient() {
+  public KubernetesClient newClient() {
     return new KubernetesClientBuilder().withConfig(config()).build();
   }
 
-  List<ComponentProcess> processes() {
+  public List<ComponentProcess> processes() {
     return processes;
   }
 
@@ -194,7 +254,8 @@ final class ControlPlane implements AutoCloseable {
     }
   }
 
-  static void waitFor(ComponentProcess process, Duration timeout, BooleanSupplier ready) {
+  /** Waits until {@code ready}, or fails with the process's log when it stops first or time runs out. */
+  public static void waitFor(ComponentProcess process, Duration timeout, BooleanSupplier ready) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
@@ -217,7 +278,7 @@ final class ControlPlane implements AutoCloseable {
    * True when {@code url} answers 200. Only for health polling: it trusts any certificate for any host
    * name, because the components make their self-signed certificates as they start.
    */
-  static boolean httpOk(String url, String bearer) {
+  public static boolean httpOk(String url, String bearer) {
     try {
       HttpURLConnection connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
       if (connection instanceof HttpsURLConnection https) {

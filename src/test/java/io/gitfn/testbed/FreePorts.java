@@ -6,11 +6,11 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 
 /** Free TCP ports on loopback, for servers that must be told their port before they start. */
-final class FreePorts {
+public final class FreePorts {
 
   private FreePorts() {}
 
-  static int next() {
+  public static int next() {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       socket.setReuseAddress(true);
       return socket.getLocalPort();

@@ -87,8 +87,15 @@ public final class KubeTestBed implements AutoCloseable {
    * Established. Returns their names.
    */
   public List<String> installCrds() {
+    try (KubernetesClient client = newClient()) {
+      return installCrds(client);
+    }
+  }
+
+  /** {@link #installCrds()} through {@code client}, for a cluster of its own such as the real node. */
+  public static List<String> installCrds(KubernetesClient client) {
     Path crds = TestBedBinaries.projectDir().resolve("config/crd");
-    try (KubernetesClient client = newClient(); var files = Files.list(crds)) {
+    try (var files = Files.list(crds)) {
       List<String> names = new ArrayList<>();
       for (Path file : files.filter(f -> f.toString().endsWith(".yml")).sorted().toList()) {
         CustomResourceDefinition crd;

@@ -21,13 +21,7 @@ public record TestBedBinaries(
 
   /** Finds the binaries, or fails with the command that builds them. */
   public static TestBedBinaries locate() {
-    Path project = projectDir();
-    Properties versions = new Properties();
-    try (InputStream in = Files.newInputStream(project.resolve("scripts/testbed.versions"))) {
-      versions.load(in);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read scripts/testbed.versions under " + project, e);
-    }
+    Properties versions = versions();
     String k8s = versions.getProperty("KUBERNETES_VERSION");
     String etcd = versions.getProperty("ETCD_VERSION");
     String kwok = versions.getProperty("KWOK_VERSION");
@@ -37,6 +31,18 @@ public record TestBedBinaries(
     TestBedBinaries binaries = new TestBedBinaries(root, k8s, etcd, kwok, gitea);
     binaries.verify();
     return binaries;
+  }
+
+  /** {@code scripts/testbed.versions}: each binary's version, by the name the build script reads. */
+  public static Properties versions() {
+    Path project = projectDir();
+    Properties versions = new Properties();
+    try (InputStream in = Files.newInputStream(project.resolve("scripts/testbed.versions"))) {
+      versions.load(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read scripts/testbed.versions under " + project, e);
+    }
+    return versions;
   }
 
   /** The cache root the build script writes to: {@code $GITFN_TESTENV_DIR} or {@code ~/.cache/gitfn-testenv}. */

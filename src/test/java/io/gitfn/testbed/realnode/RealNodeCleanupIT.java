@@ -1,0 +1,157 @@
+package io.gitfn.testbed.realnode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.gitfn.testbed.TestBedBinaries;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A real node whose JVM is killed with SIGKILL (no shutdown hook, no close()) leaves this machine as it found it:
+ * its guard tears down the processes, Pods, mounts, network namespaces, bridge, iptables and nftables rules,
+ * cgroups and sysctls. The machine is read before the node starts, while it runs with a Pod and a Service, and
+ * after; before and after must not differ.
+ */
+class RealNodeCleanupIT {
+
+  @Test
+  void killingTheNodesJvmLeavesTheMachineAsItWas() throws Exception {
+    HostTools.verify(); // root and the node's packages, or a failure that names what is missing
+    // One real node per machine: one that this JVM started for other tests would hold the lock.
+    RealNode.stopShared();
+    HostSnapshot before = HostSnapshot.take();
+
+    Process jvm = new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"),
+            "-Dgitfn.project.dir=" + TestBedBinaries.projectDir(),
+            StandaloneRealNode.class.getName())
+        .redirectError(ProcessBuilder.Redirect.INHERIT)
+        .start();
+    Map<String, String> printed;
+    List<ProcessHandle> started;
+    HostSnapshot running;
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8))) {
+      printed = untilReady(out);
+      started = Arrays.stream(printed.get("ready").split(" "))
+          .map(Long::parseLong)
+          .flatMap(pid -> ProcessHandle.of(pid).stream())
+          .toList();
+      assertThat(started.stream().map(RealNodeCleanupIT::program))
+          .as("the node's servers among the JVM's child processes")
+          .contains("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "containerd",
+              "kubelet", "kube-proxy", "registry");
+      giveTheNodeSomethingToCleanUp(Path.of(printed.get("kubeconfig")));
+
+      running = HostSnapshot.take();
+      assertThat(running.links()).as("links while the node runs").contains(NodeNetwork.BRIDGE);
+      assertThat(running.cgroups()).as("cgroups while the node runs").contains("/sys/fs/cgroup/memory/kubepods");
+      assertThat(running.mounts()).as("mounts while the node runs")
+          .anyMatch(m -> m.startsWith(printed.get("run") + "/kubelet/root"))
+          .anyMatch(m -> m.endsWith("(nsfs)"));
+      assertThat(running.rules()).as("packet filter rules while the node runs")
+          .anyMatch(r -> r.contains("KUBE-SERVICES"))
+          .anyMatch(r -> r.contains("GITFN-REALNODE-FORWARD"));
+      // kubelet's kernel tunables and the bridge's forwarding, whatever the machine had before.
+      assertThat(running.sysctls()).as("sysctls while the node runs").containsEntry("vm.overcommit_memory", "1")
+          .containsEntry("kernel.panic", "10").containsEntry("kernel.panic_on_oops", "1")
+          .containsEntry("net.ipv4.ip_forward", "1");
+    } finally {
+      jvm.destroyForcibly(); // SIGKILL: no shutdown hook, no close(); only the guards are left to act
+    }
+    assertThat(jvm.waitFor(10, TimeUnit.SECONDS)).isTrue();
+
+    String runDir = printed.get("run");
+    // The node's guard is among them, and ends only once teardown.sh has finished.
+    await().atMost(Duration.ofMinutes(3)).untilAsserted(() -> {
+      assertThat(started).as("processes still alive").noneMatch(ProcessHandle::isAlive);
+      assertThat(ProcessHandle.allProcesses().filter(p -> commandLine(p).contains(runDir)))
+          .as("processes whose command line names the run directory " + runDir)
+          .isEmpty();
+    });
+    HostSnapshot after = HostSnapshot.take();
+
+    assertThat(after.differencesFrom(before))
+        .as("differences from the machine before the node started; the guard's log: "
+            + Path.of(runDir, "logs/node-guard.log"))
+        .isEmpty();
+    assertThat(running.differencesFrom(before)).as("the node changed what the comparison covers").isNotEmpty();
+  }
+
+  /** A Pod (a sandbox, a container, a network namespace, a volume mount) and a Service (kube-proxy's rules). */
+  private static void giveTheNodeSomethingToCleanUp(Path kubeconfig) throws Exception {
+    try (KubernetesClient client = new KubernetesClientBuilder()
+        .withConfig(Config.fromKubeconfig(Files.readString(kubeconfig)))
+        .build()) {
+      client.serviceAccounts().inNamespace("default").withName("default")
+          .waitUntilCondition(java.util.Objects::nonNull, 60, TimeUnit.SECONDS);
+      client.pods().inNamespace("default").resource(new PodBuilder()
+              .withNewMetadata().withName("left-running").withLabels(Map.of("app", "left-running")).endMetadata()
+              .withNewSpec()
+              .addNewContainer()
+              .withName("pause")
+              .withImage(Containerd.PAUSE_IMAGE)
+              .withImagePullPolicy("Never")
+              .endContainer()
+              .endSpec()
+              .build())
+          .create();
+      client.services().inNamespace("default").resource(new ServiceBuilder()
+              .withNewMetadata().withName("left-running").endMetadata()
+              .withNewSpec()
+              .withSelector(Map.of("app", "left-running"))
+              .addNewPort().withPort(80).withTargetPort(new IntOrString(8080)).endPort()
+              .endSpec()
+              .build())
+          .create();
+      client.pods().inNamespace("default").withName("left-running").waitUntilReady(2, TimeUnit.MINUTES);
+    }
+  }
+
+  private static Map<String, String> untilReady(BufferedReader out) throws Exception {
+    Map<String, String> printed = new HashMap<>();
+    List<String> lines = new ArrayList<>();
+    String line;
+    while ((line = out.readLine()) != null) {
+      lines.add(line);
+      int space = line.indexOf(' ');
+      if (space > 0) {
+        printed.put(line.substring(0, space), line.substring(space + 1).trim());
+      }
+      if (line.startsWith("ready ")) {
+        return printed;
+      }
+    }
+    throw new AssertionError("the real node's JVM ended before it was ready; its output:\n" + String.join("\n", lines));
+  }
+
+  private static String program(ProcessHandle process) {
+    return process.info().command().map(c -> Path.of(c).getFileName().toString()).orElse("?");
+  }
+
+  private static String commandLine(ProcessHandle process) {
+    try {
+      return Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline")).replace('\0', ' ');
+    } catch (java.io.IOException e) {
+      return "";
+    }
+  }
+}

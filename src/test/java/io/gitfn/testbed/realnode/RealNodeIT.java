@@ -1,0 +1,198 @@
+package io.gitfn.testbed.realnode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.testbed.TestNamespace;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The real node runs real Pods: images built here, pushed to its registry and pulled by containerd over
+ * HTTP; Pods answer on their IPs and through Services, their logs come through the API, and their traffic
+ * stays on this machine.
+ */
+@WithRealNode
+class RealNodeIT {
+
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static String helloImage;
+
+  @Test
+  void theNodeIsReadyAndTheClustersOnlyNode(KubernetesClient client, RealNode node) {
+    List<Node> nodes = client.nodes().list().getItems();
+
+    assertThat(nodes).extracting(n -> n.getMetadata().getName()).containsExactly(node.nodeName());
+    assertThat(Kubelet.ready(nodes.get(0))).as("Ready").isTrue();
+    assertThat(nodes.get(0).getStatus().getAddresses())
+        .anyMatch(a -> a.getType().equals("InternalIP") && a.getAddress().equals(node.hostAddress()));
+  }
+
+  @Test
+  void aPodPulledFromTheRegistryAnswersOnItsIpAndThroughItsService(
+      KubernetesClient client, TestNamespace ns, RealNode node) {
+    Pod pod = startHello(client, ns, node, "hello");
+
+    assertThat(pod.getStatus().getContainerStatuses().get(0).getImageID())
+        .as("the image containerd pulled, by its digest in the registry")
+        .startsWith(node.registry() + "/tests/hello@sha256:");
+    assertThat(get("http://" + pod.getStatus().getPodIP() + ":8080/direct")).isEqualTo("hello from hello\n");
+
+    Service service = client.services().inNamespace(ns.name()).resource(new ServiceBuilder()
+            .withNewMetadata().withName("hello").endMetadata()
+            .withNewSpec()
+            .withSelector(Map.of("app", "hello"))
+            .addNewPort().withPort(80).withTargetPort(new IntOrString(8080)).endPort()
+            .endSpec()
+            .build())
+        .create();
+    String clusterIp = service.getSpec().getClusterIP();
+    assertThat(clusterIp).startsWith("10.199.1.");
+    // kube-proxy writes the Service's rules once it sees the Service and its endpoints.
+    await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() ->
+        assertThat(get("http://" + clusterIp + "/through-the-service")).isEqualTo("hello from hello\n"));
+  }
+
+  @Test
+  void podLogsComeThroughTheApi(KubernetesClient client, TestNamespace ns, RealNode node) {
+    Pod pod = startHello(client, ns, node, "logged");
+
+    get("http://" + pod.getStatus().getPodIP() + ":8080/a-logged-request");
+
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(client.pods().inNamespace(ns.name()).withName("logged").getLog())
+            .contains("listening on 8080")
+            .contains("GET /a-logged-request from " + node.hostAddress()));
+  }
+
+  @Test
+  void podsReachTheHostTheApiServerAndEachOtherButNothingElse(
+      KubernetesClient client, TestNamespace ns, RealNode node) throws Exception {
+    Pod target = startHello(client, ns, node, "target");
+    String targetIp = target.getStatus().getPodIP();
+    int kubeletPort = client.nodes().withName(node.nodeName()).get()
+        .getStatus().getDaemonEndpoints().getKubeletEndpoint().getPort();
+
+    try (ServerSocket hostServer = new ServerSocket(0, 50, InetAddress.getByName(node.hostAddress()));
+        OutsideNetwork outside = OutsideNetwork.create()) {
+      String host = node.hostAddress();
+      long droppedBefore = forwardDrops();
+
+      client.pods().inNamespace(ns.name()).resource(new PodBuilder()
+              .withNewMetadata().withName("probe").endMetadata()
+              .withNewSpec()
+              .withRestartPolicy("Never")
+              .addNewContainer()
+              .withName("probe")
+              .withImage(helloImage(node))
+              .withArgs("connect",
+                  host, Integer.toString(hostServer.getLocalPort()),
+                  targetIp, "8080",
+                  "10.199.1.1", "443",
+                  OutsideNetwork.ADDRESS, "80",
+                  host, Integer.toString(kubeletPort))
+              .endContainer()
+              .endSpec()
+              .build())
+          .create();
+      client.pods().inNamespace(ns.name()).withName("probe").waitUntilCondition(
+          p -> p != null && "Succeeded".equals(p.getStatus().getPhase()), 2, TimeUnit.MINUTES);
+      String log = client.pods().inNamespace(ns.name()).withName("probe").getLog();
+
+      assertThat(log.lines()).containsExactly(
+          host + ":" + hostServer.getLocalPort() + " connected",
+          targetIp + ":8080 connected",
+          "10.199.1.1:443 connected",
+          OutsideNetwork.ADDRESS + ":80 timed out",
+          host + ":" + kubeletPort + " timed out");
+      assertThat(forwardDrops()).as("packets the node's FORWARD rule dropped").isGreaterThan(droppedBefore);
+      assertThat(outside.packetsFromPods()).as("packets from the Pods that reached the outside").isZero();
+      // The host itself reaches the address (nothing listens there): the rule, not routing, stopped the Pod.
+      assertThatThrownBy(() -> {
+        try (Socket socket = new Socket()) {
+          socket.connect(new InetSocketAddress(OutsideNetwork.ADDRESS, 80), 3000);
+        }
+      }).isInstanceOf(ConnectException.class).hasMessageContaining("refused");
+    }
+  }
+
+  private static Pod startHello(KubernetesClient client, TestNamespace ns, RealNode node, String name) {
+    client.pods().inNamespace(ns.name()).resource(new PodBuilder()
+            .withNewMetadata().withName(name).withLabels(Map.of("app", name)).endMetadata()
+            .withNewSpec()
+            .withTerminationGracePeriodSeconds(1L)
+            .addNewContainer()
+            .withName("hello")
+            .withImage(helloImage(node))
+            .withImagePullPolicy("Always")
+            .withArgs("serve", "8080")
+            .withNewReadinessProbe()
+            .withNewHttpGet().withPath("/ready").withPort(new IntOrString(8080)).endHttpGet()
+            .withPeriodSeconds(1)
+            .endReadinessProbe()
+            .endContainer()
+            .endSpec()
+            .build())
+        .create();
+    return client.pods().inNamespace(ns.name()).withName(name).waitUntilReady(2, TimeUnit.MINUTES);
+  }
+
+  /** hello.c, compiled static, in an image of its own, pushed once per node as {@code tests/hello:1}. */
+  private static synchronized String helloImage(RealNode node) {
+    if (helloImage == null || !helloImage.startsWith(node.registry() + "/")) {
+      Path images = node.runDirectory().resolve("images");
+      Path archive = OciArchive.image("tests/hello:1")
+          .file("hello", StaticBinary.compile(RealNodeIT.class, "hello.c", images.resolve("hello")), 0755)
+          .entrypoint("/hello")
+          .writeTo(images.resolve("hello.tar"));
+      node.pushImage(archive, "tests/hello:1");
+      helloImage = node.registry() + "/tests/hello:1";
+    }
+    return helloImage;
+  }
+
+  /** The packet count of the node's rule that drops what Pods send off the bridge. */
+  private static long forwardDrops() {
+    return HostCommand.run("iptables", "-w", "5", "-t", "mangle", "-nvxL", "GITFN-REALNODE-FORWARD").lines()
+        .filter(line -> line.contains("Pods reach only the host"))
+        .mapToLong(line -> Long.parseLong(line.trim().split("\\s+")[0]))
+        .sum();
+  }
+
+  private static String get(String url) {
+    try {
+      HttpResponse<String> response = HTTP.send(
+          HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(response.statusCode()).as(url).isEqualTo(200);
+      return response.body();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("GET " + url, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
