@@ -55,7 +55,9 @@ RUNTIMES = HERE.parent / "src" / "main" / "resources" / "io" / "gitfn" / "runtim
 NODE_LOCK = RUNTIMES / "nodejs" / "package-lock.json"
 PYTHON_REQUIREMENTS = RUNTIMES / "python" / "requirements.txt"
 
-# The controller image's base script: its apt download, unpacking and pruning are reused as they are.
+# The controller image's base script: its apt download, unpacking and pruning are reused as they are. Imported
+# without leaving a __pycache__ beside it in the checkout.
+sys.dont_write_bytecode = True
 _spec = importlib.util.spec_from_file_location("build_image_base", HERE / "build-image-base.py")
 base = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(base)
