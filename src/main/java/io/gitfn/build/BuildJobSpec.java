@@ -1,7 +1,6 @@
 package io.gitfn.build;
 
-import io.fabric8.kubernetes.api.model.Capabilities;
-import io.fabric8.kubernetes.api.model.CapabilitiesBuilder;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
@@ -19,12 +18,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** The kaniko Job that builds a Function's image for one content key (reference §4.1, §4.2). */
+/**
+ * The Job that builds a Function's image for one content key (reference §4.1, §4.2), with the builder the settings
+ * name. Whichever it is, it gets the same context (the ConfigMap's files under {@value #WORKSPACE}), destination,
+ * push Secret, package-registry Secret and {@code base_image} build arg; {@link KanikoContainer} and
+ * {@link BuildahContainer} say how each tool takes them.
+ */
 public final class BuildJobSpec {
 
   public static final String WORKSPACE = "/workspace";
-  public static final String DOCKER_CONFIG = "/kaniko/.docker";
-  static final String CONTAINER = "executor";
+  /** The build Pod's one container, whichever tool it runs. */
+  public static final String CONTAINER = "build";
   static final int KEY_IN_NAME = 10;
   // A Job's name is also the value of its Pods' job-name label, which may have at most 63 characters.
   static final int NAME_LIMIT = 63;
@@ -75,45 +79,29 @@ public final class BuildJobSpec {
         .withNewTemplate()
         .withNewMetadata()
         .withLabels(labels)
-        // An Istio sidecar would keep the Pod, and so the Job, running after kaniko exits (§2.5).
+        // An Istio sidecar would keep the Pod, and so the Job, running after the builder exits (§2.5).
         .addToAnnotations("sidecar.istio.io/inject", "false")
         .addToAnnotations(settings.podAnnotations())
         .endMetadata()
         .withNewSpec()
         .withRestartPolicy("Never")
-        // kaniko talks to registries, never to the API server; code a dependency runs during the build must not
-        // get the namespace's ServiceAccount token either.
+        // The builder talks to registries, never to the API server; code a dependency runs during the build must
+        // not get the namespace's ServiceAccount token either.
         .withAutomountServiceAccountToken(false)
         .withVolumes(volumes(fn, contextConfigMap, settings))
-        .addNewContainer()
-        .withName(CONTAINER)
-        .withImage(settings.builderImage())
-        .withArgs(args(fn, key, settings))
-        .addNewEnv().withName("DOCKER_CONFIG").withValue(DOCKER_CONFIG + "/").endEnv()
-        .withResources(BuildProfiles.forFunction(fn, settings.buildProfile()))
-        .withVolumeMounts(mounts(fn, settings))
-        .withTerminationMessagePolicy("FallbackToLogsOnError")
-        // kaniko unpacks the base image as root into its own filesystem; Kyma's narrowest working set (§4.1).
-        .withNewSecurityContext()
-        .withRunAsUser(0L)
-        .withRunAsGroup(0L)
-        .withCapabilities(kanikoCapabilities())
-        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
-        .endSecurityContext()
-        .endContainer()
+        .withContainers(container(fn, key, settings))
         .endSpec()
         .endTemplate()
         .endSpec()
         .build();
   }
 
-  private static List<String> args(Function fn, ContentKey key, BuildSettings settings) {
-    List<String> args = new ArrayList<>(settings.builderArgs());
-    args.add("--context=dir://" + WORKSPACE);
-    args.add("--dockerfile=" + WORKSPACE + "/" + BuildContext.DOCKERFILE);
-    args.add("--destination=" + image(fn, key, settings));
-    args.add("--build-arg=base_image=" + ContentKey.baseImage(fn, settings));
-    return args;
+  private static Container container(Function fn, ContentKey key, BuildSettings settings) {
+    List<VolumeMount> context = contextMounts(fn, settings);
+    return switch (settings.builder().tool()) {
+      case KANIKO -> KanikoContainer.of(fn, key, settings, context);
+      case BUILDAH -> BuildahContainer.of(fn, key, settings, context);
+    };
   }
 
   private static List<Volume> volumes(Function fn, String contextConfigMap, BuildSettings settings) {
@@ -124,6 +112,9 @@ public final class BuildJobSpec {
         .withNewSecret().withSecretName(settings.registrySecret())
         .withItems(new KeyToPath(".dockerconfigjson", null, "config.json"))
         .endSecret().build());
+    if (settings.builder().tool() == ImageBuilder.Tool.BUILDAH) {
+      volumes.add(BuildahContainer.storageVolume());
+    }
     if (settings.packageRegistrySecret() != null) {
       String file = RuntimeFiles.of(fn.getSpec().getRuntime()).packageRegistryConfig();
       volumes.add(new VolumeBuilder().withName("package-registry")
@@ -156,16 +147,15 @@ public final class BuildJobSpec {
   /**
    * Each context file is mounted on its own with subPath, the item's path: a whole-volume mount gives symlinks,
    * and kaniko's COPY needs real files (§4.2). Kubernetes resolves a subPath's symlinks inside the volume, so
-   * {@code runtime/lib/app.mjs} is the real file.
+   * {@code runtime/lib/app.mjs} is the real file. The package-registry Secret follows at
+   * {@code registry-config/}; the push credentials are the builder's own mount.
    */
-  private static List<VolumeMount> mounts(Function fn, BuildSettings settings) {
+  private static List<VolumeMount> contextMounts(Function fn, BuildSettings settings) {
     List<VolumeMount> mounts = new ArrayList<>();
     for (KeyToPath item : contextItems(fn, settings)) {
       mounts.add(new VolumeMountBuilder().withName("context").withMountPath(WORKSPACE + "/" + item.getPath())
           .withSubPath(item.getPath()).withReadOnly(true).build());
     }
-    mounts.add(new VolumeMountBuilder().withName("registry-credentials").withMountPath(DOCKER_CONFIG)
-        .withReadOnly(true).build());
     if (settings.packageRegistrySecret() != null) {
       mounts.add(new VolumeMountBuilder().withName("package-registry")
           .withMountPath(WORKSPACE + "/" + Dockerfiles.REGISTRY_CONFIG_DIR).withReadOnly(true).build());
@@ -173,10 +163,8 @@ public final class BuildJobSpec {
     return mounts;
   }
 
-  private static Capabilities kanikoCapabilities() {
-    return new CapabilitiesBuilder()
-        .withDrop("ALL")
-        .withAdd("CHOWN", "FOWNER", "SETGID", "DAC_OVERRIDE")
-        .build();
+  /** The push Secret's {@code config.json} at {@code dir}, read-only. */
+  static VolumeMount credentialsMount(String dir) {
+    return new VolumeMountBuilder().withName("registry-credentials").withMountPath(dir).withReadOnly(true).build();
   }
 }

@@ -2,16 +2,17 @@ package io.gitfn.build;
 
 import io.gitfn.api.function.FunctionRuntime;
 import java.util.EnumMap;
-import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * How gitfn builds images: where they go, which builder makes them and from which base images.
  *
  * @param registry host[:port][/path] that images are pushed to and pulled from, such as {@code registry.local:5000}
- * @param builderImage the kaniko executor image
- * @param builderArgs arguments given to the builder before the ones gitfn adds (context, destination, base image)
+ * @param builder the tool the build Job runs (buildah or kaniko), its image and arguments
  * @param baseImages the default base image of each runtime, used unless a Function sets runtimeImageOverride
  * @param registrySecret a {@code kubernetes.io/dockerconfigjson} Secret in the Function's namespace that the
  *     builder pushes with
@@ -21,27 +22,23 @@ import java.util.Objects;
  * @param podAnnotations annotations on every build Pod, such as a service mesh's opt-out
  * @param concurrency how many build Jobs may run at once, cluster-wide; the rest wait in a queue
  * @param runtimes gitfn's runtime servers that go into every image: the jar's own unless a test hands in others
+ * @param insecureRegistries registry hosts (host[:port], lower case) the builder may reach over plain HTTP or
+ *     without verifying TLS, as the controller's {@code --insecure-registry} lists them; every other registry,
+ *     the push registry and the base image's alike, is HTTPS with verified certificates
  */
 public record BuildSettings(
     String registry,
-    String builderImage,
-    List<String> builderArgs,
+    ImageBuilder builder,
     Map<FunctionRuntime, String> baseImages,
     String registrySecret,
     String packageRegistrySecret,
     String buildProfile,
     Map<String, String> podAnnotations,
     int concurrency,
-    RuntimeSources runtimes) {
+    RuntimeSources runtimes,
+    Set<String> insecureRegistries) {
 
   public static final int DEFAULT_CONCURRENCY = 5;
-
-  public static final String DEFAULT_BUILDER_IMAGE = "gcr.io/kaniko-project/executor:v1.23.2";
-
-  /** Kyma's executor args (§4.1) less {@code --skip-tls-verify}: the default registry is plain HTTP in-cluster. */
-  public static final List<String> DEFAULT_BUILDER_ARGS = List.of(
-      "--insecure", "--skip-unused-stages", "--log-format=text", "--cache=true", "--use-new-run",
-      "--compressed-caching=false");
 
   /**
    * Plain language images: gitfn's Dockerfiles bring their own runtime server, so any image with the language and
@@ -58,9 +55,8 @@ public record BuildSettings(
 
   public BuildSettings {
     requireNonBlank(registry, "registry");
-    requireNonBlank(builderImage, "builderImage");
+    Objects.requireNonNull(builder, "builder");
     requireNonBlank(registrySecret, "registrySecret");
-    builderArgs = List.copyOf(Objects.requireNonNull(builderArgs, "builderArgs"));
     Map<FunctionRuntime, String> images = new EnumMap<>(FunctionRuntime.class);
     images.putAll(Objects.requireNonNull(baseImages, "baseImages"));
     for (FunctionRuntime runtime : FunctionRuntime.values()) {
@@ -80,20 +76,32 @@ public record BuildSettings(
     }
     Objects.requireNonNull(runtimes, "runtimes");
     registry = registry.endsWith("/") ? registry.substring(0, registry.length() - 1) : registry;
+    insecureRegistries = Objects.requireNonNull(insecureRegistries, "insecureRegistries").stream()
+        .map(host -> host.strip().toLowerCase(Locale.ROOT))
+        .collect(Collectors.toUnmodifiableSet());
+    for (String host : insecureRegistries) {
+      if (host.isEmpty() || host.contains("/")) {
+        throw new IllegalArgumentException(
+            "insecure registry `" + host + "` is not a host[:port] such as registry.local:5000");
+      }
+    }
   }
 
   /** Settings with the runtimes of gitfn's jar, as the controller's flags make them. */
-  public BuildSettings(String registry, String builderImage, List<String> builderArgs,
-      Map<FunctionRuntime, String> baseImages, String registrySecret, String packageRegistrySecret,
-      String buildProfile, Map<String, String> podAnnotations, int concurrency) {
-    this(registry, builderImage, builderArgs, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, RuntimeSources.bundled());
+  public BuildSettings(String registry, ImageBuilder builder, Map<FunctionRuntime, String> baseImages,
+      String registrySecret, String packageRegistrySecret, String buildProfile, Map<String, String> podAnnotations,
+      int concurrency, Set<String> insecureRegistries) {
+    this(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile, podAnnotations,
+        concurrency, RuntimeSources.bundled(), insecureRegistries);
   }
 
-  /** The in-cluster registry, kaniko, the language base images, Kyma's default build profile and gitfn's runtimes. */
+  /**
+   * The in-cluster registry, buildah, the language base images, Kyma's default build profile and gitfn's runtimes.
+   * No registry is insecure: a plain-HTTP registry, the in-cluster one included, must be listed.
+   */
   public static BuildSettings defaults() {
-    return new BuildSettings("registry.local:5000", DEFAULT_BUILDER_IMAGE, DEFAULT_BUILDER_ARGS,
-        DEFAULT_BASE_IMAGES, DEFAULT_REGISTRY_SECRET, null, BuildProfiles.DEFAULT, Map.of(), DEFAULT_CONCURRENCY);
+    return new BuildSettings("registry.local:5000", ImageBuilder.of(ImageBuilder.DEFAULT_TOOL), DEFAULT_BASE_IMAGES,
+        DEFAULT_REGISTRY_SECRET, null, BuildProfiles.DEFAULT, Map.of(), DEFAULT_CONCURRENCY, Set.of());
   }
 
   /** The base image a runtime builds on when the Function does not override it. */
@@ -101,37 +109,58 @@ public record BuildSettings(
     return baseImages.get(runtime);
   }
 
+  /** The host[:port] images are pushed to: the registry setting without its path. */
+  public String registryHost() {
+    int slash = registry.indexOf('/');
+    return (slash < 0 ? registry : registry.substring(0, slash)).toLowerCase(Locale.ROOT);
+  }
+
+  /** True when the builder may reach {@code host} (host[:port]) over plain HTTP or without verifying TLS. */
+  public boolean insecure(String host) {
+    return host != null && insecureRegistries.contains(host.toLowerCase(Locale.ROOT));
+  }
+
   public BuildSettings withRegistry(String registry) {
-    return new BuildSettings(registry, builderImage, builderArgs, baseImages, registrySecret,
-        packageRegistrySecret, buildProfile, podAnnotations, concurrency, runtimes);
+    return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
+        podAnnotations, concurrency, runtimes, insecureRegistries);
+  }
+
+  public BuildSettings withBuilder(ImageBuilder other) {
+    return new BuildSettings(registry, other, baseImages, registrySecret, packageRegistrySecret, buildProfile,
+        podAnnotations, concurrency, runtimes, insecureRegistries);
+  }
+
+  public BuildSettings withInsecureRegistries(Set<String> hosts) {
+    return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
+        podAnnotations, concurrency, runtimes, hosts);
   }
 
   public BuildSettings withPackageRegistrySecret(String secret) {
-    return new BuildSettings(registry, builderImage, builderArgs, baseImages, registrySecret, secret, buildProfile, podAnnotations,
-        concurrency, runtimes);
+    return new BuildSettings(registry, builder, baseImages, registrySecret, secret, buildProfile, podAnnotations,
+        concurrency, runtimes, insecureRegistries);
   }
 
   public BuildSettings withBaseImage(FunctionRuntime runtime, String image) {
     Map<FunctionRuntime, String> images = new EnumMap<>(baseImages);
     images.put(runtime, image);
-    return new BuildSettings(registry, builderImage, builderArgs, images, registrySecret, packageRegistrySecret,
-        buildProfile, podAnnotations, concurrency, runtimes);
+    return new BuildSettings(registry, builder, images, registrySecret, packageRegistrySecret, buildProfile,
+        podAnnotations, concurrency, runtimes, insecureRegistries);
   }
 
   public BuildSettings withPodAnnotations(Map<String, String> annotations) {
-    return new BuildSettings(registry, builderImage, builderArgs, baseImages, registrySecret,
-        packageRegistrySecret, buildProfile, annotations, concurrency, runtimes);
+    return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
+        annotations, concurrency, runtimes, insecureRegistries);
   }
 
   public BuildSettings withConcurrency(int limit) {
-    return new BuildSettings(registry, builderImage, builderArgs, baseImages, registrySecret,
-        packageRegistrySecret, buildProfile, podAnnotations, limit, runtimes);
+    return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
+        podAnnotations, limit, runtimes, insecureRegistries);
   }
 
   /** Settings that build with another runtime server, for tests of what a runtime change does. */
   public BuildSettings withRuntime(FunctionRuntime runtime, RuntimeSource source) {
-    return new BuildSettings(registry, builderImage, builderArgs, baseImages, registrySecret, packageRegistrySecret,
-        buildProfile, podAnnotations, concurrency, runtimes.with(runtime, source));
+    return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
+        podAnnotations, concurrency, runtimes.with(runtime, source), insecureRegistries);
   }
 
   private static void requireNonBlank(String value, String name) {

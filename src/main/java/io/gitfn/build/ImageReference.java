@@ -2,6 +2,7 @@ package io.gitfn.build;
 
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -21,6 +22,10 @@ public record ImageReference(String registry, String repository, String tag) {
   // The OCI distribution spec's <name>: lower-case components joined by '/'.
   private static final Pattern REPOSITORY = Pattern.compile(
       "[a-z0-9]+((\\.|_|__|-+)[a-z0-9]+)*(/[a-z0-9]+((\\.|_|__|-+)[a-z0-9]+)*)*");
+  // containers/image transports that read an image from a file or local storage instead of a registry.
+  private static final Pattern LOCAL_TRANSPORT =
+      Pattern.compile("(oci-archive|oci|docker-archive|dir|containers-storage):");
+  private static final String DOCKER_HUB = "docker.io";
   // The OCI distribution spec's <reference> for a tag.
   private static final Pattern TAG = Pattern.compile("[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}");
 
@@ -71,6 +76,25 @@ public record ImageReference(String registry, String repository, String tag) {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("image `" + image + "`: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The registry host[:port] (lower case) that pulling {@code image} talks to, as a builder reads a {@code FROM}:
+   * the first component when it looks like a host, else Docker Hub. Empty for an image the builder reads from a
+   * file or its own storage ({@code oci-archive:/path}, {@code oci:}, {@code docker-archive:}, {@code dir:},
+   * {@code containers-storage:}), which talks to no registry. Any other value is read as a name, so this never
+   * fails: a wrong name fails the build, with the builder's message.
+   */
+  public static Optional<String> registryHostOf(String image) {
+    String name = image.strip();
+    if (name.startsWith("docker://")) {
+      name = name.substring("docker://".length());
+    } else if (LOCAL_TRANSPORT.matcher(name).lookingAt()) {
+      return Optional.empty();
+    }
+    int slash = name.indexOf('/');
+    String first = slash < 0 ? "" : name.substring(0, slash);
+    return Optional.of(slash > 0 && looksLikeHost(first) ? first.toLowerCase(Locale.ROOT) : DOCKER_HUB);
   }
 
   /** Docker's rule for telling a registry host from a Docker Hub namespace. */

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.GoDuration;
 import io.gitfn.build.BuildSettings;
+import io.gitfn.build.ImageBuilder;
 import io.gitfn.reconcile.Controller;
 import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.reconcile.GitHosts;
@@ -90,7 +91,10 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--package-registry-secret", description = "Secret with .npmrc or pip.conf, in each Function's namespace, for dependency installs.")
   String packageRegistrySecret;
 
-  @Option(names = "--builder-image", defaultValue = BuildSettings.DEFAULT_BUILDER_IMAGE, description = "The kaniko executor image (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--builder", paramLabel = "buildah|kaniko", defaultValue = "buildah", description = "The tool build Jobs run: buildah (maintained, fewer privileges) or kaniko (Kyma's, archived upstream) (default: ${DEFAULT-VALUE}).")
+  String builder;
+
+  @Option(names = "--builder-image", description = "The builder's image (default: " + ImageBuilder.BUILDAH_IMAGE + " for buildah, " + ImageBuilder.KANIKO_IMAGE + " for kaniko).")
   String builderImage;
 
   @Option(names = "--build-concurrency", defaultValue = "5", description = "Build Jobs that may run at once, cluster-wide; the rest queue (default: ${DEFAULT-VALUE}).")
@@ -99,7 +103,7 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--registry-lookup", description = "Before building, ask the registry whether it already has the image (its OCI API, with the push Secret's credentials).")
   boolean registryLookup;
 
-  @Option(names = "--insecure-registry", paramLabel = "HOST[:PORT]", description = "A registry the lookup reaches over plain HTTP, like the in-cluster registry.local:5000 (repeatable).")
+  @Option(names = "--insecure-registry", paramLabel = "HOST[:PORT]", description = "A registry reached over plain HTTP or without verifying TLS, like the in-cluster registry.local:5000: by the builder when it pushes there or pulls a base image from there, and by the lookup (repeatable).")
   List<String> insecureRegistries = List.of();
 
   @Option(names = "--leader-elect", description = "Elect a leader on a Lease, so that of several instances only one reconciles.")
@@ -144,6 +148,13 @@ final class ControllerCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--shutdown-timeout " + e.getMessage());
       }
     });
+    ImageBuilder tool = ImageBuilder.of(flag(() -> {
+      try {
+        return ImageBuilder.Tool.parse(builder);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--" + e.getMessage());
+      }
+    }));
     OperationSettings ops = flag(() -> new OperationSettings(Optional.empty(), metricsBind, metricsPort, shutdown));
     String instance = instanceName();
     if (leaderElect) {
@@ -161,8 +172,10 @@ final class ControllerCommand implements Callable<Integer> {
         registryLookup ? RegistryLookupSettings.enabled(new HashSet<>(insecureRegistries))
             : RegistryLookupSettings.disabled(), shard, instance, gitHosts);
     BuildSettings defaults = BuildSettings.defaults();
-    BuildSettings builds = new BuildSettings(registry, builderImage, defaults.builderArgs(), defaults.baseImages(),
-        registrySecret, packageRegistrySecret, defaults.buildProfile(), defaults.podAnnotations(), buildConcurrency);
+    BuildSettings builds = flag(() -> new BuildSettings(registry,
+        builderImage == null || builderImage.isBlank() ? tool : tool.withImage(builderImage), defaults.baseImages(),
+        registrySecret, packageRegistrySecret, defaults.buildProfile(), defaults.podAnnotations(), buildConcurrency,
+        new HashSet<>(insecureRegistries)));
     // The hook waits for the reconciles' time to finish, plus time to release the Lease and close the servers.
     StopSignal signal = StopSignal.install("gitfn-stop", shutdown.plusSeconds(10), true);
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

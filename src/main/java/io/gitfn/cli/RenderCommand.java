@@ -8,6 +8,7 @@ import io.gitfn.api.function.Function;
 import io.gitfn.api.function.GitRepositorySource;
 import io.gitfn.build.BuildContextTooLargeException;
 import io.gitfn.build.BuildSettings;
+import io.gitfn.build.ImageBuilder;
 import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.manifest.InvalidManifestException;
 import io.gitfn.manifest.Manifest;
@@ -30,6 +31,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
@@ -100,6 +102,16 @@ final class RenderCommand implements Callable<Integer> {
           + " hold. Default: ${DEFAULT-VALUE}.")
   String registry = BuildSettings.defaults().registry();
 
+  @Option(names = "--builder", paramLabel = "buildah|kaniko",
+      description = "With --with-workloads: the tool of the build Jobs, as the controller's --builder."
+          + " Default: ${DEFAULT-VALUE}.")
+  String builder = ImageBuilder.DEFAULT_TOOL.value();
+
+  @Option(names = "--insecure-registry", paramLabel = "HOST[:PORT]",
+      description = "With --with-workloads: a registry the build Jobs reach over plain HTTP or without verifying"
+          + " TLS, as the controller's --insecure-registry (repeatable).")
+  List<String> insecureRegistries = new ArrayList<>();
+
   @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
       description = "With --with-workloads: the namespace of Functions that name none, as a FunctionRepository"
           + " places them in its own; their children and image names use it. Default: ${DEFAULT-VALUE}.")
@@ -147,11 +159,23 @@ final class RenderCommand implements Callable<Integer> {
 
   private void checkWorkloadOptions() {
     CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
-    for (String option : List.of("--registry", "--namespace", "--offline")) {
+    for (String option : List.of("--registry", "--builder", "--insecure-registry", "--namespace", "--offline")) {
       if (!withWorkloads && parsed.hasMatchedOption(option)) {
         throw new CommandLine.ParameterException(spec.commandLine(), option + " applies with --with-workloads");
       }
     }
+    try {
+      buildSettings();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+
+  /** The build settings of --registry, --builder and --insecure-registry, as the controller's flags make them. */
+  private BuildSettings buildSettings() {
+    return BuildSettings.defaults().withRegistry(registry)
+        .withBuilder(ImageBuilder.of(ImageBuilder.Tool.parse(builder)))
+        .withInsecureRegistries(Set.copyOf(insecureRegistries));
   }
 
   /**
@@ -162,7 +186,7 @@ final class RenderCommand implements Callable<Integer> {
   int print(List<Function> functions, PrintWriter out, PrintWriter err) {
     List<HasMetadata> documents = new ArrayList<>();
     List<String> refused = new ArrayList<>();
-    BuildSettings builds = BuildSettings.defaults().withRegistry(registry);
+    BuildSettings builds = buildSettings();
     for (Function function : functions) {
       documents.add(function);
       if (!withWorkloads) {

@@ -211,7 +211,7 @@ final class FunctionBuilds {
     try {
       return SecretData.of(secret);
     } catch (IllegalArgumentException e) {
-      return Map.of(); // a broken push Secret fails the build, with kaniko's message; the lookup goes anonymous
+      return Map.of(); // a broken push Secret fails the build, with the builder's message; the lookup goes anonymous
     }
   }
 

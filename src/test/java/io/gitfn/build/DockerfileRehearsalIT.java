@@ -8,10 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.KeyToPath;
-import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.Volume;
-import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.gitfn.api.function.Function;
@@ -28,7 +24,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -44,12 +39,12 @@ import org.junit.jupiter.api.Test;
 /**
  * Builds a Kyma-style Function's image the way the build Job would, without a container engine: the context
  * ConfigMap and Job come from the controller's builders, the context is laid out exactly as the Job's volume
- * {@code items} and mounts show it to kaniko, and {@link DockerfileRehearsal} runs the Dockerfile with the host's
+ * {@code items} and mounts show it to the builder, and {@link DockerfileRehearsal} runs the Dockerfile with the host's
  * {@code npm} and {@code pip}. Then the final stage's command starts with the image's ENV and the Deployment's env,
  * and the Function answers over HTTP with its dependency imported from the image's own folders.
  *
  * <p>It proves the context is complete, the install commands work, and the Deployment's env fits the runtime. It
- * does not run kaniko nor pull the base images. It needs node, npm, python3 and the package registries (npm and
+ * does not run a builder nor pull the base images ({@code BuildahBuildIT} runs buildah). It needs node, npm, python3 and the package registries (npm and
  * PyPI), whose caches it keeps under {@code target/rehearsal-cache}.
  */
 class DockerfileRehearsalIT {
@@ -149,11 +144,10 @@ class DockerfileRehearsalIT {
     Path scratch = TARGET.resolve("rehearsal").resolve(fn.getSpec().getRuntime().value());
     delete(scratch);
     Path workspace = Files.createDirectories(scratch.resolve("workspace"));
-    materialise(job, configMap, packageRegistrySecret, workspace);
+    JobWorkspace.materialise(job, configMap, packageRegistrySecret, workspace);
 
     List<String> args = job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
-    assertThat(args).contains("--context=dir://" + BuildJobSpec.WORKSPACE,
-        "--dockerfile=" + BuildJobSpec.WORKSPACE + "/Dockerfile");
+    assertThat(args).contains("--file=" + BuildJobSpec.WORKSPACE + "/Dockerfile").endsWith(BuildJobSpec.WORKSPACE);
     Map<String, String> buildArgs = new LinkedHashMap<>();
     args.stream().filter(a -> a.startsWith("--build-arg=")).map(a -> a.substring("--build-arg=".length()).split("=", 2))
         .forEach(kv -> buildArgs.put(kv[0], kv[1]));
@@ -166,43 +160,6 @@ class DockerfileRehearsalIT {
     assertThat(image.user()).isEqualTo("1000");
     assertReadableByAnyUser(image.root()); // the Pod runs as 10001, which owns none of the image's files
     return new Built(fn, image, deployment);
-  }
-
-  /** Writes each mounted file where the Job's mounts put it: mountPath from the item whose path is the subPath. */
-  private static void materialise(Job job, ConfigMap configMap, Map<String, String> secretData, Path workspace)
-      throws IOException {
-    PodSpec pod = job.getSpec().getTemplate().getSpec();
-    Map<String, Volume> volumes = new LinkedHashMap<>();
-    pod.getVolumes().forEach(v -> volumes.put(v.getName(), v));
-    Volume context = volumes.get("context");
-    assertThat(context.getConfigMap().getName()).isEqualTo(configMap.getMetadata().getName());
-    int written = 0;
-    for (VolumeMount mount : pod.getContainers().get(0).getVolumeMounts()) {
-      if (!mount.getMountPath().startsWith(BuildJobSpec.WORKSPACE + "/")) {
-        continue; // the push credentials
-      }
-      Path at = workspace.resolve(mount.getMountPath().substring(BuildJobSpec.WORKSPACE.length() + 1));
-      Volume volume = volumes.get(mount.getName());
-      if (volume.getConfigMap() != null) {
-        KeyToPath item = volume.getConfigMap().getItems().stream().filter(i -> i.getPath().equals(mount.getSubPath()))
-            .findFirst().orElseThrow(() -> new AssertionError("no item for subPath " + mount.getSubPath()));
-        write(at, configMap.getData().get(item.getKey()));
-        written++;
-      } else {
-        for (KeyToPath item : volume.getSecret().getItems()) {
-          write(at.resolve(item.getPath()), secretData.get(item.getKey()));
-        }
-      }
-    }
-    assertThat(written).as("every key of the ConfigMap is mounted").isEqualTo(configMap.getData().size());
-  }
-
-  private static void write(Path file, String content) throws IOException {
-    assertThat(content).as("content of " + file).isNotNull();
-    Files.createDirectories(file.getParent());
-    Files.writeString(file, content);
-    // A ConfigMap volume's files have mode 0644 (defaultMode).
-    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
   }
 
   /** The final stage's command, with the image's ENV and then the Deployment's env, as the kubelet would. */

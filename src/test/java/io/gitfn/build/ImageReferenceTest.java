@@ -61,4 +61,20 @@ class ImageReferenceTest {
         .hasMessageContaining("1 to 128");
     assertThat(new ImageReference("registry.local", "shop-hello", "a".repeat(128)).tag()).hasSize(128);
   }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', nullValues = "none", value = {
+      "docker.io/library/node:22-bookworm-slim   | docker.io",
+      "node:22-bookworm-slim                     | docker.io",
+      "library/node:22                           | docker.io",
+      "Registry.Local:5000/node:22               | registry.local:5000",
+      "localhost/node:22                         | localhost",
+      "docker://mirror.example.com/node:22       | mirror.example.com",
+      "oci-archive:/images/nodejs22.tar          | none",
+      "oci:/images/layout:nodejs22               | none",
+      "docker-archive:/images/node.tar           | none",
+      "containers-storage:localhost/node:22      | none"})
+  void theRegistryAPullOfABaseImageTalksTo(String image, String host) {
+    assertThat(ImageReference.registryHostOf(image)).isEqualTo(java.util.Optional.ofNullable(host));
+  }
 }

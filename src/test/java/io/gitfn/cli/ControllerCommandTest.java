@@ -21,6 +21,8 @@ class ControllerCommandTest {
       "--metrics-port|70000|--metrics-port must be between 0 and 65535",
       "--leader-election-id|Not_A_Name|--leader-election-id `Not_A_Name` is not a Kubernetes object name",
       "--allowed-git-host|git.example.com:22|--allowed-git-host `git.example.com:22` is not a host name or *.domain",
+      "--builder|docker|--builder `docker` is not one of kaniko, buildah",
+      "--insecure-registry|registry.local/path|insecure registry `registry.local/path` is not a host[:port]",
   })
   void aBadFlagValueNamesTheFlag(String flag, String value, String message) {
     StringWriter err = new StringWriter();
@@ -41,5 +43,14 @@ class ControllerCommandTest {
     assertThat(options.get("--metrics-bind").defaultValue()).isEqualTo("0.0.0.0");
     assertThat(options.get("--leader-election-id").defaultValue()).isEqualTo("gitfn-controller");
     assertThat(options.get("--shutdown-timeout").defaultValue()).isEqualTo("20s");
+  }
+
+  @Test
+  void buildahIsTheDefaultBuilderAndItsImageFollowsTheTool() {
+    var options = new CommandLine(new Main()).getSubcommands().get("controller").getCommandSpec().optionsMap();
+    assertThat(options.get("--builder").defaultValue()).isEqualTo("buildah");
+    assertThat(options.get("--builder-image").defaultValue()).as("the chosen tool's own image").isNull();
+    assertThat(options.get("--builder-image").description()[0]).contains("quay.io/buildah/stable:v1.42.2")
+        .contains("gcr.io/kaniko-project/executor:v1.23.2");
   }
 }

@@ -201,7 +201,9 @@ class RenderCommandTest {
     JsonNode deployment = find(items, "Deployment", "a");
     assertThat(deployment.at("/spec/template/spec/containers/0/image").asText()).isEqualTo(image);
     assertThat(job.at("/metadata/labels/gitfn.io~1content-key").asText()).isEqualTo(tag);
-    assertThat(job.at("/spec/template/spec/containers/0/args").toString()).contains("\"--destination=" + image + "\"");
+    assertThat(job.at("/spec/template/spec/containers/0/args").toString()).contains("\"--tag=" + image + "\"");
+    assertThat(job.at("/spec/template/spec/containers/0/env").toString())
+        .contains("{\"name\":\"GITFN_IMAGE\",\"value\":\"" + image + "\"}");
     assertThat(job.at("/spec/template/spec/volumes/0/configMap/name").asText())
         .isEqualTo(configMap.at("/metadata/name").asText());
     assertThat(configMap.at("/data/handler.js").asText()).isEqualTo(NODE);
@@ -335,18 +337,52 @@ class RenderCommandTest {
   }
 
   @Test
+  void withWorkloadsTheJobIsTheChosenBuildersWithTheInsecureRegistriesAsTheControllerWouldMakeIt() throws Exception {
+    writeThreeInlineFunctions();
+
+    List<JsonNode> buildah = items(render(folder.toString(), "--with-workloads", "-o", "json"));
+    List<JsonNode> kaniko = items(render(folder.toString(), "--with-workloads", "-o", "json", "--builder", "kaniko",
+        "--insecure-registry", "registry.local:5000"));
+
+    String tag = keyOf(find(buildah, "Function", "a")).tag();
+    JsonNode buildahJob = find(buildah, "Job", "a-build-" + tag.substring(0, 10));
+    JsonNode kanikoJob = find(kaniko, "Job", "a-build-" + tag.substring(0, 10));
+    assertThat(buildahJob.at("/spec/template/spec/containers/0/image").asText())
+        .isEqualTo("quay.io/buildah/stable:v1.42.2");
+    assertThat(buildahJob.at("/spec/template/spec/containers/0/command/0").asText()).isEqualTo("/bin/sh");
+    assertThat(kanikoJob.at("/spec/template/spec/containers/0/image").asText())
+        .isEqualTo("gcr.io/kaniko-project/executor:v1.23.2");
+    assertThat(kanikoJob.at("/spec/template/spec/containers/0/args").toString())
+        .contains("\"--destination=registry.local:5000/default-a:" + tag + "\"")
+        .contains("\"--insecure-registry=registry.local:5000\"");
+  }
+
+  @Test
+  void aBuilderThatIsNoneOfThemIsAUsageError() throws Exception {
+    writeThreeInlineFunctions();
+
+    Run run = render(folder.toString(), "--with-workloads", "--builder", "docker");
+
+    assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(run.err()).contains("builder `docker` is not one of kaniko, buildah");
+  }
+
+  @Test
   void registryAndNamespaceNeedWithWorkloads() throws Exception {
     write("functions/a/handler.js", NODE);
     write("functions/a/package.json", "{}\n");
 
     Run registry = render(folder.toString(), "--registry", "registry.example.com");
     Run namespace = render(folder.toString(), "-n", "shop");
+    Run builder = render(folder.toString(), "--builder", "kaniko");
 
     assertThat(registry.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(registry.out()).isEmpty();
     assertThat(registry.err()).contains("--registry applies with --with-workloads");
     assertThat(namespace.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(namespace.err()).contains("--namespace applies with --with-workloads");
+    assertThat(builder.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(builder.err()).contains("--builder applies with --with-workloads");
   }
 
   @Test

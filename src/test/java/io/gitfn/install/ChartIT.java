@@ -53,6 +53,7 @@ class ChartIT {
       packageRegistry:
         secretName: npmrc
       builder:
+        tool: kaniko
         image: builders.example.com/kaniko/executor:v9
         concurrency: 3
       functionSourceInterval: 30s
@@ -138,7 +139,7 @@ class ChartIT {
     assertThat(controller.getArgs()).containsExactly("controller", "--webhook-port=9292", "--metrics-port=8080",
         "--cache-dir=/var/cache/gitfn", "--mirror-disk-budget=10Gi", "--registry=registry.local:5000",
         "--registry-secret=serverless-registry-config-default",
-        "--builder-image=gcr.io/kaniko-project/executor:v1.23.2", "--build-concurrency=5",
+        "--builder=buildah", "--build-concurrency=5",
         "--function-source-interval=1m", "--leader-elect", "--leader-election-namespace=gitfn-system",
         "--leader-election-id=gitfn-controller-leader", "--log-format=text", "--log-level=info",
         "--shutdown-timeout=30s");
@@ -197,7 +198,7 @@ class ChartIT {
     assertThat(controller.getArgs()).containsExactly("controller", "--webhook-port=9292", "--metrics-port=8080",
         "--cache-dir=/var/cache/gitfn", "--mirror-disk-budget=5Gi",
         "--registry=gitfn-registry.gitfn-system.svc.cluster.local:5000", "--registry-secret=push-credentials",
-        "--package-registry-secret=npmrc", "--builder-image=builders.example.com/kaniko/executor:v9",
+        "--package-registry-secret=npmrc", "--builder=kaniko", "--builder-image=builders.example.com/kaniko/executor:v9",
         "--build-concurrency=3", "--function-source-interval=30s", "--registry-lookup",
         "--insecure-registry=mirror.example.com:5000",
         "--insecure-registry=gitfn-registry.gitfn-system.svc.cluster.local:5000",
@@ -236,6 +237,16 @@ class ChartIT {
     assertThat(only(objects, PersistentVolumeClaim.class).getSpec().getResources().getRequests())
         .containsEntry("storage", new Quantity("5Gi"));
     assertThat(Manifests.find(objects, "Service", "gitfn-registry")).isPresent();
+  }
+
+  @Test
+  void insecureRegistriesReachTheBuilderWithoutTheLookup() {
+    Container controller = only(helmTemplate("gitfn", "gitfn-system", REGISTRY,
+        "--set=registry.insecure={registry.local:5000}", "--set=builder.tool=kaniko"), Deployment.class)
+        .getSpec().getTemplate().getSpec().getContainers().get(0);
+
+    assertThat(controller.getArgs()).contains("--builder=kaniko", "--insecure-registry=registry.local:5000")
+        .doesNotContain("--registry-lookup").noneMatch(a -> a.startsWith("--builder-image"));
   }
 
   @Test

@@ -154,7 +154,8 @@ class LeastPrivilegeIT {
     await().atMost(WAIT).untilAsserted(() -> assertThat(condition(get(client, ns, "broken"), "BuildReady"))
         .satisfies(c -> {
           assertThat(c.getReason()).isEqualTo("JobFailed");
-          assertThat(c.getMessage()).contains("unable to pull base image");
+          assertThat(c.getMessage()).contains("initializing source docker://" + KwokBuildStages.FAILING_REGISTRY
+              + "/broken:1"); // buildah's, the default builder's, as kwok gives it
         }));
 
     // Deleting a Function runs the controller's cleanup and removes its finalizer.

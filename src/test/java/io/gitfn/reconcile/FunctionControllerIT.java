@@ -43,7 +43,7 @@ class FunctionControllerIT {
 
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final String V1 = "module.exports = { main: () => 'v1' };";
-  // The test bed's kwok fails build Pods whose base image is on this host, as kaniko fails to pull it.
+  // The test bed's kwok fails build Pods whose base image is on this host, as the builder fails to pull it.
   static final String FAILING_BASE_IMAGE = "registry.invalid/broken:1";
   private static final String V2 = "module.exports = { main: () => 'v2' };";
   private static KubernetesClient controllerClient;
@@ -142,20 +142,20 @@ class FunctionControllerIT {
     client.resource(function(ns, "steady", V1, "one")).create();
     String running = awaitReady(client, ns, "steady").getStatus().getImage();
 
-    // kwok fails a build Pod whose base image is under registry.invalid, as kaniko would (KwokBuildStages).
+    // kwok fails a build Pod whose base image is under registry.invalid, as buildah would (KwokBuildStages).
     String broken = KwokBuildStages.FAILING_REGISTRY + "/broken:1";
     Function next = FunctionEdits.edit(client, ns, "steady", f -> withBaseImage(f, broken));
     String job = BuildJobSpec.name(next, ContentKey.ofInline(next, BuildSettings.defaults()));
 
     await().atMost(WAIT).untilAsserted(() -> {
-      String kaniko = terminationMessage(client, ns, job);
-      assertThat(kaniko).startsWith("error building image: unable to pull base image " + broken + ": ");
+      String buildah = terminationMessage(client, ns, job);
+      assertThat(buildah).startsWith("Error: creating build container: initializing source docker://" + broken + ": ");
       Function fn = get(client, ns, "steady");
       assertThat(fn.getStatus().getConditions()).filteredOn(c -> c.getType().equals("BuildReady"))
           .singleElement().satisfies(c -> {
             assertThat(c.getStatus()).isEqualTo("False");
             assertThat(c.getReason()).isEqualTo("JobFailed");
-            assertThat(c.getMessage()).contains("Job " + job + " failed").contains(kaniko);
+            assertThat(c.getMessage()).contains("Job " + job + " failed").contains(buildah);
           });
       assertThat(fn.getStatus().getHistory()).extracting("outcome").containsExactly("Failed", "Succeeded");
     });

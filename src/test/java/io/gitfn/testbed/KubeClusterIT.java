@@ -11,10 +11,19 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.TestFunction;
+import io.gitfn.build.BuildJobSpec;
+import io.gitfn.build.BuildSettings;
+import io.gitfn.build.ContentKey;
+import io.gitfn.build.ImageBuilder;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * In cluster mode, workloads behave as on a cluster: Deployments roll out and Jobs complete, and build Pods fail
@@ -75,24 +84,33 @@ class KubeClusterIT {
     });
   }
 
-  @Test
-  void aBuildPodWhoseBaseImageIsUnderRegistryInvalidFailsAsKanikoWould(KubernetesClient client, TestNamespace ns) {
-    client.resource(job(ns, "broken", Map.of(), "--destination=registry.local/x:1",
-        "--build-arg=base_image=" + KwokBuildStages.FAILING_REGISTRY + "/broken:1")).create();
+  @ParameterizedTest
+  @EnumSource(ImageBuilder.Tool.class)
+  void aBuildPodWhoseBaseImageIsUnderRegistryInvalidFailsAsItsBuilderWould(ImageBuilder.Tool tool,
+      KubernetesClient client, TestNamespace ns) {
+    Function fn = TestFunction.inline().named("broken").inNamespace(ns.name())
+        .runtimeImageOverride(KwokBuildStages.FAILING_REGISTRY + "/broken:1").build();
+    BuildSettings settings = BuildSettings.defaults().withBuilder(ImageBuilder.of(tool));
+    Job job = BuildJobSpec.forFunction(fn, ContentKey.ofInline(fn, settings), "broken-context", settings);
+    job.getMetadata().setOwnerReferences(List.of()); // no Function here: the garbage collector would take the Job
+    String name = job.getMetadata().getName();
+
+    client.resource(job).create();
 
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-      Job current = client.batch().v1().jobs().inNamespace(ns.name()).withName("broken").get();
+      Job current = client.batch().v1().jobs().inNamespace(ns.name()).withName(name).get();
       assertThat(current.getStatus().getFailed()).isEqualTo(1);
       assertThat(current.getStatus().getSucceeded()).isIn(null, 0);
     });
-    Pod pod = client.pods().inNamespace(ns.name()).withLabel("job-name", "broken").list().getItems().get(0);
+    Pod pod = client.pods().inNamespace(ns.name()).withLabel("job-name", name).list().getItems().get(0);
     assertThat(pod.getStatus().getPhase()).isEqualTo("Failed");
     assertThat(pod.getStatus().getContainerStatuses()).singleElement()
         .extracting(c -> c.getState().getTerminated()).satisfies(t -> {
           assertThat(t.getExitCode()).isEqualTo(1);
           assertThat(t.getReason()).isEqualTo("Error");
-          assertThat(t.getMessage())
-              .startsWith("error building image: unable to pull base image registry.invalid/broken:1: ")
+          assertThat(t.getMessage()).startsWith(tool == ImageBuilder.Tool.KANIKO
+                  ? "error building image: unable to pull base image registry.invalid/broken:1: "
+                  : "Error: creating build container: initializing source docker://registry.invalid/broken:1: ")
               .contains("https://registry.invalid/v2/");
         });
   }
@@ -122,7 +140,7 @@ class KubeClusterIT {
         .map(p -> p.getStatus().getPhase()).findFirst().orElse(null);
   }
 
-  /** A Job shaped like gitfn's build: kaniko's arguments and the build Pod's annotations. */
+  /** A Job shaped like gitfn's kaniko build: its arguments and the build Pod's annotations. */
   private static Job job(TestNamespace ns, String name, Map<String, String> annotations, String... args) {
     return new JobBuilder()
         .withNewMetadata().withName(name).withNamespace(ns.name()).endMetadata()

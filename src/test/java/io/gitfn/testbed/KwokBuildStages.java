@@ -14,8 +14,9 @@ import java.util.Map;
  * which complete every Job Pod at once:
  *
  * <ul>
- *   <li>a build Pod whose kaniko {@code --build-arg=base_image=} is under {@value #FAILING_REGISTRY} fails with
- *       exit code 1 and a kaniko-like termination message;
+ *   <li>a build Pod whose {@code --build-arg=base_image=} argument is under {@value #FAILING_REGISTRY} fails with
+ *       exit code 1 and the termination message its builder would give: buildah's when the container's command
+ *       runs buildah, else kaniko's;
  *   <li>a build Pod annotated {@value #BUILD_DURATION} completes only after that long.
  * </ul>
  */

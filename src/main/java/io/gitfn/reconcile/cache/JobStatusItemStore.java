@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
 
 /**
  * The build Job informer's cache: a Job's metadata and status, without its spec or managedFields. The controller
- * reads only the name, labels, annotations and status of a cached Job; its pod template (the kaniko container, its
+ * reads only the name, labels, annotations and status of a cached Job; its pod template (the builder's container, its
  * arguments, volumes and mounts) is most of its weight, and there is one Job per Function.
  */
 public final class JobStatusItemStore extends BasicItemStore<Job> {
