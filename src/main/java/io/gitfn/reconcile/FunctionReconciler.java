@@ -188,7 +188,9 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
           + ". The Pods of its previous ReplicaSet, if any, keep serving; `kubectl describe` its new Pods for why"
           + " they are not Ready.");
     } else {
-      pass.condition(RUNNING, "Unknown", DEPLOYMENT_WAITING, name + " is rolling out");
+      // Pods are not watched: the Deployment does not change while its new Pod crash-loops, so look again soon.
+      pass.condition(RUNNING, "Unknown", DEPLOYMENT_WAITING, name + " is rolling out"
+          + NewPods.whyNotReady(client, deployment).map(why -> ": " + why).orElse(""));
       pass.retryWithin(WAITING);
     }
     DeploymentStatus status = deployment.getStatus();

@@ -10,6 +10,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.TestFunction;
+import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.testbed.GiteaServer;
+import io.gitfn.testbed.TestBedBinaries;
+import io.gitfn.testbed.git.GitClient;
+import io.gitfn.testbed.git.WorkingCopy;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ImageBuilder;
 import io.gitfn.source.SourceSettings;
@@ -107,6 +114,113 @@ class RealNodeFunctionE2E {
     client.resource(fn).create();
 
     assertAnswers(client, ns, "py-hello", "python says ok");
+  }
+
+  @Test
+  void aPushThroughGiteaDeploysAndARevertUnderLoadBuildsNothingAndFailsNoRequest(KubernetesClient client,
+      TestNamespace ns, @TempDir Path home) throws Exception {
+    createSecrets(client, ns);
+    try (GiteaServer gitea = GiteaServer.start(Files.createTempDirectory(
+            Files.createDirectories(TestBedBinaries.projectDir().resolve("target/testbed")), "gitea-"));
+        JobLog jobs = JobLog.watch(client, ns)) {
+      WorkingCopy copy = infraRepository(client, ns, gitea, home);
+      copy.write("functions/hello.yaml", hello(ns, "v1")).commit("hello v1");
+      copy.push("HEAD:refs/heads/main");
+      assertAnswers(client, ns, "hello", "hello v1");
+      String clusterIp = clusterIp(client, ns, "hello");
+
+      try (Load load = Load.start(URI.create("http://" + clusterIp + "/"), 2)) {
+        copy.write("functions/hello.yaml", hello(ns, "v2")).commit("hello v2");
+        copy.push("HEAD:refs/heads/main");
+        await().atMost(BUILD_AND_ROLL_OUT).until(() -> load.lastAnswer().equals("hello v2"));
+        int buildsBeforeRevert = jobs.uids().size();
+
+        copy.git("revert", "--no-edit", "HEAD");
+        copy.push("HEAD:refs/heads/main");
+        await().atMost(Duration.ofMinutes(2)).until(() -> load.lastAnswer().equals("hello v1"));
+        load.stopAfterAnswers(20);
+
+        assertThat(load.requests()).as("requests sent during the push and the revert").isGreaterThan(100);
+        assertThat(load.failures()).as("requests that failed during the push and the revert").isEmpty();
+        assertThat(load.answers()).as("answers in the order they came").containsSubsequence("hello v1", "hello v2",
+            "hello v1");
+        assertThat(jobs.uids()).as("build Jobs: v1, v2, and none for the revert").hasSize(2)
+            .hasSize(buildsBeforeRevert);
+      }
+      Function fn = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
+      assertThat(fn.getStatus().getHistory().get(0).getOutcome()).isEqualTo("Reused");
+    }
+  }
+
+  @Test
+  void aReleaseThatCannotStartNeverTakesTrafficAndItsStatusSaysWhy(KubernetesClient client, TestNamespace ns)
+      throws Exception {
+    createSecrets(client, ns);
+    client.resource(helloFunction(ns, "steady")).create();
+    assertAnswers(client, ns, "hello", "hello steady");
+    String clusterIp = clusterIp(client, ns, "hello");
+
+    try (Load load = Load.start(URI.create("http://" + clusterIp + "/"), 2)) {
+      Function broken = helloFunction(ns, "broken");
+      broken.getSpec().getSource().getInline().setSource("throw new Error('cannot start');\n");
+      client.resources(Function.class).inNamespace(ns.name()).withName("hello")
+          .edit(fn -> {
+            fn.getSpec().getSource().getInline().setSource(broken.getSpec().getSource().getInline().getSource());
+            return fn;
+          });
+      // The new image is built, and its Pod crashes at start: Running says so, and the old Pod keeps serving.
+      await().atMost(BUILD_AND_ROLL_OUT).untilAsserted(() -> {
+        Function fn = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
+        Condition running = fn.getStatus().getConditions().stream().filter(c -> c.getType().equals("Running"))
+            .findFirst().orElseThrow();
+        assertThat(running.getStatus()).isNotEqualTo("True");
+        assertThat(running.getMessage()).contains("is not Ready").contains("CrashLoopBackOff");
+      });
+      load.stopAfterAnswers(20);
+
+      assertThat(load.requests()).as("requests sent while the broken release tried to start").isGreaterThan(100);
+      assertThat(load.failures()).as("requests that failed while the broken release tried to start").isEmpty();
+      assertThat(load.answers()).as("every answer came from the running version").containsOnly("hello steady");
+    }
+  }
+
+  /** An infra repository in Gitea, with its webhook to the controller and a FunctionRepository that follows it. */
+  private static WorkingCopy infraRepository(KubernetesClient client, TestNamespace ns, GiteaServer gitea, Path home)
+      throws Exception {
+    String cloneUrl = gitea.createRepository("infra");
+    WorkingCopy copy = GitClient.create(home, gitea.admin(), null).clone(cloneUrl);
+    String secret = "hook-" + ns.name();
+    client.secrets().inNamespace(ns.name()).resource(new SecretBuilder()
+        .withNewMetadata().withName("git").endMetadata()
+        .withStringData(Map.of("username", gitea.admin().username(), "password", gitea.admin().password()))
+        .build()).create();
+    client.secrets().inNamespace(ns.name()).resource(new SecretBuilder()
+        .withNewMetadata().withName("hook").endMetadata()
+        .withStringData(Map.of("token", secret))
+        .build()).create();
+    // Hourly polling: only the webhook brings a push in time.
+    client.resource(client.getKubernetesSerialization().unmarshal(
+        "---\n{apiVersion: gitfn.io/v1alpha1, kind: FunctionRepository, metadata: {name: infra, namespace: " + ns.name()
+            + "}, spec: {url: '" + cloneUrl + "', ref: {branch: main}, path: functions, interval: 1h,"
+            + " secretRef: {name: git}, webhook: {secretRef: {name: hook}}}}",
+        FunctionRepository.class)).create();
+    gitea.addWebhook("infra", controller.webhookUri().resolve("gitea"), secret);
+    return copy;
+  }
+
+  /** The hello Function as the infra repository declares it, answering {@code hello <version>}. */
+  private static String hello(TestNamespace ns, String version) {
+    return TestFunction.declared("hello").code("module.exports = { main: () => 'hello " + version + "' };\n")
+        .toYaml();
+  }
+
+  private static Function helloFunction(TestNamespace ns, String version) {
+    return TestFunction.inline().named("hello").inNamespace(ns.name()).uid(null).runtime(FunctionRuntime.NODEJS22)
+        .code("module.exports = { main: () => 'hello " + version + "' };\n").build();
+  }
+
+  private static String clusterIp(KubernetesClient client, TestNamespace ns, String name) {
+    return client.services().inNamespace(ns.name()).withName(name).get().getSpec().getClusterIP();
   }
 
   /** Waits until the Function runs, its image from the build Job, and answers {@code expected} on its Service. */

@@ -58,7 +58,8 @@ class RolloutDeadlineIT {
     // Wait for the status that reports on the Deployment, not for the Deployment: the status comes after it.
     await().atMost(WAIT).untilAsserted(() -> assertThat(running(client, ns)).hasValueSatisfying(c -> {
       assertThat(c.getReason()).isEqualTo("DeploymentWaiting");
-      assertThat(c.getMessage()).isEqualTo("Deployment stuck is rolling out");
+      assertThat(c.getMessage()).startsWith("Deployment stuck is rolling out: its new Pod stuck-")
+          .contains("is not Ready: running, not passing its readiness probe yet");
     }));
 
     // gitfn leaves the deadline at Kubernetes' default (600 s); a shorter one, set by another field manager,
