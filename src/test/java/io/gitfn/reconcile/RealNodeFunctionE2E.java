@@ -14,32 +14,25 @@ import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.testbed.GiteaServer;
 import io.gitfn.testbed.TestBedBinaries;
+import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.git.GitClient;
 import io.gitfn.testbed.git.WorkingCopy;
-import java.nio.file.Path;
-import org.junit.jupiter.api.io.TempDir;
-import io.gitfn.build.BuildSettings;
-import io.gitfn.build.ImageBuilder;
-import io.gitfn.source.SourceSettings;
-import io.gitfn.testbed.NodeImages;
-import io.gitfn.testbed.TestNamespace;
-import io.gitfn.testbed.packages.PackageMirrors;
+import io.gitfn.testbed.realnode.NodeGitfn;
 import io.gitfn.testbed.realnode.RealNode;
+import io.gitfn.testbed.realnode.ServiceLoad;
 import io.gitfn.testbed.realnode.WithRealNode;
-import io.gitfn.trigger.webhook.WebhookSettings;
-import io.gitfn.workload.WorkloadSettings;
-import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Functions on a real node: the controller builds each one's image with a real build Job (buildah in a Pod, its
@@ -51,45 +44,18 @@ class RealNodeFunctionE2E {
 
   // A cold build on two cores installs gitfn's runtime packages and the Function's dependencies in the Pod.
   private static final Duration BUILD_AND_ROLL_OUT = Duration.ofMinutes(6);
-  private static final String CONTROLLER_SECRET = "realnode-controller-wide-secret";
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  private static PackageMirrors mirrors;
-  private static String registry;
-  private static KubernetesClient controllerClient;
-  private static Controller controller;
+  private static NodeGitfn gitfn;
 
   @BeforeAll
   static void startController(RealNode node) throws Exception {
-    NodeImages images = NodeImages.build();
-    for (String name : new String[] {"nodejs22", "python312", "buildah"}) {
-      node.pushImage(images.archive(name), images.reference(name));
-    }
-    mirrors = PackageMirrors.start(images.packages(), InetAddress.getByName(node.hostAddress()));
-    node.installCrds();
-    controllerClient = node.newClient();
-    registry = node.registry();
-    BuildSettings builds = BuildSettings.defaults()
-        .withRegistry(registry)
-        .withInsecureRegistries(Set.of(registry))
-        .withBuilder(ImageBuilder.of(ImageBuilder.Tool.BUILDAH).withImage(registry + "/" + images.reference("buildah")))
-        .withBaseImage(FunctionRuntime.NODEJS22, registry + "/" + images.reference("nodejs22"))
-        .withBaseImage(FunctionRuntime.PYTHON312, registry + "/" + images.reference("python312"))
-        .withPackageRegistrySecret("package-registry");
-    // Hourly checks of Functions' own Git sources: only a webhook brings a push in time. The controller-wide
-    // secret verifies deliveries for them, as they have no secret of their own.
-    controller = Controller.start(controllerClient,
-        SourceSettings.defaults(Files.createTempDirectory("gitfn-realnode-mirrors")),
-        WebhookSettings.defaults().withGlobalSecret(CONTROLLER_SECRET),
-        ControllerSettings.defaults().withFunctionSourceInterval(Duration.ofHours(1)), builds,
-        WorkloadSettings.defaults(), "127.0.0.1", 0);
+    gitfn = NodeGitfn.start(node);
   }
 
   @AfterAll
   static void stopController() throws Exception {
-    controller.close();
-    controllerClient.close();
-    mirrors.close();
+    gitfn.close();
   }
 
   @Test
@@ -135,7 +101,7 @@ class RealNodeFunctionE2E {
       assertAnswers(client, ns, "hello", "hello v1");
       String clusterIp = clusterIp(client, ns, "hello");
 
-      try (Load load = Load.start(URI.create("http://" + clusterIp + "/"), 2)) {
+      try (ServiceLoad load = ServiceLoad.start(URI.create("http://" + clusterIp + "/"), 2)) {
         copy.write("functions/hello.yaml", hello(ns, "v2")).commit("hello v2");
         copy.push("HEAD:refs/heads/main");
         await().atMost(BUILD_AND_ROLL_OUT).until(() -> load.lastAnswer().equals("hello v2"));
@@ -174,7 +140,7 @@ class RealNodeFunctionE2E {
           .withNewMetadata().withName("git").endMetadata()
           .withStringData(Map.of("username", gitea.admin().username(), "password", gitea.admin().password()))
           .build()).create();
-      gitea.addWebhook("functions", controller.webhookUri().resolve("gitea"), CONTROLLER_SECRET);
+      gitea.addWebhook("functions", gitfn.webhookUri().resolve("gitea"), NodeGitfn.CONTROLLER_SECRET);
       client.resource(TestFunction.fromGit(cloneUrl, "main", "functions/greeter").named("greeter")
           .inNamespace(ns.name()).uid(null).gitAuth(AuthType.BASIC, "git").build()).create();
       assertAnswers(client, ns, "greeter", "greeter v1");
@@ -197,7 +163,7 @@ class RealNodeFunctionE2E {
     assertAnswers(client, ns, "hello", "hello steady");
     String clusterIp = clusterIp(client, ns, "hello");
 
-    try (Load load = Load.start(URI.create("http://" + clusterIp + "/"), 2)) {
+    try (ServiceLoad load = ServiceLoad.start(URI.create("http://" + clusterIp + "/"), 2)) {
       Function broken = helloFunction(ns, "broken");
       broken.getSpec().getSource().getInline().setSource("throw new Error('cannot start');\n");
       client.resources(Function.class).inNamespace(ns.name()).withName("hello")
@@ -241,7 +207,7 @@ class RealNodeFunctionE2E {
             + "}, spec: {url: '" + cloneUrl + "', ref: {branch: main}, path: functions, interval: 1h,"
             + " secretRef: {name: git}, webhook: {secretRef: {name: hook}}}}",
         FunctionRepository.class)).create();
-    gitea.addWebhook("infra", controller.webhookUri().resolve("gitea"), secret);
+    gitea.addWebhook("infra", gitfn.webhookUri().resolve("gitea"), secret);
     return copy;
   }
 
@@ -277,19 +243,11 @@ class RealNodeFunctionE2E {
           assertThat(fn.getStatus().getImage()).endsWith(":" + job.getMetadata().getLabels().get(Labels.CONTENT_KEY));
           assertThat(job.getStatus().getSucceeded()).isEqualTo(1);
         });
-    assertThat(fn.getStatus().getImage()).as("the image the build pushed").startsWith(registry + "/");
+    assertThat(fn.getStatus().getImage()).as("the image the build pushed").startsWith(gitfn.registry() + "/");
   }
 
   private static void createSecrets(KubernetesClient client, TestNamespace ns) {
-    client.secrets().inNamespace(ns.name()).resource(new SecretBuilder()
-        .withNewMetadata().withName(BuildSettings.DEFAULT_REGISTRY_SECRET).endMetadata()
-        .withType("kubernetes.io/dockerconfigjson")
-        .withStringData(Map.of(".dockerconfigjson", "{\"auths\":{}}"))
-        .build()).create();
-    client.secrets().inNamespace(ns.name()).resource(new SecretBuilder()
-        .withNewMetadata().withName("package-registry").endMetadata()
-        .withStringData(Map.of(".npmrc", mirrors.npmrc(), "pip.conf", mirrors.pipConf()))
-        .build()).create();
+    gitfn.prepare(client, ns.name());
   }
 
   private static String describe(Condition condition) {

@@ -1,4 +1,4 @@
-package io.gitfn.reconcile;
+package io.gitfn.testbed.realnode;
 
 import java.io.IOException;
 import java.net.URI;
@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * Clients that call a URL without a pause, as users of a Function would while it is changed: every answer other
  * than a 200, and every request that got no answer, is a failure.
  */
-final class Load implements AutoCloseable {
+public final class ServiceLoad implements AutoCloseable {
 
   private final URI url;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -28,12 +28,12 @@ final class Load implements AutoCloseable {
   private final AtomicLong count = new AtomicLong();
   private volatile boolean running = true;
 
-  private Load(URI url) {
+  private ServiceLoad(URI url) {
     this.url = url;
   }
 
-  static Load start(URI url, int clients) {
-    Load load = new Load(url);
+  public static ServiceLoad start(URI url, int clients) {
+    ServiceLoad load = new ServiceLoad(url);
     for (int i = 0; i < clients; i++) {
       Thread client = new Thread(load::call, "load-" + i);
       client.setDaemon(true);
@@ -68,12 +68,12 @@ final class Load implements AutoCloseable {
     }
   }
 
-  String lastAnswer() {
+  public String lastAnswer() {
     return last.get();
   }
 
   /** Lets {@code more} answers come, so that what follows a change is seen too, then stops the clients. */
-  void stopAfterAnswers(int more) throws InterruptedException {
+  public void stopAfterAnswers(int more) throws InterruptedException {
     long until = count.get() + more;
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (count.get() < until && System.nanoTime() < deadline) {
@@ -82,15 +82,15 @@ final class Load implements AutoCloseable {
     close();
   }
 
-  List<String> failures() {
+  public List<String> failures() {
     return List.copyOf(failures);
   }
 
-  List<String> answers() {
+  public List<String> answers() {
     return List.copyOf(answers);
   }
 
-  long requests() {
+  public long requests() {
     return count.get() + failures.size();
   }
 

@@ -1,0 +1,105 @@
+package io.gitfn.testbed.realnode;
+
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.build.BuildSettings;
+import io.gitfn.build.ImageBuilder;
+import io.gitfn.reconcile.Controller;
+import io.gitfn.reconcile.ControllerSettings;
+import io.gitfn.source.SourceSettings;
+import io.gitfn.testbed.NodeImages;
+import io.gitfn.testbed.packages.PackageMirrors;
+import io.gitfn.trigger.webhook.WebhookSettings;
+import io.gitfn.workload.WorkloadSettings;
+import java.net.InetAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * gitfn's controller, in this JVM, running Functions on a real node as an operator would set it up there: buildah
+ * as the builder, the node images ({@link NodeImages}) in the node's registry as base and builder images, and
+ * {@link PackageMirrors} on the node's host address as the Functions' npm and PyPI registry. Functions' own Git
+ * sources are checked hourly, so only a webhook brings a push in time; {@link #CONTROLLER_SECRET} verifies those.
+ */
+public final class NodeGitfn implements AutoCloseable {
+
+  public static final String CONTROLLER_SECRET = "realnode-controller-wide-secret";
+  /** The package-registry Secret each namespace needs: {@code .npmrc} and {@code pip.conf} for the mirrors. */
+  public static final String PACKAGE_REGISTRY_SECRET = "package-registry";
+
+  private final RealNode node;
+  private final PackageMirrors mirrors;
+  private final KubernetesClient client;
+  private final Controller controller;
+
+  private NodeGitfn(RealNode node, PackageMirrors mirrors, KubernetesClient client, Controller controller) {
+    this.node = node;
+    this.mirrors = mirrors;
+    this.client = client;
+    this.controller = controller;
+  }
+
+  /** Pushes the images, starts the mirrors and the controller. */
+  public static NodeGitfn start(RealNode node) throws Exception {
+    NodeImages images = NodeImages.build();
+    for (String name : new String[] {"nodejs22", "python312", "buildah"}) {
+      node.pushImage(images.archive(name), images.reference(name));
+    }
+    PackageMirrors mirrors = PackageMirrors.start(images.packages(), InetAddress.getByName(node.hostAddress()));
+    node.installCrds();
+    String registry = node.registry();
+    BuildSettings builds = BuildSettings.defaults()
+        .withRegistry(registry)
+        .withInsecureRegistries(Set.of(registry))
+        .withBuilder(ImageBuilder.of(ImageBuilder.Tool.BUILDAH).withImage(registry + "/" + images.reference("buildah")))
+        .withBaseImage(FunctionRuntime.NODEJS22, registry + "/" + images.reference("nodejs22"))
+        .withBaseImage(FunctionRuntime.PYTHON312, registry + "/" + images.reference("python312"))
+        .withPackageRegistrySecret(PACKAGE_REGISTRY_SECRET);
+    KubernetesClient client = node.newClient();
+    try {
+      Controller controller = Controller.start(client,
+          SourceSettings.defaults(Files.createTempDirectory("gitfn-realnode-mirrors")),
+          WebhookSettings.defaults().withGlobalSecret(CONTROLLER_SECRET),
+          ControllerSettings.defaults().withFunctionSourceInterval(Duration.ofHours(1)), builds,
+          WorkloadSettings.defaults(), "127.0.0.1", 0);
+      return new NodeGitfn(node, mirrors, client, controller);
+    } catch (Exception e) {
+      client.close();
+      mirrors.close();
+      throw e;
+    }
+  }
+
+  /** The registry Secret and the package-registry Secret the build Jobs of a namespace mount. */
+  public void prepare(KubernetesClient admin, String namespace) {
+    admin.secrets().inNamespace(namespace).resource(new SecretBuilder()
+        .withNewMetadata().withName(BuildSettings.DEFAULT_REGISTRY_SECRET).endMetadata()
+        .withType("kubernetes.io/dockerconfigjson")
+        .withStringData(Map.of(".dockerconfigjson", "{\"auths\":{}}")) // the node's registry takes anyone
+        .build()).create();
+    admin.secrets().inNamespace(namespace).resource(new SecretBuilder()
+        .withNewMetadata().withName(PACKAGE_REGISTRY_SECRET).endMetadata()
+        .withStringData(Map.of(".npmrc", mirrors.npmrc(), "pip.conf", mirrors.pipConf()))
+        .build()).create();
+  }
+
+  /** Where forges deliver webhooks: {@code webhookUri().resolve("gitea")}. */
+  public URI webhookUri() {
+    return controller.webhookUri();
+  }
+
+  public String registry() {
+    return node.registry();
+  }
+
+  @Override
+  public void close() throws Exception {
+    try (client; mirrors) {
+      controller.close();
+    }
+  }
+}
