@@ -52,13 +52,17 @@ public final class GuardedProcess implements AutoCloseable {
     this.process = process;
   }
 
-  /** Starts {@code command} in {@code directory} with {@code env} added, its output appended to {@code log}. */
+  /**
+   * Starts {@code command} in {@code directory} with {@code env} added to the little of the user's environment a
+   * Function may see ({@link ChildEnvironment}), its output appended to {@code log}.
+   */
   static GuardedProcess start(List<String> command, Path directory, Map<String, String> env, Path log) {
     List<String> guarded = new ArrayList<>(List.of("setsid", "bash", "-c", GUARD, "gitfn-function"));
     guarded.addAll(command);
     try {
       Files.createDirectories(log.getParent());
       ProcessBuilder builder = new ProcessBuilder(guarded).directory(directory.toFile());
+      ChildEnvironment.forFunction(builder.environment());
       builder.environment().putAll(env);
       Process process = builder.redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();

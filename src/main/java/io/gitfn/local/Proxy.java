@@ -37,10 +37,12 @@ final class Proxy implements AutoCloseable {
   private final Map<String, Backend> routes = new ConcurrentHashMap<>(); // namespace/name -> backend
   private final Server server;
   private final ServerConnector connector;
+  private final boolean loopbackOnly;
 
-  private Proxy(Server server, ServerConnector connector) {
+  private Proxy(Server server, ServerConnector connector, boolean loopbackOnly) {
     this.server = server;
     this.connector = connector;
+    this.loopbackOnly = loopbackOnly;
   }
 
   static Proxy start(String host, int port) throws LocalException {
@@ -49,7 +51,7 @@ final class Proxy implements AutoCloseable {
     connector.setHost(host);
     connector.setPort(port);
     server.addConnector(connector);
-    Proxy proxy = new Proxy(server, connector);
+    Proxy proxy = new Proxy(server, connector, isLoopback(host));
     ProxyHandler.Reverse forward = new ProxyHandler.Reverse(request -> (HttpURI) request.getAttribute(TARGET));
     server.setHandler(new Handler.Wrapper(forward) {
       @Override
@@ -63,6 +65,11 @@ final class Proxy implements AutoCloseable {
       throw new LocalException("cannot listen on " + host + ":" + port + ": " + e.getMessage());
     }
     return proxy;
+  }
+
+  private static boolean isLoopback(String host) {
+    String name = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    return name.equalsIgnoreCase("localhost") || name.equals("::1") || name.startsWith("127.");
   }
 
   int port() {
@@ -94,6 +101,13 @@ final class Proxy implements AutoCloseable {
   }
 
   private boolean handle(Request request, Response response, Callback callback, Handler forward) throws Exception {
+    String host = Request.getServerName(request);
+    if (loopbackOnly && !isLoopback(host)) {
+      // A web page the user opens could make the browser call a name that resolves to 127.0.0.1 (DNS rebinding);
+      // the Host header still carries that name, so only loopback names get through.
+      Response.writeError(request, response, callback, 421, "gitfn up serves localhost, not " + host);
+      return true;
+    }
     String path = request.getHttpURI().getPath();
     List<String> segments = List.of(path.replaceFirst("^/", "").split("/", -1));
     Target target = find(segments);
