@@ -63,6 +63,7 @@ final class FunctionValidator {
     if (spec.getRuntime() == null) {
       violations.add(new Violation("spec.runtime", "is required: one of nodejs20, nodejs22, python312"));
     }
+    checkImageOverride(spec.getRuntimeImageOverride(), violations);
     checkSource(spec, violations);
     checkEnv(spec.getEnv(), violations);
     checkResources(spec.getResourceConfiguration(), violations);
@@ -73,6 +74,17 @@ final class FunctionValidator {
     checkAnnotations(spec.getAnnotations(), "spec.annotations", true, violations);
     checkSize(function, violations);
     return violations;
+  }
+
+  // An image reference as registries write them: it goes into the build's Dockerfile, where a newline would start an
+  // instruction of the tenant's own (one could copy the platform's package-registry credentials into the image).
+  private static final Pattern IMAGE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/:@+-]{0,254}");
+
+  private static void checkImageOverride(String image, List<Violation> violations) {
+    if (image != null && !image.isEmpty() && !IMAGE.matcher(image).matches()) {
+      violations.add(new Violation("spec.runtimeImageOverride", "is not an image reference such as"
+          + " registry.example.com/team/node:22 (letters, digits and . _ / : @ + -, at most 255)"));
+    }
   }
 
   private static void checkSize(Function function, List<Violation> violations) {

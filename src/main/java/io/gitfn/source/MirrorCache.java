@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
@@ -14,6 +16,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +31,7 @@ public final class MirrorCache implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MirrorCache.class);
 
   private final SourceSettings settings;
+  private final byte[] nameKey;
   private final Map<String, Mirror> mirrors = new ConcurrentHashMap<>();
   private final ReentrantLock evicting = new ReentrantLock();
 
@@ -34,9 +39,31 @@ public final class MirrorCache implements AutoCloseable {
     this.settings = settings;
     try {
       Files.createDirectories(settings.cacheDir());
+      this.nameKey = nameKey(settings.cacheDir().resolve(NAME_KEY));
     } catch (IOException e) {
       throw new IllegalStateException("cannot create the Git cache directory " + settings.cacheDir(), e);
     }
+  }
+
+  /** The file beside the mirrors that keys their names; it stays, so a restart finds the same mirrors. */
+  static final String NAME_KEY = ".mirror-names.key";
+
+  // A random key of this cache's own, readable by its owner only: a mirror's name printed in a log line cannot be
+  // checked against guessed passwords offline, as a plain hash of the URL and the credentials could.
+  private static byte[] nameKey(Path file) throws IOException {
+    if (Files.isRegularFile(file)) {
+      byte[] key = Files.readAllBytes(file);
+      if (key.length == 32) {
+        return key;
+      }
+    }
+    byte[] key = new byte[32];
+    new SecureRandom().nextBytes(key);
+    Path temporary = Files.createTempFile(file.getParent(), ".mirror-names", ".tmp",
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Files.write(temporary, key);
+    Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    return Files.readAllBytes(file);
   }
 
   /** The one mirror of {@code url} reached with {@code credentials}. */
@@ -156,15 +183,16 @@ public final class MirrorCache implements AutoCloseable {
     }
   }
 
-  private static String key(RepositoryUrl url, GitCredentials credentials) {
+  private String key(RepositoryUrl url, GitCredentials credentials) {
     try {
-      MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
-      sha256.update(url.fetchUrl().getBytes(StandardCharsets.UTF_8));
-      sha256.update((byte) 0);
-      sha256.update(credentials.fingerprint().getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(sha256.digest()).substring(0, 32);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java runtime has SHA-256", e);
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(nameKey, "HmacSHA256"));
+      mac.update(url.fetchUrl().getBytes(StandardCharsets.UTF_8));
+      mac.update((byte) 0);
+      mac.update(credentials.fingerprint().getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(mac.doFinal()).substring(0, 32);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("every Java runtime has HmacSHA256", e);
     }
   }
 

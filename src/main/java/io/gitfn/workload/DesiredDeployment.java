@@ -106,13 +106,17 @@ public final class DesiredDeployment {
     return Scaling.hasAutoscaler(fn) ? fn.getSpec().getScaleConfig().getMinReplicas() : 1;
   }
 
-  /** §5.3: up to 150 s to start, out of rotation at the first failed check, restarted after three. */
+  /**
+   * Kyma's budgets (§5.3): up to 150 s to start, out of rotation at the first failed check, restarted after three.
+   * The startup and readiness checks run every second and every two, where Kyma's run every five: a new Pod takes
+   * traffic as soon as it can, so that a rollback that needs no build is done in a few seconds, not a dozen.
+   */
   static Probe startupProbe() {
-    return healthz().withPeriodSeconds(5).withFailureThreshold(30).build();
+    return healthz().withPeriodSeconds(1).withFailureThreshold(150).build();
   }
 
   static Probe readinessProbe() {
-    return healthz().withPeriodSeconds(5).withTimeoutSeconds(2).withFailureThreshold(1).build();
+    return healthz().withPeriodSeconds(2).withTimeoutSeconds(2).withFailureThreshold(1).build();
   }
 
   static Probe livenessProbe() {

@@ -413,6 +413,14 @@ class ManifestReaderTest {
   }
 
   @Test
+  void aRuntimeImageOverrideThatIsNotAnImageReferenceIsInvalid() {
+    String text = function("sneaky", "runtimeImageOverride: \"node:22\\nCOPY registry-config/.npmrc /leak\"");
+
+    assertThat(errors(FakeTree.of("functions/sneaky.yaml", text))).singleElement().satisfies(e -> assertThat(e)
+        .contains("spec.runtimeImageOverride: is not an image reference"));
+  }
+
+  @Test
   void aFunctionLargerThanAnObjectMayBeIsInvalid() {
     StringBuilder env = new StringBuilder("env:");
     for (int i = 0; i < 40; i++) {

@@ -140,11 +140,11 @@ class DesiredDeploymentTest {
   }
 
   @Test
-  void probesCheckHealthzAsKymaDoes() {
+  void probesCheckHealthzWithKymasBudgetsAndAQuickerCadence() {
     Container container = container(deployment(f -> f));
 
-    assertProbe(container.getStartupProbe(), 5, null, 30);
-    assertProbe(container.getReadinessProbe(), 5, 2, 1);
+    assertProbe(container.getStartupProbe(), 1, null, 150); // 150 s to start, as Kyma's 5 s x 30
+    assertProbe(container.getReadinessProbe(), 2, 2, 1);
     assertProbe(container.getLivenessProbe(), 5, 4, 3);
   }
 

@@ -39,18 +39,20 @@ class RealNodeCleanupIT {
     RealNode.stopShared();
     HostSnapshot before = HostSnapshot.take();
 
+    // The child's errors go to a file that a failure quotes: inherited, they would end up in failsafe's own files.
+    Path errors = Files.createTempFile(TestBedBinaries.projectDir().resolve("target"), "realnode-standalone-", ".err");
     Process jvm = new ProcessBuilder(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp", System.getProperty("java.class.path"),
             "-Dgitfn.project.dir=" + TestBedBinaries.projectDir(),
             StandaloneRealNode.class.getName())
-        .redirectError(ProcessBuilder.Redirect.INHERIT)
+        .redirectError(errors.toFile())
         .start();
     Map<String, String> printed;
     List<ProcessHandle> started;
     HostSnapshot running;
     try (BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8))) {
-      printed = untilReady(out);
+      printed = untilReady(out, errors);
       started = Arrays.stream(printed.get("ready").split(" "))
           .map(Long::parseLong)
           .flatMap(pid -> ProcessHandle.of(pid).stream())
@@ -126,7 +128,7 @@ class RealNodeCleanupIT {
     }
   }
 
-  private static Map<String, String> untilReady(BufferedReader out) throws Exception {
+  private static Map<String, String> untilReady(BufferedReader out, Path errors) throws Exception {
     Map<String, String> printed = new HashMap<>();
     List<String> lines = new ArrayList<>();
     String line;
@@ -140,7 +142,12 @@ class RealNodeCleanupIT {
         return printed;
       }
     }
-    throw new AssertionError("the real node's JVM ended before it was ready; its output:\n" + String.join("\n", lines));
+    throw new AssertionError("the real node's JVM ended before it was ready; its output:\n" + String.join("\n", lines)
+        + "\nits errors (" + errors + "):\n" + tail(Files.readString(errors), 8_000));
+  }
+
+  private static String tail(String text, int chars) {
+    return text.length() <= chars ? text : "…" + text.substring(text.length() - chars);
   }
 
   private static String program(ProcessHandle process) {
