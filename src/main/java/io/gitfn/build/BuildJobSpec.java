@@ -12,7 +12,11 @@ import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.workload.ChildLabels;
 import io.gitfn.workload.Owner;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,27 +36,45 @@ public final class BuildJobSpec {
   static final int KEY_IN_NAME = 10;
   // A Job's name is also the value of its Pods' job-name label, which may have at most 63 characters.
   static final int NAME_LIMIT = 63;
+  static final int NAME_HASH = 6;
 
   private BuildJobSpec() {
   }
 
   /**
-   * {@code <fn>-build-<first 10 of key>}, with the Function's name shortened when the whole would pass 63
-   * characters. The name depends only on the Function and the key, so a restarted controller finds the Job it
-   * started instead of starting a second one.
+   * {@code <fn>-build-<first 10 of key>}. The name depends only on the Function and the key, so a restarted
+   * controller finds the Job it started instead of starting a second one. When the whole would pass 63 characters
+   * the Function's name is shortened and followed by {@value #NAME_HASH} hex digits of its SHA-256: two Functions
+   * whose long names share a prefix and whose sources are equal would otherwise share a Job, and one would run
+   * the image the other's Job pushed.
    */
   public static String name(Function fn, ContentKey key) {
     String suffix = "-build-" + key.value().substring(0, KEY_IN_NAME);
-    String prefix = fn.getMetadata().getName();
-    if (prefix.length() + suffix.length() > NAME_LIMIT) {
-      prefix = prefix.substring(0, NAME_LIMIT - suffix.length()).replaceAll("[-.]+$", "");
+    String fnName = fn.getMetadata().getName();
+    if (fnName.length() + suffix.length() <= NAME_LIMIT) {
+      return fnName + suffix;
     }
-    return prefix + suffix;
+    String hash = "-" + HexFormat.of().formatHex(sha256(fnName)).substring(0, NAME_HASH);
+    String prefix = fnName.substring(0, NAME_LIMIT - hash.length() - suffix.length()).replaceAll("[-.]+$", "");
+    return prefix + hash + suffix;
   }
 
-  /** {@code <registry>/<namespace>-<name>:<key tag>}, the image a build pushes and the Deployment runs. */
+  private static byte[] sha256(String text) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
+  }
+
+  /**
+   * {@code <registry>/<namespace>/<name>:<key tag>}, the image a build pushes and the Deployment runs. Neither
+   * part can hold a {@code /}, so each Function has a repository of its own, and a registry can scope push
+   * credentials to {@code <registry>/<namespace>/*}. ({@code <namespace>-<name>} was ambiguous: namespace
+   * {@code a} with Function {@code b-c} and namespace {@code a-b} with Function {@code c} shared one.)
+   */
   public static String image(Function fn, ContentKey key, BuildSettings settings) {
-    return settings.registry() + "/" + fn.getMetadata().getNamespace() + "-" + fn.getMetadata().getName()
+    return settings.registry() + "/" + fn.getMetadata().getNamespace() + "/" + fn.getMetadata().getName()
         + ":" + key.tag();
   }
 

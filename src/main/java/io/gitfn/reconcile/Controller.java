@@ -6,6 +6,7 @@ import io.gitfn.api.FieldManagers;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
+import io.gitfn.health.Watchdog;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
 import io.gitfn.reconcile.cache.LeanItemStore;
@@ -34,6 +35,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -60,9 +62,11 @@ public final class Controller implements AutoCloseable {
   private final OperationsServer operations;
   private final Operator operator;
   private final Leadership leadership;
+  private final Watchdog watchdog;
 
   private Controller(KubernetesClient client, MirrorCache mirrors, SourceWatcher watcher, WebhookServer webhooks,
-      OperationsServer operations, Operator operator, Leadership leadership) {
+      OperationsServer operations, Operator operator, Leadership leadership, Watchdog watchdog) {
+    this.watchdog = watchdog;
     this.client = client;
     this.mirrors = mirrors;
     this.watcher = watcher;
@@ -119,9 +123,12 @@ public final class Controller implements AutoCloseable {
     pod.ifPresent(LeaderPod::unmark); // a container restarted in the old leader's Pod leads no more
     Leadership leadership = new Leadership(ops.leaderElection(), pod, fatal);
     MirrorCache mirrors = new MirrorCache(sources);
+    Watchdog watchdog = new Watchdog(clock).checkEvery(Duration.ofSeconds(1));
     // Each reconciler tells the watcher, source by source, whom to wake when a source moves. A slow Git server
-    // holds one check thread until --git-timeout, so there are many, and idle ones end.
-    SourceWatcher watcher = new SourceWatcher(mirrors, clock, Backoff.DEFAULT, CHECK_THREADS, new SourceMetrics(meters));
+    // holds one check thread until --git-timeout, so there are many, and idle ones end. A check makes an ls-remote
+    // and a fetch or a few, each within --git-timeout: one that runs five times that long is stuck.
+    SourceWatcher watcher = new SourceWatcher(mirrors, clock, Backoff.DEFAULT, CHECK_THREADS, new SourceMetrics(meters),
+        watchdog, sources.timeout().multipliedBy(5));
     FunctionRepositoryReconciler repositories = new FunctionRepositoryReconciler(client, watcher, mirrors,
         new ManifestReader(ManifestOptions.defaults()), settings, clock);
     BuildQueue queue = new BuildQueue(builds.concurrency());
@@ -140,7 +147,7 @@ public final class Controller implements AutoCloseable {
       o.withKubernetesClient(client).withCloseClientOnStop(false)
           .withConcurrentReconciliationThreads(RECONCILE_THREADS)
           .withConcurrentWorkflowExecutorThreads(RECONCILE_THREADS)
-          .withMetrics(new ReconcileMetrics(meters))
+          .withMetrics(new WatchedReconciles(new ReconcileMetrics(meters), watchdog, WatchedReconciles.BUDGET))
           .withReconciliationTerminationTimeout(ops.shutdownTimeout())
           .withInformerStoppedHandler((informer, error) -> {
             // The SDK's default exits the JVM; gitfn reports it on /healthz and lets its caller stop.
@@ -169,24 +176,32 @@ public final class Controller implements AutoCloseable {
     try {
       // Before the operator starts, which waits for its caches: /healthz answers, /readyz says why not yet.
       operations = OperationsServer.start(ops.metricsHost(), ops.metricsPort(),
-          () -> failure.get() == null ? new Check(true, "ok") : new Check(false, failure.get()),
+          () -> health(failure.get(), watchdog),
           () -> readiness(operator, leadership), meters);
     } catch (Exception e) {
-      try (mirrors; watcher; webhooks) {
+      try (watchdog; mirrors; watcher; webhooks) {
         throw e;
       }
     }
     try {
       operator.start();
     } catch (RuntimeException e) {
-      try (mirrors; watcher; webhooks; operations) {
+      try (watchdog; mirrors; watcher; webhooks; operations) {
         throw e;
       }
     }
     log.info("reconciling {} as {}{}", settings.shard().isAll() ? "every FunctionRepository and Function"
         : "FunctionRepositories and Functions labelled " + settings.shard(), settings.instance(),
         ops.leaderElection().map(e -> ", once it holds Lease " + e.namespace() + "/" + e.leaseName()).orElse(""));
-    return new Controller(client, mirrors, watcher, webhooks, operations, operator, leadership);
+    return new Controller(client, mirrors, watcher, webhooks, operations, operator, leadership, watchdog);
+  }
+
+  /** Unhealthy once an informer stopped, or while a reconcile or a Git check is stuck past its budget. */
+  private static Check health(String failure, Watchdog watchdog) {
+    if (failure != null) {
+      return new Check(false, failure);
+    }
+    return watchdog.stuck().map(stuck -> new Check(false, stuck)).orElse(new Check(true, "ok"));
   }
 
   /**
@@ -236,7 +251,7 @@ public final class Controller implements AutoCloseable {
   @Override
   public void close() throws Exception {
     leadership.stopping();
-    try (mirrors; watcher; webhooks; operations) {
+    try (watchdog; mirrors; watcher; webhooks; operations) {
       operator.stop();
       leadership.release(client);
     }

@@ -72,7 +72,7 @@ final class FunctionBuilds {
    */
   boolean ensure(Function fn, FunctionBuildPlan build, Collection<Job> jobs, FunctionPass pass) {
     String built = "image " + build.image() + " is built";
-    if (pass.knownGood(build.key())) {
+    if (pass.knownGood(build.key(), build.image())) {
       account(fn, jobs, Optional.empty());
       queue.withdraw(owner(fn));
       pass.condition(BUILD_READY, "True", JOB_FINISHED, built);
@@ -80,6 +80,12 @@ final class FunctionBuilds {
     }
     String name = BuildJobSpec.name(fn, build.key());
     Optional<Job> found = find(fn, name, jobs);
+    if (found.isPresent() && !ownedBy(fn, found.get())) {
+      pass.condition(BUILD_READY, "False", JOB_FAILED, "Job " + name + " is not this Function's ("
+          + owners(found.get()) + "); gitfn does not run an image another Function's Job built. Delete that Job, or "
+          + "rename one of the Functions");
+      return false;
+    }
     account(fn, jobs, found);
     if (found.isPresent() && failed(found.get()) && retryRequested(fn, found.get())) {
       delete(found.get()); // its deletion wakes the Function, whose next pass queues the build again
@@ -213,6 +219,24 @@ final class FunctionBuilds {
     } catch (IllegalArgumentException e) {
       return Map.of(); // a broken push Secret fails the build, with the builder's message; the lookup goes anonymous
     }
+  }
+
+  /**
+   * Names are unique per Function and key ({@link BuildJobSpec#name}) up to a 24-bit hash of a shortened name; a
+   * Job that says it is another Function's, a brute-forced collision or a hand-made Job, never lends its image.
+   * A Function deleted and made again under its name keeps using the Job it left, as the image is the same.
+   */
+  private static boolean ownedBy(Function fn, Job job) {
+    return fn.getMetadata().getName().equals(label(job, Labels.FUNCTION_NAME));
+  }
+
+  private static String owners(Job job) {
+    String function = label(job, Labels.FUNCTION_NAME);
+    return function == null ? "it has no " + Labels.FUNCTION_NAME + " label" : "Function " + function;
+  }
+
+  private static String label(Job job, String key) {
+    return job.getMetadata().getLabels() == null ? null : job.getMetadata().getLabels().get(key);
   }
 
   /** A failed Job is built again when the Function holds a request the Job was not made for. */

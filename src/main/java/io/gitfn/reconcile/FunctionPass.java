@@ -43,9 +43,13 @@ final class FunctionPass {
     pass.set(type, value, reason, message);
   }
 
-  /** True when the history records a build of this key that worked: its image exists. */
-  boolean knownGood(ContentKey key) {
-    return history().stream().anyMatch(e -> key.value().equals(e.getContentKey())
+  /**
+   * True when the history records a build of this key, to this image name, that worked: the image exists. The name
+   * counts because it changed once (to {@code <namespace>/<name>}): a key built under the old name is built once
+   * more, under the new one, instead of running an image the new name does not have.
+   */
+  boolean knownGood(ContentKey key, String image) {
+    return history().stream().anyMatch(e -> key.value().equals(e.getContentKey()) && image.equals(e.getImage())
         && (SUCCEEDED.equals(e.getOutcome()) || REUSED.equals(e.getOutcome())));
   }
 

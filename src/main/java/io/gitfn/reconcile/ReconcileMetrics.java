@@ -33,12 +33,17 @@ final class ReconcileMetrics implements Metrics {
     kinds.put(controller.getConfiguration().getName(), controller.getAssociatedGroupVersionKind().getKind());
   }
 
+  /** The kind a registered controller reconciles, such as {@code Function}. */
+  String kind(String controllerName) {
+    return kinds.getOrDefault(controllerName, controllerName);
+  }
+
   @Override
   public <T> T timeControllerExecution(ControllerExecution<T> execution) throws Exception {
     if (!"reconcile".equals(execution.name())) {
       return execution.execute();
     }
-    String kind = kinds.getOrDefault(execution.controllerName(), execution.controllerName());
+    String kind = kind(execution.controllerName());
     Timer.Sample sample = Timer.start(registry);
     String result = "error";
     try {

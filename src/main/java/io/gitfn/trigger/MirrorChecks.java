@@ -1,5 +1,6 @@
 package io.gitfn.trigger;
 
+import io.gitfn.health.Watchdog;
 import io.gitfn.source.Backoff;
 import io.gitfn.source.Mirror;
 import io.gitfn.source.RemoteRefs;
@@ -20,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +47,7 @@ final class MirrorChecks {
   private final Backoff backoff;
   private final Consumer<Duration> scheduleNext;
   private final SourceMetrics metrics;
+  private final Supplier<Watchdog.Watch> watch; // one per check: a stream of webhooks keeps the loop going
 
   // Guarded by this: whether a check runs, and what asked for one since it started.
   private boolean running;
@@ -58,7 +61,9 @@ final class MirrorChecks {
       Clock clock,
       Backoff backoff,
       Consumer<Duration> scheduleNext,
-      SourceMetrics metrics) {
+      SourceMetrics metrics,
+      Supplier<Watchdog.Watch> watch) {
+    this.watch = watch;
     this.mirror = mirror;
     this.metrics = metrics;
     this.states = states;
@@ -121,7 +126,7 @@ final class MirrorChecks {
         causes = String.join(", ", pending);
         pending.clear();
       }
-      try {
+      try (Watchdog.Watch ignored = watch.get()) {
         scheduleNext.accept(check(causes));
       } catch (RuntimeException e) {
         log.error("check of {} failed unexpectedly", mirror, e);

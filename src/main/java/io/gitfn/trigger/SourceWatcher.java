@@ -1,5 +1,6 @@
 package io.gitfn.trigger;
 
+import io.gitfn.health.Watchdog;
 import io.gitfn.source.Backoff;
 import io.gitfn.source.Mirror;
 import io.gitfn.source.MirrorCache;
@@ -53,6 +54,8 @@ public final class SourceWatcher implements AutoCloseable {
   private final Map<SourceId, MirrorChecks> bySource = new ConcurrentHashMap<>();
   private final Map<SourceId, SourceState> states = new ConcurrentHashMap<>();
   private final SourceMetrics metrics;
+  private final Watchdog watchdog;
+  private final Duration checkBudget;
 
   public SourceWatcher(MirrorCache mirrors, Clock clock, Backoff backoff, int checkThreads) {
     this(mirrors, clock, backoff, checkThreads, SourceMetrics.unexported());
@@ -64,6 +67,18 @@ public final class SourceWatcher implements AutoCloseable {
    *     after a minute, so a large number costs nothing while checks are quick.
    */
   public SourceWatcher(MirrorCache mirrors, Clock clock, Backoff backoff, int checkThreads, SourceMetrics metrics) {
+    this(mirrors, clock, backoff, checkThreads, metrics, new Watchdog(clock), Duration.ofMinutes(5));
+  }
+
+  /**
+   * @param watchdog watches each check; one running past {@code checkBudget} and a grace period is reported stuck
+   *     on {@code /healthz}. A check makes a few calls, each bounded by {@code --git-timeout}, so only a hung
+   *     thread gets there.
+   */
+  public SourceWatcher(MirrorCache mirrors, Clock clock, Backoff backoff, int checkThreads, SourceMetrics metrics,
+      Watchdog watchdog, Duration checkBudget) {
+    this.watchdog = watchdog;
+    this.checkBudget = checkBudget;
     this.metrics = metrics;
     this.mirrors = mirrors;
     this.clock = clock;
@@ -196,8 +211,8 @@ public final class SourceWatcher implements AutoCloseable {
 
   private MirrorChecks newChecks(Mirror mirror) {
     JobKey job = JobKey.jobKey(mirror.toString(), GROUP);
-    MirrorChecks checks = new MirrorChecks(mirror, states, checkThreads, clock, backoff, delay -> schedule(job, delay),
-        metrics);
+    MirrorChecks checks = new MirrorChecks(mirror, states, checkThreads, clock, backoff,
+        delay -> schedule(job, delay), metrics, () -> watchdog.watch("the Git check of " + mirror, checkBudget, false));
     try {
       scheduler.addJob(
           JobBuilder.newJob(PollJob.class).withIdentity(job).storeDurably().usingJobData(new org.quartz.JobDataMap(

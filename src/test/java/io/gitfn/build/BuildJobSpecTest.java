@@ -31,7 +31,7 @@ class BuildJobSpecTest {
   private static final Function FN = TestFunction.inline().build();
   private static final ContentKey KEY = ContentKey.ofInline(FN, SETTINGS);
   private static final Job JOB = BuildJobSpec.forFunction(FN, KEY, "orders-build-ctx", SETTINGS);
-  private static final String IMAGE = "registry.local:5000/shop-orders:" + KEY.tag();
+  private static final String IMAGE = "registry.local:5000/shop/orders:" + KEY.tag();
 
   private static BuildSettings settings(Tool tool) {
     return SETTINGS.withBuilder(ImageBuilder.of(tool));
@@ -88,13 +88,29 @@ class BuildJobSpecTest {
   }
 
   @Test
-  void aLongFunctionNameIsShortenedToKeepTheJobNameWithin63Characters() {
+  void aLongFunctionNameIsShortenedAndHashedToKeepTheJobNameWithin63Characters() {
     Function fn = TestFunction.inline().named("a".repeat(45) + "-" + "b".repeat(17)).build();
 
     String name = BuildJobSpec.name(fn, KEY);
 
-    assertThat(name).hasSizeLessThanOrEqualTo(63).startsWith("a".repeat(45) + "-build-")
-        .endsWith(KEY.value().substring(0, 10));
+    assertThat(name).hasSize(63).matches("a{39}-[0-9a-f]{6}-build-" + KEY.value().substring(0, 10));
+  }
+
+  @Test
+  void twoLongNamesWithACommonPrefixAndTheSameSourceGetDifferentJobs() {
+    // Equal sources give equal keys; before the hash both Functions were "aaa…a-build-<key>".
+    Function first = TestFunction.inline().named("a".repeat(50) + "-first").build();
+    Function second = TestFunction.inline().named("a".repeat(50) + "-second").build();
+
+    assertThat(ContentKey.ofInline(first, SETTINGS)).isEqualTo(ContentKey.ofInline(second, SETTINGS));
+    assertThat(BuildJobSpec.name(first, KEY)).isNotEqualTo(BuildJobSpec.name(second, KEY));
+  }
+
+  @Test
+  void aNameThatFitsIsNotHashed() {
+    Function fn = TestFunction.inline().named("a".repeat(46)).build();
+
+    assertThat(BuildJobSpec.name(fn, KEY)).isEqualTo("a".repeat(46) + "-build-" + KEY.value().substring(0, 10));
   }
 
   @Test

@@ -195,7 +195,7 @@ class RenderCommandTest {
     List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-o", "json"));
 
     String tag = keyOf(find(items, "Function", "a")).tag();
-    String image = "registry.local:5000/default-a:" + tag;
+    String image = "registry.local:5000/default/a:" + tag;
     JsonNode job = find(items, "Job", "a-build-" + tag.substring(0, 10));
     JsonNode configMap = find(items, "ConfigMap", "a-build-" + tag.substring(0, 10));
     JsonNode deployment = find(items, "Deployment", "a");
@@ -233,7 +233,7 @@ class RenderCommandTest {
     List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-o", "json",
         "--registry", "registry.example.com/team/", "-n", "shop"));
 
-    String image = "registry.example.com/team/shop-a:" + keyOf(find(items, "Function", "a")).tag();
+    String image = "registry.example.com/team/shop/a:" + keyOf(find(items, "Function", "a")).tag();
     assertThat(find(items, "Deployment", "a").at("/spec/template/spec/containers/0/image").asText())
         .isEqualTo(image);
     assertThat(find(items, "Service", "a").at("/metadata/namespace").asText()).isEqualTo("shop");
@@ -247,7 +247,7 @@ class RenderCommandTest {
 
     assertThat(find(items, "Deployment", "hello").at("/metadata/namespace").asText()).isEqualTo("team-a");
     assertThat(find(items, "Deployment", "hello").at("/spec/template/spec/containers/0/image").asText())
-        .startsWith("registry.local:5000/team-a-hello:");
+        .startsWith("registry.local:5000/team-a/hello:");
   }
 
   @Test
@@ -353,7 +353,7 @@ class RenderCommandTest {
     assertThat(kanikoJob.at("/spec/template/spec/containers/0/image").asText())
         .isEqualTo("gcr.io/kaniko-project/executor:v1.23.2");
     assertThat(kanikoJob.at("/spec/template/spec/containers/0/args").toString())
-        .contains("\"--destination=registry.local:5000/default-a:" + tag + "\"")
+        .contains("\"--destination=registry.local:5000/default/a:" + tag + "\"")
         .contains("\"--insecure-registry=registry.local:5000\"");
   }
 

@@ -75,7 +75,7 @@ class RollbackIT {
 
     assertThat(pin.exitCode()).as(pin.err()).isZero();
     assertThat(pin.out()).isEqualTo("function " + ns.name() + "/hello pinned to main@sha1:c1c1c1c (image registry.local/"
-        + ns.name() + "-hello:k1); gitfn rollback function hello -n " + ns.name() + " --unpin releases it\n"
+        + ns.name() + "/hello:k1); gitfn rollback function hello -n " + ns.name() + " --unpin releases it\n"
         + "  the controller runs that image with the rest of the Deployment from the spec; syncs from Git keep the pin\n");
     assertThat(pinned(client, ns, "hello")).isEqualTo("main@sha1:" + c1);
     assertThat(gitfn(GitCommandLine.fromEnvironment(), "get", "fn", "hello", "-n", ns.name()).out())
@@ -156,7 +156,7 @@ class RollbackIT {
         + "► pushing to branch main\n"
         + "✔ pushed " + pushed + " to branch main: Revert " + ns.name() + "/hello to " + c1 + " (undoes 2 commits)\n"
         + "  the controller rolls function " + ns.name() + "/hello back on its next sync or webhook; image"
-        + " registry.local/" + ns.name() + "-hello:k1 is known, so no build is needed\n");
+        + " registry.local/" + ns.name() + "/hello:k1 is known, so no build is needed\n");
     assertThat(revert.out() + revert.err()).doesNotContain(http.credentials().password());
 
     Run same = gitfn(asUser(git), "rollback", "function", "hello", "-n", ns.name(), "--to", c1);
@@ -375,7 +375,7 @@ class RollbackIT {
     entry.setRevision(revision);
     entry.setOutcome(outcome);
     entry.setContentKey(key);
-    entry.setImage("Failed".equals(outcome) ? null : "registry.local/" + ns.name() + "-hello:" + key);
+    entry.setImage("Failed".equals(outcome) ? null : "registry.local/" + ns.name() + "/hello:" + key);
     entry.setTime(time);
     return entry;
   }

@@ -166,6 +166,28 @@ class FunctionControllerIT {
   }
 
   @Test
+  void aJobUnderTheBuildsNameThatIsAnotherFunctionsNeverLendsItsImage(KubernetesClient client, TestNamespace ns) {
+    Function fn = function(ns, "borrower", V1, "one");
+    ContentKey key = ContentKey.ofInline(fn, BuildSettings.defaults());
+    String name = BuildJobSpec.name(fn, key);
+    Job planted = BuildJobSpec.forFunction(fn, key, name, BuildSettings.defaults());
+    planted.getMetadata().setOwnerReferences(List.of());
+    planted.getMetadata().getLabels().put("serverless.kyma-project.io/function-name", "intruder");
+    planted.getSpec().getTemplate().getMetadata().getLabels().put("serverless.kyma-project.io/function-name", "intruder");
+    client.resource(planted).create();
+
+    client.resource(fn).create();
+
+    await().atMost(WAIT).untilAsserted(() -> assertThat(condition(get(client, ns, "borrower"), "BuildReady"))
+        .satisfies(c -> {
+          assertThat(c.getStatus()).isEqualTo("False");
+          assertThat(c.getMessage()).startsWith("Job " + name + " is not this Function's (Function intruder)");
+        }));
+    assertThat(client.apps().deployments().inNamespace(ns.name()).list().getItems()).isEmpty();
+    assertThat(get(client, ns, "borrower").getStatus().getImage()).isNull();
+  }
+
+  @Test
   void aContextOverTheConfigMapLimitIsAnInvalidSpecAndBuildsNothing(KubernetesClient client, TestNamespace ns) {
     String huge = "// " + "x".repeat(1024 * 1024 + 1);
     client.resource(function(ns, "huge", huge, "one")).create();

@@ -22,14 +22,22 @@ class FunctionPassTest {
   void aKeyIsKnownGoodOnlyAfterASucceededOrReusedEntry() {
     FunctionPass pass = pass(function(null));
     pass.record(key('a'), "img:a", FunctionPass.FAILED);
-    assertThat(pass.knownGood(key('a'))).isFalse();
+    assertThat(pass.knownGood(key('a'), "img:a")).isFalse();
 
     pass.record(key('b'), "img:b", FunctionPass.SUCCEEDED);
     pass.record(key('a'), "img:a", FunctionPass.REUSED);
 
-    assertThat(pass.knownGood(key('a'))).isTrue();
-    assertThat(pass.knownGood(key('b'))).isTrue();
-    assertThat(pass.knownGood(key('c'))).isFalse();
+    assertThat(pass.knownGood(key('a'), "img:a")).isTrue();
+    assertThat(pass.knownGood(key('b'), "img:b")).isTrue();
+    assertThat(pass.knownGood(key('c'), "img:c")).isFalse();
+  }
+
+  @Test
+  void aKeyBuiltUnderTheOldImageNameIsNotKnownGoodUnderTheNewOne() {
+    FunctionPass pass = pass(function(null));
+    pass.record(key('a'), "registry.local/shop-hello:a", FunctionPass.SUCCEEDED);
+
+    assertThat(pass.knownGood(key('a'), "registry.local/shop/hello:a")).isFalse();
   }
 
   @Test
