@@ -2,16 +2,15 @@ package io.gitfn.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gitfn.MutableClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 class WatchdogTest {
 
-  private final SteppedClock clock = new SteppedClock();
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-23T00:00:00Z"));
   private final Watchdog watchdog = new Watchdog(clock);
 
   @Test
@@ -93,29 +92,6 @@ class WatchdogTest {
       assertThat(woken).isTrue();
       assertThat(watch.overran()).isTrue();
       assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
-    }
-  }
-
-  private static final class SteppedClock extends Clock {
-    private Instant now = Instant.parse("2026-11-23T00:00:00Z");
-
-    void advance(Duration duration) {
-      now = now.plus(duration);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
     }
   }
 }

@@ -2,6 +2,7 @@ package io.gitfn.trigger.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gitfn.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.gitfn.trigger.webhook;
+package io.gitfn;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,15 +7,15 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A clock a test moves by hand. */
-final class MutableClock extends Clock {
+public final class MutableClock extends Clock {
 
   private volatile Instant now;
 
-  MutableClock(Instant start) {
+  public MutableClock(Instant start) {
     this.now = start;
   }
 
-  void advance(Duration by) {
+  public void advance(Duration by) {
     now = now.plus(by);
   }
 
