@@ -13,9 +13,12 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.TestFunction;
+import io.gitfn.testbed.NodeImages;
+import io.gitfn.testbed.packages.PackageMirrors;
 import io.gitfn.workload.DesiredDeployment;
 import io.gitfn.workload.WorkloadSettings;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -33,7 +36,9 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,8 +49,9 @@ import org.junit.jupiter.api.Test;
  * and the Function answers over HTTP with its dependency imported from the image's own folders.
  *
  * <p>It proves the context is complete, the install commands work, and the Deployment's env fits the runtime. It
- * does not run a builder nor pull the base images ({@code BuildahBuildIT} runs buildah). It needs node, npm, python3 and the package registries (npm and
- * PyPI), whose caches it keeps under {@code target/rehearsal-cache}.
+ * does not run a builder nor pull the base images ({@code BuildahBuildIT} runs buildah). It needs node, npm and
+ * python3. Packages come from {@link PackageMirrors} on loopback, through the package-registry Secret as a user's
+ * would, with empty caches: nothing is fetched from anywhere but this machine.
  */
 class DockerfileRehearsalIT {
 
@@ -53,12 +59,22 @@ class DockerfileRehearsalIT {
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private static final ObjectMapper JSON = new ObjectMapper();
   // What the host needs to run its tools and reach the registries, and nothing that could find packages for them.
-  private static final Set<String> HOST_ENV = Set.of("PATH", "HOME", "LANG", "PYENV_ROOT", "NODE_EXTRA_CA_CERTS",
-      "PIP_CERT", "PIP_DEFAULT_TIMEOUT", "PIP_FIND_LINKS", "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "http_proxy",
-      "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY");
+  // No proxies and no package sources: the mirrors on loopback are the only place packages come from.
+  private static final Set<String> HOST_ENV = Set.of("PATH", "HOME", "LANG", "PYENV_ROOT");
   private static final Pattern K8S_REFERENCE = Pattern.compile("\\$\\(([A-Za-z_][A-Za-z0-9_]*)\\)");
 
+  private static PackageMirrors mirrors;
   private Process server;
+
+  @BeforeAll
+  static void startMirrors() {
+    mirrors = PackageMirrors.start(NodeImages.build().packages(), InetAddress.getLoopbackAddress());
+  }
+
+  @AfterAll
+  static void stopMirrors() {
+    mirrors.close();
+  }
 
   @AfterEach
   void stopServer() throws InterruptedException {
@@ -85,9 +101,12 @@ class DockerfileRehearsalIT {
         .dependencies("{\"name\": \"hello\", \"version\": \"1.0.0\", \"dependencies\": {\"ms\": \"2.1.3\"}}")
         .build();
 
-    Built built = build(fn, BuildSettings.defaults(), Map.of());
+    Built built = build(fn, BuildSettings.defaults().withPackageRegistrySecret("package-registry"),
+        Map.of(".npmrc", mirrors.npmrc()));
     JsonNode answer = call(built, "{\"greeting\": \"hi\"}");
 
+    assertThat(mirrors.requests()).as("what the mirrors were asked")
+        .anyMatch(r -> r.contains("/npm/ms")).anyMatch(r -> r.contains("/npm/express"));
     assertThat(answer.path("twoDays").asLong()).isEqualTo(172_800_000L);
     assertThat(answer.path("resolved").asText())
         .startsWith(built.image.root().resolve("gitfn/function/node_modules/ms").toString());
@@ -111,11 +130,14 @@ class DockerfileRehearsalIT {
             """)
         .dependencies("six==1.17.0\n")
         .build();
-    // A harmless pip.conf: the build reads it through PIP_CONFIG_FILE, and the image must not contain it.
+    // The build reads the mirrors' pip.conf through PIP_CONFIG_FILE, and the image must not contain it.
     BuildSettings settings = BuildSettings.defaults().withPackageRegistrySecret("package-registry");
 
-    Built built = build(fn, settings, Map.of("pip.conf", "[global]\ntimeout = 120\n"));
+    Built built = build(fn, settings, Map.of("pip.conf", mirrors.pipConf()));
     JsonNode answer = call(built, "{\"greeting\": \"hi\"}");
+
+    assertThat(mirrors.requests()).as("what the mirrors were asked")
+        .anyMatch(r -> r.contains("/pypi/simple/six/")).anyMatch(r -> r.contains("/pypi/simple/bottle/"));
 
     assertThat(answer.path("text").asText()).isEqualTo("café");
     assertThat(answer.path("resolved").asText())
@@ -153,7 +175,7 @@ class DockerfileRehearsalIT {
         .forEach(kv -> buildArgs.put(kv[0], kv[1]));
 
     DockerfileRehearsal rehearsal = new DockerfileRehearsal(workspace, Files.createDirectories(scratch.resolve("image")),
-        buildArgs, runEnv());
+        buildArgs, runEnv(Files.createDirectories(scratch.resolve("cache"))));
     DockerfileRehearsal.Image image = rehearsal.build(Files.readString(workspace.resolve("Dockerfile")));
 
     assertThat(image.baseImage()).isEqualTo(ContentKey.baseImage(fn, settings));
@@ -236,14 +258,14 @@ class DockerfileRehearsalIT {
     }
   }
 
-  private static Map<String, String> runEnv() throws IOException {
+  /** The host's tools with empty caches under {@code cache}, which the scratch folder's deletion empties. */
+  private static Map<String, String> runEnv(Path cache) throws IOException {
     Map<String, String> env = new LinkedHashMap<>();
     System.getenv().forEach((name, value) -> {
       if (HOST_ENV.contains(name)) {
         env.put(name, value);
       }
     });
-    Path cache = TARGET.resolve("rehearsal-cache");
     env.put("npm_config_cache", Files.createDirectories(cache.resolve("npm")).toString());
     env.put("PIP_CACHE_DIR", Files.createDirectories(cache.resolve("pip")).toString());
     return env;
