@@ -29,4 +29,16 @@ public final class GoDuration {
     }
     return Duration.ofMillis(Math.round(millis));
   }
+
+  /** A whole number of seconds as Go prints it: {@code 45s}, {@code 20m0s}, {@code 1h0m0s}. */
+  public static String format(Duration duration) {
+    long seconds = duration.toSeconds();
+    long hours = seconds / 3600;
+    long minutes = seconds % 3600 / 60;
+    long rest = seconds % 60;
+    if (hours > 0) {
+      return hours + "h" + minutes + "m" + rest + "s";
+    }
+    return minutes > 0 ? minutes + "m" + rest + "s" : rest + "s";
+  }
 }

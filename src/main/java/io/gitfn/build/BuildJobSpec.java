@@ -98,6 +98,8 @@ public final class BuildJobSpec {
         .withParallelism(1)
         .withCompletions(1)
         .withBackoffLimit(0)
+        // A build whose install never ends fails here, and frees its slot in the queue.
+        .withActiveDeadlineSeconds(settings.deadline().toSeconds())
         .withNewTemplate()
         .withNewMetadata()
         .withLabels(labels)

@@ -1,6 +1,7 @@
 package io.gitfn.build;
 
 import io.gitfn.api.function.FunctionRuntime;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
@@ -25,6 +26,7 @@ import java.util.stream.Collectors;
  * @param insecureRegistries registry hosts (host[:port], lower case) the builder may reach over plain HTTP or
  *     without verifying TLS, as the controller's {@code --insecure-registry} lists them; every other registry,
  *     the push registry and the base image's alike, is HTTPS with verified certificates
+ * @param deadline how long a build Job may run, its {@code activeDeadlineSeconds}
  */
 public record BuildSettings(
     String registry,
@@ -36,9 +38,17 @@ public record BuildSettings(
     Map<String, String> podAnnotations,
     int concurrency,
     RuntimeSources runtimes,
-    Set<String> insecureRegistries) {
+    Set<String> insecureRegistries,
+    Duration deadline) {
 
   public static final int DEFAULT_CONCURRENCY = 5;
+
+  /**
+   * How long a build Job may run before Kubernetes stops it ({@code activeDeadlineSeconds}). Builds here take 10 to
+   * 30 s and kaniko's in Kyma a few minutes; 20 minutes leaves room for large dependency trees on a slow mirror,
+   * and stops a build whose install script never ends from holding one of the cluster's build slots for good.
+   */
+  public static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(20);
 
   /**
    * Plain language images: gitfn's Dockerfiles bring their own runtime server, so any image with the language and
@@ -79,6 +89,9 @@ public record BuildSettings(
     insecureRegistries = Objects.requireNonNull(insecureRegistries, "insecureRegistries").stream()
         .map(host -> host.strip().toLowerCase(Locale.ROOT))
         .collect(Collectors.toUnmodifiableSet());
+    if (deadline == null || deadline.toSeconds() < 1) {
+      throw new IllegalArgumentException("the build deadline must be at least 1s, not " + deadline);
+    }
     for (String host : insecureRegistries) {
       if (host.isEmpty() || host.contains("/")) {
         throw new IllegalArgumentException(
@@ -92,7 +105,7 @@ public record BuildSettings(
       String registrySecret, String packageRegistrySecret, String buildProfile, Map<String, String> podAnnotations,
       int concurrency, Set<String> insecureRegistries) {
     this(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile, podAnnotations,
-        concurrency, RuntimeSources.bundled(), insecureRegistries);
+        concurrency, RuntimeSources.bundled(), insecureRegistries, DEFAULT_DEADLINE);
   }
 
   /**
@@ -122,45 +135,50 @@ public record BuildSettings(
 
   public BuildSettings withRegistry(String registry) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, insecureRegistries);
+        podAnnotations, concurrency, runtimes, insecureRegistries, deadline);
   }
 
   public BuildSettings withBuilder(ImageBuilder other) {
     return new BuildSettings(registry, other, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, insecureRegistries);
+        podAnnotations, concurrency, runtimes, insecureRegistries, deadline);
   }
 
   public BuildSettings withInsecureRegistries(Set<String> hosts) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, hosts);
+        podAnnotations, concurrency, runtimes, hosts, deadline);
   }
 
   public BuildSettings withPackageRegistrySecret(String secret) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, secret, buildProfile, podAnnotations,
-        concurrency, runtimes, insecureRegistries);
+        concurrency, runtimes, insecureRegistries, deadline);
   }
 
   public BuildSettings withBaseImage(FunctionRuntime runtime, String image) {
     Map<FunctionRuntime, String> images = new EnumMap<>(baseImages);
     images.put(runtime, image);
     return new BuildSettings(registry, builder, images, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, insecureRegistries);
+        podAnnotations, concurrency, runtimes, insecureRegistries, deadline);
   }
 
   public BuildSettings withPodAnnotations(Map<String, String> annotations) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        annotations, concurrency, runtimes, insecureRegistries);
+        annotations, concurrency, runtimes, insecureRegistries, deadline);
   }
 
   public BuildSettings withConcurrency(int limit) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, limit, runtimes, insecureRegistries);
+        podAnnotations, limit, runtimes, insecureRegistries, deadline);
+  }
+
+  public BuildSettings withDeadline(Duration limit) {
+    return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
+        podAnnotations, concurrency, runtimes, insecureRegistries, limit);
   }
 
   /** Settings that build with another runtime server, for tests of what a runtime change does. */
   public BuildSettings withRuntime(FunctionRuntime runtime, RuntimeSource source) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes.with(runtime, source), insecureRegistries);
+        podAnnotations, concurrency, runtimes.with(runtime, source), insecureRegistries, deadline);
   }
 
   private static void requireNonBlank(String value, String name) {

@@ -100,6 +100,9 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--build-concurrency", defaultValue = "5", description = "Build Jobs that may run at once, cluster-wide; the rest queue (default: ${DEFAULT-VALUE}).")
   int buildConcurrency;
 
+  @Option(names = "--build-deadline", defaultValue = "20m", description = "How long a build Job may run before Kubernetes stops it and the build fails (its activeDeadlineSeconds; default: ${DEFAULT-VALUE}).")
+  String buildDeadline;
+
   @Option(names = "--registry-lookup", description = "Before building, ask the registry whether it already has the image (its OCI API, with the push Secret's credentials).")
   boolean registryLookup;
 
@@ -148,6 +151,13 @@ final class ControllerCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--shutdown-timeout " + e.getMessage());
       }
     });
+    Duration deadline = flag(() -> {
+      try {
+        return GoDuration.parse(buildDeadline);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--build-deadline " + e.getMessage());
+      }
+    });
     ImageBuilder tool = ImageBuilder.of(flag(() -> {
       try {
         return ImageBuilder.Tool.parse(builder);
@@ -175,7 +185,7 @@ final class ControllerCommand implements Callable<Integer> {
     BuildSettings builds = flag(() -> new BuildSettings(registry,
         builderImage == null || builderImage.isBlank() ? tool : tool.withImage(builderImage), defaults.baseImages(),
         registrySecret, packageRegistrySecret, defaults.buildProfile(), defaults.podAnnotations(), buildConcurrency,
-        new HashSet<>(insecureRegistries)));
+        new HashSet<>(insecureRegistries)).withDeadline(deadline));
     // The hook waits for the reconciles' time to finish, plus time to release the Lease and close the servers.
     StopSignal signal = StopSignal.install("gitfn-stop", shutdown.plusSeconds(10), true);
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

@@ -11,15 +11,22 @@ import java.util.Set;
 
 /**
  * The rules of one {@code resourceConfiguration} block (function or build): a profile from the allowed set or
- * explicit resources, never both; explicit requests and limits at least the controller's minimums, and requests
- * no more than limits.
+ * explicit resources, never both; explicit requests and limits at least the controller's minimums and at most its
+ * maximums, and requests no more than limits.
+ *
+ * @param maxCpu and {@code maxMemory}: the most one container may ask for, or null for no maximum
  */
-record ResourceRules(String name, List<String> profiles, Quantity minCpu, Quantity minMemory) {
+record ResourceRules(String name, List<String> profiles, Quantity minCpu, Quantity minMemory, Quantity maxCpu,
+    Quantity maxMemory) {
 
-  static final ResourceRules FUNCTION =
-      new ResourceRules("function", List.of("XS", "S", "M", "L", "XL"), new Quantity("10m"), new Quantity("16Mi"));
-  static final ResourceRules BUILD = new ResourceRules(
-      "build", List.of("local-dev", "slow", "normal", "fast"), new Quantity("200m"), new Quantity("200Mi"));
+  static final ResourceRules FUNCTION = new ResourceRules("function", List.of("XS", "S", "M", "L", "XL"),
+      new Quantity("10m"), new Quantity("16Mi"), null, null);
+  /**
+   * A build is one tenant's Pod that runs whatever its dependencies' install scripts do: it may ask for at most
+   * four times Kyma's largest build profile ({@code fast}: 1700m, 1100Mi), so one Function cannot claim a node.
+   */
+  static final ResourceRules BUILD = new ResourceRules("build", List.of("local-dev", "slow", "normal", "fast"),
+      new Quantity("200m"), new Quantity("200Mi"), new Quantity("4"), new Quantity("8Gi"));
 
   void check(ProfileOrResources block, String field, List<Violation> violations) {
     if (block == null) {
@@ -49,14 +56,27 @@ record ResourceRules(String name, List<String> profiles, Quantity minCpu, Quanti
       return;
     }
     Map<String, Quantity> minimums = Map.of("cpu", minCpu, "memory", minMemory);
+    Map<String, Quantity> maximums = new java.util.HashMap<>();
+    if (maxCpu != null) {
+      maximums.put("cpu", maxCpu);
+    }
+    if (maxMemory != null) {
+      maximums.put("memory", maxMemory);
+    }
     for (Map.Entry<String, Quantity> entry : values.entrySet()) {
       String at = field + "." + entry.getKey();
       Optional<BigDecimal> amount = amount(entry.getValue(), at, violations);
       Quantity minimum = minimums.get(entry.getKey());
+      Quantity maximum = maximums.get(entry.getKey());
       if (amount.isPresent() && minimum != null
           && amount.get().compareTo(Quantity.getAmountInBytes(minimum)) < 0) {
         violations.add(new Violation(at, entry.getKey() + " " + entry.getValue() + " is below the minimum of "
             + minimum + " for " + name + " resources"));
+      }
+      if (amount.isPresent() && maximum != null
+          && amount.get().compareTo(Quantity.getAmountInBytes(maximum)) > 0) {
+        violations.add(new Violation(at, entry.getKey() + " " + entry.getValue() + " is above the maximum of "
+            + maximum + " for " + name + " resources"));
       }
     }
   }

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.FieldManagers;
+import io.gitfn.api.GoDuration;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.build.BuildJobSpec;
@@ -123,7 +124,10 @@ final class FunctionBuilds {
     }
     if (failed(job)) {
       queue.finished(jobKey(job));
-      String why = terminationMessage(job).map(m -> ": " + m).orElse("");
+      String why = deadlineExceeded(job)
+          ? ": it ran longer than the build deadline of " + GoDuration.format(settings.deadline())
+              + " (--build-deadline) and was stopped"
+          : terminationMessage(job).map(m -> ": " + m).orElse("");
       pass.condition(BUILD_READY, "False", JOB_FAILED, "Job " + name + " failed" + why
           + "; the running version stays. Fix the source, or run `gitfn reconcile function "
           + fn.getMetadata().getName() + "` to build it again");
@@ -251,6 +255,13 @@ final class FunctionBuilds {
 
   static boolean failed(Job job) {
     return job.getStatus() != null && count(job.getStatus().getFailed()) > 0;
+  }
+
+  /** Kubernetes stopped the Job at its {@code activeDeadlineSeconds}. */
+  static boolean deadlineExceeded(Job job) {
+    return job.getStatus() != null && job.getStatus().getConditions() != null
+        && job.getStatus().getConditions().stream()
+            .anyMatch(c -> "Failed".equals(c.getType()) && "DeadlineExceeded".equals(c.getReason()));
   }
 
   private static int count(Integer value) {

@@ -362,6 +362,23 @@ class BuildJobSpecTest {
   }
 
   @Test
+  void explicitBuildResourcesWithoutLimitsGetTheDefaultProfilesLimitsOrTheRequest() {
+    Function fn = TestFunction.inline().build();
+    fn.getSpec().setResourceConfiguration(new io.gitfn.api.function.ResourceConfiguration());
+    io.gitfn.api.function.ProfileOrResources build = new io.gitfn.api.function.ProfileOrResources();
+    build.setResources(new io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder()
+        .addToRequests("cpu", new Quantity("2")).addToRequests("memory", new Quantity("256Mi")).build());
+    fn.getSpec().getResourceConfiguration().setBuild(build);
+
+    Job job = BuildJobSpec.forFunction(fn, KEY, "ctx", SETTINGS);
+
+    // A build container never runs without limits: the request where it is higher, else the default profile's.
+    assertThat(container(job).getResources().getLimits()).containsEntry("cpu", new Quantity("2"))
+        .containsEntry("memory", new Quantity("1100Mi"));
+    assertThat(container(job).getResources().getRequests()).containsEntry("cpu", new Quantity("2"));
+  }
+
+  @Test
   void kanikoRunsAsRootWithKymasFourCapabilitiesAndRuntimeDefaultSeccomp() {
     SecurityContext security = container(job(Tool.KANIKO)).getSecurityContext();
 

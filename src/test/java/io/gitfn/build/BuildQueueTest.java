@@ -13,7 +13,7 @@ class BuildQueueTest {
   private final BuildQueue queue = new BuildQueue(2);
 
   private BuildQueue.Admission admit(String owner) {
-    return queue.admit(owner, "job-" + owner, () -> woken.add(owner));
+    return queue.admit(owner, owner + "/job", () -> woken.add(owner));
   }
 
   @Test
@@ -47,7 +47,7 @@ class BuildQueueTest {
     admit("c");
     admit("d");
 
-    queue.finished("job-a");
+    queue.finished("a/job");
 
     assertThat(woken).containsExactly("c");
     assertThat(admit("c").started()).isTrue();
@@ -60,7 +60,7 @@ class BuildQueueTest {
     admit("a");
     admit("b");
     admit("c");
-    queue.finished("job-a");
+    queue.finished("a/job");
 
     assertThat(admit("e").started()).isFalse();
     assertThat(admit("c").started()).isTrue();
@@ -83,7 +83,7 @@ class BuildQueueTest {
     admit("b");
     admit("c");
     admit("d");
-    queue.finished("job-a"); // reserved for c
+    queue.finished("a/job"); // reserved for c
 
     queue.withdraw("c");
 
@@ -95,23 +95,23 @@ class BuildQueueTest {
   void askingForAnotherJobReplacesTheOwnersEarlierRequest() {
     admit("a");
     admit("b");
-    queue.admit("c", "job-c-old", () -> woken.add("c-old"));
+    queue.admit("c", "c-old/job", () -> woken.add("c-old"));
 
-    BuildQueue.Admission now = queue.admit("c", "job-c-new", () -> woken.add("c-new"));
+    BuildQueue.Admission now = queue.admit("c", "c-new/job", () -> woken.add("c-new"));
 
     assertThat(now.started()).isFalse();
     assertThat(queue.depth()).isEqualTo(1);
-    queue.finished("job-a");
+    queue.finished("a/job");
     assertThat(woken).containsExactly("c-new");
   }
 
   @Test
   void jobsFoundRunningAfterARestartCountAgainstTheLimit() {
-    queue.running("x", "job-x");
-    queue.running("y", "job-y");
+    queue.running("x", "x/job");
+    queue.running("y", "y/job");
 
     assertThat(admit("a").started()).isFalse();
-    queue.finished("job-x");
+    queue.finished("x/job");
     assertThat(woken).containsExactly("a");
   }
 
@@ -133,7 +133,7 @@ class BuildQueueTest {
     admit("b");
     admit("c");
 
-    queue.settle("a", java.util.Set.of("job-a"));
+    queue.settle("a", java.util.Set.of("a/job"));
 
     assertThat(woken).isEmpty();
   }
@@ -156,8 +156,53 @@ class BuildQueueTest {
   @Test
   void finishingAnUnknownJobChangesNothing() {
     admit("a");
-    queue.finished("job-nobody");
+    queue.finished("nobody/job");
     assertThat(queue.runningCount()).isEqualTo(1);
+  }
+
+  @Test
+  void oneNamespaceMayHoldAllButOneSlotSoAnotherNamespacesBuildStillStarts() {
+    BuildQueue three = new BuildQueue(3);
+    assertThat(three.admit("shop/a", "shop/a-build", () -> {}).started()).isTrue();
+    assertThat(three.admit("shop/b", "shop/b-build", () -> {}).started()).isTrue();
+
+    BuildQueue.Admission third = three.admit("shop/c", "shop/c-build", () -> woken.add("shop/c"));
+
+    assertThat(third.started()).isFalse();
+    assertThat(third.describe()).isEqualTo("waiting for a build slot: this namespace holds 2 of the 3, the most one"
+        + " namespace may hold while others may need one");
+    assertThat(three.admit("blog/a", "blog/a-build", () -> {}).started()).isTrue();
+    assertThat(woken).isEmpty();
+  }
+
+  @Test
+  void aFreedSlotGoesToTheWaitingNamespaceThatHoldsTheFewestThenByArrival() {
+    BuildQueue three = new BuildQueue(3);
+    three.admit("shop/a", "shop/a-build", () -> {});
+    three.admit("shop/b", "shop/b-build", () -> {});
+    three.admit("blog/a", "blog/a-build", () -> {});
+    three.admit("shop/c", "shop/c-build", () -> woken.add("shop/c")); // first to wait, its namespace holds 2
+    three.admit("blog/b", "blog/b-build", () -> woken.add("blog/b"));
+    three.admit("wiki/a", "wiki/a-build", () -> woken.add("wiki/a")); // last to wait, its namespace holds none
+
+    three.finished("shop/a-build");
+    assertThat(woken).containsExactly("wiki/a");
+
+    three.finished("blog/a-build");
+    assertThat(woken).containsExactly("wiki/a", "blog/b");
+  }
+
+  @Test
+  void withOneSlotTheOneNamespaceThatBuildsStillGetsIt() {
+    BuildQueue one = new BuildQueue(1);
+
+    assertThat(one.share()).isEqualTo(1);
+    assertThat(one.admit("shop/a", "shop/a-build", () -> {}).started()).isTrue();
+  }
+
+  @Test
+  void aBuildIsNamedNamespaceSlashJob() {
+    assertThatThrownBy(() -> queue.admit("a", "a-build", () -> {})).hasMessageContaining("namespace/job");
   }
 
   @Test

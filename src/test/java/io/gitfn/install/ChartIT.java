@@ -56,6 +56,7 @@ class ChartIT {
         tool: kaniko
         image: builders.example.com/kaniko/executor:v9
         concurrency: 3
+        deadline: 45m
       functionSourceInterval: 30s
       allowedTargetNamespaces: [team-a, team-b]
       allowedGitHosts: [github.com, "*.git.example.com"]
@@ -139,7 +140,7 @@ class ChartIT {
     assertThat(controller.getArgs()).containsExactly("controller", "--webhook-port=9292", "--metrics-port=8080",
         "--cache-dir=/var/cache/gitfn", "--mirror-disk-budget=10Gi", "--registry=registry.local:5000",
         "--registry-secret=serverless-registry-config-default",
-        "--builder=buildah", "--build-concurrency=5",
+        "--builder=buildah", "--build-concurrency=5", "--build-deadline=20m",
         "--function-source-interval=1m", "--leader-elect", "--leader-election-namespace=gitfn-system",
         "--leader-election-id=gitfn-controller-leader", "--log-format=text", "--log-level=info",
         "--shutdown-timeout=30s");
@@ -199,7 +200,7 @@ class ChartIT {
         "--cache-dir=/var/cache/gitfn", "--mirror-disk-budget=5Gi",
         "--registry=gitfn-registry.gitfn-system.svc.cluster.local:5000", "--registry-secret=push-credentials",
         "--package-registry-secret=npmrc", "--builder=kaniko", "--builder-image=builders.example.com/kaniko/executor:v9",
-        "--build-concurrency=3", "--function-source-interval=30s", "--registry-lookup",
+        "--build-concurrency=3", "--build-deadline=45m", "--function-source-interval=30s", "--registry-lookup",
         "--insecure-registry=mirror.example.com:5000",
         "--insecure-registry=gitfn-registry.gitfn-system.svc.cluster.local:5000",
         "--allow-target-namespace=team-a", "--allow-target-namespace=team-b", "--allowed-git-host=github.com",

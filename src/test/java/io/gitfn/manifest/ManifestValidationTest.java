@@ -104,6 +104,13 @@ class ManifestValidationTest {
                 "      limits: {memory: 100Mi}")),
             "functions/fn.yaml:13: spec.resourceConfiguration.build.resources.limits.memory: memory 100Mi is below"
                 + " the minimum of 200Mi for build resources"),
+        rule("build resources are at most 4 CPUs and 8Gi, so one build cannot claim a node",
+            doc(function("fn", "resourceConfiguration:", "  build:", "    resources:",
+                "      limits: {cpu: 64, memory: 64Gi}")),
+            "functions/fn.yaml:13: spec.resourceConfiguration.build.resources.limits.cpu: cpu 64 is above the"
+                + " maximum of 4 for build resources",
+            "functions/fn.yaml:13: spec.resourceConfiguration.build.resources.limits.memory: memory 64Gi is above"
+                + " the maximum of 8Gi for build resources"),
         rule("no serverless.kyma-project.io/ label or annotation keys",
             doc(function("fn", "labels: {serverless.kyma-project.io/function-name: x}",
                 "annotations: {serverless.kyma-project.io/x: y}")),
