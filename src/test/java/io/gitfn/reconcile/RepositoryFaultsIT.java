@@ -1,0 +1,256 @@
+package io.gitfn.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.gitfn.api.Annotations;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.api.function.TestFunction;
+import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.source.SourceSettings;
+import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.TestNamespace;
+import io.gitfn.testbed.WithKubeApi;
+import io.gitfn.testbed.git.BareRepository;
+import io.gitfn.testbed.git.FlakyGitProxy;
+import io.gitfn.testbed.git.FlakyGitProxy.Mode;
+import io.gitfn.testbed.git.GitClient;
+import io.gitfn.testbed.git.GitHttpServer;
+import io.gitfn.testbed.git.GitServers;
+import io.gitfn.testbed.git.WorkingCopy;
+import io.gitfn.trigger.webhook.WebhookSettings;
+import java.io.BufferedOutputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Faults in one tenant's Git repository, with the controller running against a real API server and real Git
+ * servers: the repository at fault fails alone and says why, what it applied last keeps serving, and another
+ * tenant's repository goes on being checked and applied on time.
+ */
+@WithKubeApi
+@ExtendWith(GitServers.class)
+class RepositoryFaultsIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  // Short, so that a slow server costs each check seconds rather than the minute of the default.
+  private static final Duration GIT_TIMEOUT = Duration.ofSeconds(4);
+  private static KubernetesClient controllerClient;
+  private static Controller controller;
+
+  @BeforeAll
+  static void startController(KubeTestBed bed) throws Exception {
+    bed.installCrds();
+    controllerClient = bed.newClient();
+    SourceSettings sources = SourceSettings.defaults(Files.createTempDirectory("gitfn-fault-mirrors"))
+        .withTimeout(GIT_TIMEOUT);
+    controller = Controller.start(controllerClient, sources, WebhookSettings.defaults(), ControllerSettings.defaults(),
+        "127.0.0.1", 0);
+  }
+
+  @AfterAll
+  static void stopController() throws Exception {
+    controller.close();
+    controllerClient.close();
+  }
+
+  @Test
+  void aRevisionOfAHundredThousandFilesFailsItsRepositoryAloneAndSaysWhy(KubernetesClient client, TestNamespace ns,
+      GitHttpServer http, BareRepository huge, BareRepository healthy, GitClient git) throws Exception {
+    WorkingCopy copy = git.clone(http.url(healthy.name()));
+    copy.write("functions/hello.yaml", function("hello", "v1").toYaml()).commit("hello");
+    copy.push();
+    String hugeHead = hundredThousandFiles(huge);
+    secret(client, ns, http);
+
+    Instant created = Instant.now();
+    create(client, ns, "huge", http.url(huge.name()));
+    create(client, ns, "healthy", http.url(healthy.name()));
+
+    await().atMost(WAIT).untilAsserted(() -> assertThat(condition(client, ns, "huge", "Ready")).hasValueSatisfying(c -> {
+      assertThat(c.getStatus()).isEqualTo("False");
+      assertThat(c.getMessage()).contains("main@sha1:" + hugeHead).contains("10000");
+    }));
+    Duration toFailure = Duration.between(created, Instant.now());
+    await().atMost(WAIT).untilAsserted(() -> assertThat(condition(client, ns, "healthy", "Ready"))
+        .hasValueSatisfying(c -> assertThat(c.getStatus()).isEqualTo("True")));
+    assertThat(functionNames(client, ns)).containsExactly("hello");
+
+    // The healthy repository's next commit applies while the huge one stays as it is.
+    copy.write("functions/hello.yaml", function("hello", "v2").toYaml()).commit("v2");
+    copy.push();
+    requestReconcile(client, ns, "healthy");
+    await().atMost(WAIT).untilAsserted(() -> assertThat(env(client, ns, "hello")).isEqualTo("v2"));
+    assertThat(toFailure).as("from creation to the huge repository's failure").isLessThan(WAIT);
+  }
+
+  @Test
+  void aGitServerThatGoesDownThenSlowThenBackCostsItsOwnRepositoryOnly(KubernetesClient client, TestNamespace ns,
+      GitHttpServer http, BareRepository flaky, BareRepository healthy, GitClient git) throws Exception {
+    WorkingCopy flakyCopy = git.clone(http.url(flaky.name()));
+    String applied = flakyCopy.write("functions/orders.yaml", function("orders", "v1").toYaml()).commit("orders");
+    flakyCopy.push();
+    WorkingCopy healthyCopy = git.clone(http.url(healthy.name()));
+    healthyCopy.write("functions/hello.yaml", function("hello", "v1").toYaml()).commit("hello");
+    healthyCopy.push();
+    secret(client, ns, http);
+    try (FlakyGitProxy proxy = FlakyGitProxy.in(http.url(flaky.name()), Duration.ofSeconds(2))) {
+      create(client, ns, "flaky", proxy.url(http.url(flaky.name())));
+      create(client, ns, "healthy", http.url(healthy.name()));
+      await().atMost(WAIT).untilAsserted(() -> assertThat(functionNames(client, ns))
+          .containsExactlyInAnyOrder("orders", "hello"));
+
+      // Down: every connection is closed at once.
+      proxy.mode(Mode.DOWN);
+      requestReconcile(client, ns, "flaky");
+      await().atMost(WAIT).untilAsserted(() -> assertThat(condition(client, ns, "flaky", "Ready"))
+          .hasValueSatisfying(c -> {
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getReason()).isEqualTo("SourceFailed");
+          }));
+      String downMessage = condition(client, ns, "flaky", "Ready").orElseThrow().getMessage();
+      int downAfterFailure = proxy.connections(Mode.DOWN);
+      TimeUnit.SECONDS.sleep(10); // how often the controller tries in 10 s of a server that is down
+      int triedWhileDown = proxy.connections(Mode.DOWN) - downAfterFailure;
+
+      // Slow: the server answers a byte every 2 s; each check ends at the Git timeout.
+      proxy.mode(Mode.SLOW);
+      requestReconcile(client, ns, "flaky");
+      // Meanwhile another tenant's commit is applied on time.
+      healthyCopy.write("functions/hello.yaml", function("hello", "v2").toYaml()).commit("v2");
+      healthyCopy.push();
+      Instant pushed = Instant.now();
+      requestReconcile(client, ns, "healthy");
+      await().atMost(WAIT).untilAsserted(() -> assertThat(env(client, ns, "hello")).isEqualTo("v2"));
+      Duration healthyApplied = Duration.between(pushed, Instant.now());
+      await().atMost(WAIT).untilAsserted(() -> assertThat(proxy.connections(Mode.SLOW)).isPositive());
+      await().atMost(WAIT).untilAsserted(() -> assertThat(condition(client, ns, "flaky", "Ready"))
+          .hasValueSatisfying(c -> assertThat(c.getMessage()).isNotEqualTo(downMessage)));
+      String slowMessage = condition(client, ns, "flaky", "Ready").orElseThrow().getMessage();
+
+      // What the flaky repository applied last keeps serving throughout.
+      assertThat(functionNames(client, ns)).containsExactlyInAnyOrder("orders", "hello");
+      assertThat(repository(client, ns, "flaky").getStatus().getLastAppliedRevision())
+          .isEqualTo("main@sha1:" + applied);
+
+      // Back: the repository recovers by itself, at its next try.
+      proxy.mode(Mode.UP);
+      String fixed = flakyCopy.write("functions/orders.yaml", function("orders", "v2").toYaml()).commit("v2");
+      flakyCopy.push();
+      await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> {
+        assertThat(env(client, ns, "orders")).isEqualTo("v2");
+        assertThat(repository(client, ns, "flaky").getStatus().getLastAppliedRevision())
+            .isEqualTo("main@sha1:" + fixed);
+        assertThat(condition(client, ns, "flaky", "Ready"))
+            .hasValueSatisfying(c -> assertThat(c.getStatus()).isEqualTo("True"));
+      });
+
+      assertThat(downMessage).as("the cause, while the server is down")
+          .startsWith("Git check failed; keeping main@sha1:" + applied + ": ls-remote ")
+          .contains("the server's answer could not be used");
+      assertThat(slowMessage).as("the cause, while the server is slow")
+          .startsWith("Git check failed; keeping main@sha1:" + applied + ": ls-remote ")
+          .contains("did not finish within 4 s (--git-timeout)");
+      // Backing off 1, 2, 4 s is three checks in 10 s, each of which may connect twice (JGit's HTTP client tries a
+      // request again on a connection closed under it); a retry every second would be ten or twenty.
+      assertThat(triedWhileDown).as("connections in 10 s of a server that is down: the checks back off")
+          .isBetween(1, 8);
+      assertThat(healthyApplied).as("another repository's commit, applied while the flaky server is slow")
+          .isLessThan(Duration.ofSeconds(15));
+    }
+  }
+
+  /**
+   * Writes a commit of 100,000 files under {@code functions/} straight into the bare repository, with
+   * {@code git fast-import}: one blob, named 100,000 times.
+   */
+  private static String hundredThousandFiles(BareRepository repository) throws Exception {
+    Process importer = new ProcessBuilder("git", "--git-dir=" + repository.directory(), "fast-import", "--quiet")
+        .redirectErrorStream(true).start();
+    try (OutputStream out = new BufferedOutputStream(importer.getOutputStream())) {
+      byte[] blob = "# not a Function\n".getBytes(StandardCharsets.UTF_8);
+      StringBuilder head = new StringBuilder()
+          .append("blob\nmark :1\ndata ").append(blob.length).append('\n');
+      out.write(head.toString().getBytes(StandardCharsets.UTF_8));
+      out.write(blob);
+      out.write(("\ncommit refs/heads/main\ncommitter Test <test@example.com> 1700000000 +0000\ndata 5\nhuge\n")
+          .getBytes(StandardCharsets.UTF_8));
+      for (int i = 0; i < 100_000; i++) {
+        out.write(String.format("M 100644 :1 functions/f%06d.yaml%n", i).getBytes(StandardCharsets.UTF_8));
+      }
+      out.write("\n".getBytes(StandardCharsets.UTF_8));
+    }
+    String output = new String(importer.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(importer.waitFor()).as("git fast-import: " + output).isZero();
+    Process revParse = new ProcessBuilder("git", "--git-dir=" + repository.directory(), "rev-parse", "main").start();
+    String head = new String(revParse.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    assertThat(revParse.waitFor()).isZero();
+    return head;
+  }
+
+  private static void secret(KubernetesClient client, TestNamespace ns, GitHttpServer http) {
+    client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("git").endMetadata()
+        .addToStringData("username", http.credentials().username())
+        .addToStringData("password", http.credentials().password()).build()).create();
+  }
+
+  private static void create(KubernetesClient client, TestNamespace ns, String name, String url) {
+    FunctionRepository resource = client.getKubernetesSerialization().unmarshal(
+        "---\n{apiVersion: gitfn.io/v1alpha1, kind: FunctionRepository, metadata: {name: " + name + ", namespace: "
+            + ns.name() + "}, spec: {url: '" + url + "', ref: {branch: main}, path: functions, interval: 1h,"
+            + " secretRef: {name: git}}}",
+        FunctionRepository.class);
+    client.resource(resource).create();
+  }
+
+  /** A merge patch of the annotation alone, so that the controller's own writes never make it conflict. */
+  private static void requestReconcile(KubernetesClient client, TestNamespace ns, String name) {
+    client.resources(FunctionRepository.class).inNamespace(ns.name()).withName(name).patch(
+        PatchContext.of(PatchType.JSON_MERGE),
+        "{\"metadata\": {\"annotations\": {\"" + Annotations.REQUESTED_AT + "\": \"" + Instant.now() + "\"}}}");
+  }
+
+  private static TestFunction function(String name, String version) {
+    return TestFunction.declared(name).runtime(FunctionRuntime.NODEJS22)
+        .code("module.exports = { main: () => \"" + version + "\" };\n").env("VERSION", version);
+  }
+
+  private static List<String> functionNames(KubernetesClient client, TestNamespace ns) {
+    return client.resources(Function.class).inNamespace(ns.name()).list().getItems().stream()
+        .map(f -> f.getMetadata().getName()).toList();
+  }
+
+  private static String env(KubernetesClient client, TestNamespace ns, String name) {
+    Function fn = client.resources(Function.class).inNamespace(ns.name()).withName(name).get();
+    return fn == null ? null : fn.getSpec().getEnv().get(0).getValue();
+  }
+
+  private static FunctionRepository repository(KubernetesClient client, TestNamespace ns, String name) {
+    return client.resources(FunctionRepository.class).inNamespace(ns.name()).withName(name).get();
+  }
+
+  private static Optional<Condition> condition(KubernetesClient client, TestNamespace ns, String name, String type) {
+    FunctionRepository repository = repository(client, ns, name);
+    if (repository == null || repository.getStatus() == null || repository.getStatus().getConditions() == null) {
+      return Optional.empty();
+    }
+    return repository.getStatus().getConditions().stream().filter(c -> c.getType().equals(type)).findFirst();
+  }
+}
