@@ -23,7 +23,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -102,6 +104,9 @@ final class ControllerCommand implements Callable<Integer> {
 
   @Option(names = "--build-deadline", defaultValue = "20m", description = "How long a build Job may run before Kubernetes stops it and the build fails (its activeDeadlineSeconds; default: ${DEFAULT-VALUE}).")
   String buildDeadline;
+
+  @Option(names = "--build-pod-annotation", paramLabel = "KEY=VALUE", description = "An annotation on every build Pod, such as a service mesh's opt-out or what an admission policy matches to send builds to dedicated nodes (repeatable).")
+  List<String> buildPodAnnotations = List.of();
 
   @Option(names = "--registry-lookup", description = "Before building, ask the registry whether it already has the image (its OCI API, with the push Secret's credentials).")
   boolean registryLookup;
@@ -185,7 +190,8 @@ final class ControllerCommand implements Callable<Integer> {
     BuildSettings builds = flag(() -> new BuildSettings(registry,
         builderImage == null || builderImage.isBlank() ? tool : tool.withImage(builderImage), defaults.baseImages(),
         registrySecret, packageRegistrySecret, defaults.buildProfile(), defaults.podAnnotations(), buildConcurrency,
-        new HashSet<>(insecureRegistries)).withDeadline(deadline));
+        new HashSet<>(insecureRegistries)).withDeadline(deadline)
+        .withPodAnnotations(keyValues("--build-pod-annotation", buildPodAnnotations)));
     // The hook waits for the reconciles' time to finish, plus time to release the Lease and close the servers.
     StopSignal signal = StopSignal.install("gitfn-stop", shutdown.plusSeconds(10), true);
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -254,5 +260,18 @@ final class ControllerCommand implements Callable<Integer> {
 
   private static long bytes(String quantity) {
     return Quantity.getAmountInBytes(new Quantity(quantity)).longValueExact();
+  }
+
+  /** {@code KEY=VALUE} arguments of a repeatable flag, in order; a later key wins. */
+  static Map<String, String> keyValues(String flag, List<String> arguments) {
+    Map<String, String> values = new LinkedHashMap<>();
+    for (String argument : arguments) {
+      int equals = argument.indexOf('=');
+      if (equals <= 0) {
+        throw new IllegalArgumentException(flag + " `" + argument + "` is not KEY=VALUE");
+      }
+      values.put(argument.substring(0, equals), argument.substring(equals + 1));
+    }
+    return values;
   }
 }

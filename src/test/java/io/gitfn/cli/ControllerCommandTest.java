@@ -23,6 +23,9 @@ class ControllerCommandTest {
       "--allowed-git-host|git.example.com:22|--allowed-git-host `git.example.com:22` is not a host name or *.domain",
       "--builder|docker|--builder `docker` is not one of kaniko, buildah",
       "--insecure-registry|registry.local/path|insecure registry `registry.local/path` is not a host[:port]",
+      "--build-deadline|forever|--build-deadline `forever` is not a duration",
+      "--build-deadline|0s|the build deadline must be at least 1s",
+      "--build-pod-annotation|no-equals|--build-pod-annotation `no-equals` is not KEY=VALUE",
   })
   void aBadFlagValueNamesTheFlag(String flag, String value, String message) {
     StringWriter err = new StringWriter();

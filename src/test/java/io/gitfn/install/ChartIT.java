@@ -57,6 +57,7 @@ class ChartIT {
         image: builders.example.com/kaniko/executor:v9
         concurrency: 3
         deadline: 45m
+        podAnnotations: {example.com/build-pool: dedicated}
       functionSourceInterval: 30s
       allowedTargetNamespaces: [team-a, team-b]
       allowedGitHosts: [github.com, "*.git.example.com"]
@@ -200,7 +201,8 @@ class ChartIT {
         "--cache-dir=/var/cache/gitfn", "--mirror-disk-budget=5Gi",
         "--registry=gitfn-registry.gitfn-system.svc.cluster.local:5000", "--registry-secret=push-credentials",
         "--package-registry-secret=npmrc", "--builder=kaniko", "--builder-image=builders.example.com/kaniko/executor:v9",
-        "--build-concurrency=3", "--build-deadline=45m", "--function-source-interval=30s", "--registry-lookup",
+        "--build-concurrency=3", "--build-deadline=45m",
+        "--build-pod-annotation=example.com/build-pool=dedicated", "--function-source-interval=30s", "--registry-lookup",
         "--insecure-registry=mirror.example.com:5000",
         "--insecure-registry=gitfn-registry.gitfn-system.svc.cluster.local:5000",
         "--allow-target-namespace=team-a", "--allow-target-namespace=team-b", "--allowed-git-host=github.com",

@@ -88,6 +88,45 @@ class BuildQueueIT {
   }
 
   @Test
+  void aControllerKilledFiveTimesDuringABuildStartsNoSecondJobAndTheBuildCompletes(KubeTestBed bed,
+      KubernetesClient client, TestNamespace ns) throws Exception {
+    bed.installCrds();
+    java.nio.file.Path dir = Files.createTempDirectory("gitfn-killed-controllers");
+    // Long enough that the five kills land while kwok still holds the build Pod.
+    List<String> flags = List.of("--build-pod-annotation=" + KwokBuildStages.BUILD_DURATION + "=60s");
+    try (JobLog jobs = JobLog.watch(client, ns)) {
+      client.resource(function(ns, "survivor")).create();
+      for (int kill = 1; kill <= 5; kill++) {
+        try (ControllerJvm controller = ControllerJvm.start("killed-" + kill, bed.kubeconfig(), dir, flags)) {
+          // Killed after its first pass of the Function: the first starts the Job, the others find it.
+          await().atMost(WAIT).until(() -> functionPasses(controller) > 0);
+          assertThat(jobs.uids()).as("build Jobs after pass " + kill).hasSize(1);
+          controller.kill(); // SIGKILL: no shutdown hook, no finished reconcile
+        }
+      }
+      Job running = client.batch().v1().jobs().inNamespace(ns.name()).list().getItems().get(0);
+      assertThat(FunctionBuilds.succeeded(running) || FunctionBuilds.failed(running))
+          .as("the build is still running after the fifth kill").isFalse();
+
+      try (ControllerJvm last = ControllerJvm.start("last", bed.kubeconfig(), dir, flags)) {
+        await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> assertThat(ready(get(client, ns, "survivor")))
+            .as(describe(get(client, ns, "survivor"))).isTrue());
+      }
+      assertThat(jobs.uids()).as("one build Job across six controllers").hasSize(1);
+      assertThat(get(client, ns, "survivor").getStatus().getHistory()).extracting("outcome")
+          .containsExactly("Succeeded");
+    }
+  }
+
+  /** Function passes the controller has finished, from its {@code /metrics}. */
+  private static double functionPasses(ControllerJvm controller) throws Exception {
+    return controller.get("metrics").body().lines()
+        .filter(line -> line.startsWith("gitfn_reconcile_seconds_count{") && line.contains("kind=\"Function\""))
+        .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+        .sum();
+  }
+
+  @Test
   void aBuildThatRunsPastTheDeadlineFailsSayingSoAndFreesItsSlot(KubeTestBed bed, KubernetesClient client,
       TestNamespace ns) throws Exception {
     bed.installCrds();

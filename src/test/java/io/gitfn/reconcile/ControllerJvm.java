@@ -24,7 +24,8 @@ final class ControllerJvm implements AutoCloseable {
   // In text and in JSON lines alike: a URI ends at a space or a quote.
   private static final Pattern RUNNING =
       Pattern.compile("gitfn controller running .*webhooks at (http://[^\\s\";]+); health and metrics at (http://[^\\s\"]+)");
-  private static final Pattern INSTANCE = Pattern.compile("reconciling .* as ([^\\s,\"]+), once it holds Lease");
+  // With leader election the line goes on ", once it holds Lease ..."; without, it ends at the name.
+  private static final Pattern INSTANCE = Pattern.compile("reconciling .* as ([^\\s,\"]+)");
   // Small and quick to start: two of these share two cores with the test bed.
   private static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-Xmx160m", "-XX:TieredStopAtLevel=1",
       "-Xss512k");
