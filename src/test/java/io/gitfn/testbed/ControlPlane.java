@@ -108,8 +108,23 @@ public final class ControlPlane implements AutoCloseable {
     etcdUrl = clientUrl;
   }
 
+  /** Stops kube-apiserver, as an outage would: etcd and its data stay, and so do the port and certificates. */
+  public void stopApiServer() {
+    ComponentProcess apiserver = processes.stream().filter(p -> p.name().equals("kube-apiserver")).findFirst()
+        .orElseThrow(() -> new IllegalStateException("kube-apiserver is not running"));
+    apiserver.close();
+    processes.remove(apiserver);
+  }
+
+  /** Starts kube-apiserver again after {@link #stopApiServer}, on the same port, and waits until it is ready. */
+  public void restartApiServer(TestBedBinaries binaries, Duration timeout) {
+    startApiServer(binaries, timeout);
+  }
+
   private void startApiServer(TestBedBinaries binaries, Duration timeout) {
-    apiPort = FreePorts.next();
+    if (apiPort == 0) {
+      apiPort = FreePorts.next();
+    }
     Path pki = dir.resolve("pki");
     try {
       Files.createDirectories(pki);
