@@ -20,7 +20,7 @@ class ImageReferenceTest {
 
     ImageReference image = ImageReference.parse(BuildJobSpec.image(fn, key, BuildSettings.defaults()));
 
-    assertThat(image).isEqualTo(new ImageReference("registry.local:5000", "shop-hello", key.tag()));
+    assertThat(image).isEqualTo(new ImageReference("registry.local:5000", "shop/hello", key.tag()));
     assertThat(image.toString()).isEqualTo(BuildJobSpec.image(fn, key, BuildSettings.defaults()));
   }
 
