@@ -46,7 +46,7 @@ class RegistryLookupIT {
         JobLog jobs = JobLog.watch(client, ns)) {
       Function cached = function(ns, "cached");
       ContentKey key = ContentKey.ofInline(cached, BuildSettings.defaults().withRegistry(registry.host()));
-      ImageReference image = ImageReference.parse(registry.host() + "/" + ns.name() + "-cached:" + key.tag());
+      ImageReference image = ImageReference.parse(registry.host() + "/" + ns.name() + "/cached:" + key.tag());
       registry.holding(image.repository(), image.tag());
 
       client.resource(cached).create();
