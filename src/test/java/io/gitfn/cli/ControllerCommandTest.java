@@ -23,6 +23,9 @@ class ControllerCommandTest {
       "--allowed-git-host|git.example.com:22|--allowed-git-host `git.example.com:22` is not a host name or *.domain",
       "--builder|docker|--builder `docker` is not one of kaniko, buildah",
       "--insecure-registry|registry.local/path|insecure registry `registry.local/path` is not a host[:port]",
+      "--base-image|nodejs22|--base-image `nodejs22` is not RUNTIME=IMAGE",
+      "--base-image|cobol85=registry.example.com/cobol:1|--base-image `cobol85=registry.example.com/cobol:1`: runtime `cobol85` is not one of nodejs20, nodejs22, python312",
+      "--base-image|python312=python:3.12 AS evil|--base-image `python312=python:3.12 AS evil`: `python:3.12 AS evil` is not an image reference",
   })
   void aBadFlagValueNamesTheFlag(String flag, String value, String message) {
     StringWriter err = new StringWriter();
