@@ -3,6 +3,7 @@ package io.gitfn.cli;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.GoDuration;
+import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ImageBuilder;
 import io.gitfn.reconcile.Controller;
@@ -99,6 +100,9 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--builder-image", description = "The builder's image (default: " + ImageBuilder.BUILDAH_IMAGE + " for buildah, " + ImageBuilder.KANIKO_IMAGE + " for kaniko).")
   String builderImage;
 
+  @Option(names = BaseImageOption.FLAG, paramLabel = "RUNTIME=IMAGE", description = "The base image a runtime's builds start from, such as nodejs22=mirror.example.com/library/node:22-bookworm-slim, for a registry mirror or an air-gapped cluster (repeatable; default: Docker Hub's node and python images). A Function's runtimeImageOverride still wins.")
+  List<String> baseImages = List.of();
+
   @Option(names = "--build-concurrency", defaultValue = "5", description = "Build Jobs that may run at once, cluster-wide; the rest queue (default: ${DEFAULT-VALUE}).")
   int buildConcurrency;
 
@@ -187,8 +191,9 @@ final class ControllerCommand implements Callable<Integer> {
         registryLookup ? RegistryLookupSettings.enabled(new HashSet<>(insecureRegistries))
             : RegistryLookupSettings.disabled(), shard, instance, gitHosts);
     BuildSettings defaults = BuildSettings.defaults();
+    Map<FunctionRuntime, String> runtimeBases = flag(() -> BaseImageOption.apply(defaults.baseImages(), baseImages));
     BuildSettings builds = flag(() -> new BuildSettings(registry,
-        builderImage == null || builderImage.isBlank() ? tool : tool.withImage(builderImage), defaults.baseImages(),
+        builderImage == null || builderImage.isBlank() ? tool : tool.withImage(builderImage), runtimeBases,
         registrySecret, packageRegistrySecret, defaults.buildProfile(), defaults.podAnnotations(), buildConcurrency,
         new HashSet<>(insecureRegistries)).withDeadline(deadline)
         .withPodAnnotations(keyValues("--build-pod-annotation", buildPodAnnotations)));

@@ -76,12 +76,8 @@ final class FunctionValidator {
     return violations;
   }
 
-  // An image reference as registries write them: it goes into the build's Dockerfile, where a newline would start an
-  // instruction of the tenant's own (one could copy the platform's package-registry credentials into the image).
-  private static final Pattern IMAGE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/:@+-]{0,254}");
-
   private static void checkImageOverride(String image, List<Violation> violations) {
-    if (image != null && !image.isEmpty() && !IMAGE.matcher(image).matches()) {
+    if (image != null && !image.isEmpty() && !ImageNames.isReference(image)) {
       violations.add(new Violation("spec.runtimeImageOverride", "is not an image reference such as"
           + " registry.example.com/team/node:22 (letters, digits and . _ / : @ + -, at most 255)"));
     }

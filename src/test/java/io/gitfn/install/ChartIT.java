@@ -55,6 +55,9 @@ class ChartIT {
       builder:
         tool: kaniko
         image: builders.example.com/kaniko/executor:v9
+        baseImages:
+          python312: mirror.example.com/library/python:3.12-slim-bookworm
+          nodejs22: mirror.example.com/library/node:22-bookworm-slim
         concurrency: 3
         deadline: 45m
         podAnnotations: {example.com/build-pool: dedicated}
@@ -201,6 +204,8 @@ class ChartIT {
         "--cache-dir=/var/cache/gitfn", "--mirror-disk-budget=5Gi",
         "--registry=gitfn-registry.gitfn-system.svc.cluster.local:5000", "--registry-secret=push-credentials",
         "--package-registry-secret=npmrc", "--builder=kaniko", "--builder-image=builders.example.com/kaniko/executor:v9",
+        "--base-image=nodejs22=mirror.example.com/library/node:22-bookworm-slim",
+        "--base-image=python312=mirror.example.com/library/python:3.12-slim-bookworm",
         "--build-concurrency=3", "--build-deadline=45m",
         "--build-pod-annotation=example.com/build-pool=dedicated", "--function-source-interval=30s", "--registry-lookup",
         "--insecure-registry=mirror.example.com:5000",

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.authorization.v1.ResourceRule;
@@ -25,11 +26,13 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.reconcile.Controller;
 import io.gitfn.reconcile.ControllerSettings;
+import io.gitfn.reconcile.leader.LeaderPod;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.KwokBuildStages;
@@ -230,6 +233,34 @@ class LeastPrivilegeIT {
     } finally {
       election.cancel(true);
     }
+  }
+
+  @Test
+  void theLeaseRoleIsEnoughToMoveTheLeaderLabel(KubeTestBed bed) {
+    try (KubernetesClient admin = bed.newClient()) {
+      for (String name : List.of("lp-leader-a", "lp-leader-b")) {
+        admin.resource(new PodBuilder().withNewMetadata().withName(name).withNamespace(HOME).endMetadata()
+            .withNewSpec().withServiceAccountName("lp-gitfn").addNewContainer().withName("c").withImage("gitfn")
+            .endContainer().endSpec().build()).create();
+      }
+      try {
+        // What a controller Pod does when it leads (LeaderPod.mark), as the chart's ServiceAccount.
+        new LeaderPod(controllerClient, HOME, "lp-leader-a", "gitfn-controller-leader").mark();
+        assertThat(leaderLabel(admin, "lp-leader-a")).isEqualTo("gitfn-controller-leader");
+
+        new LeaderPod(controllerClient, HOME, "lp-leader-b", "gitfn-controller-leader").mark();
+        assertThat(leaderLabel(admin, "lp-leader-b")).isEqualTo("gitfn-controller-leader");
+        assertThat(leaderLabel(admin, "lp-leader-a")).as("taken from the Pod that led before").isNull();
+      } finally {
+        admin.pods().inNamespace(HOME).withName("lp-leader-a").delete();
+        admin.pods().inNamespace(HOME).withName("lp-leader-b").delete();
+      }
+    }
+  }
+
+  private static String leaderLabel(KubernetesClient admin, String pod) {
+    var labels = admin.pods().inNamespace(HOME).withName(pod).get().getMetadata().getLabels();
+    return labels == null ? null : labels.get(Labels.LEADER);
   }
 
   private static boolean allowed(String verb, String group, String resource, String namespace) {

@@ -22,8 +22,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real Gitea on loopback, built from its Go module, with SQLite, an admin user and no SSH: the forge that
- * end-to-end tests create repositories and webhooks on, and push to with the {@code git} client.
+ * A real Gitea on loopback (or on an address given, such as the real node's host address, where Pods reach it),
+ * built from its Go module, with SQLite, an admin user and no SSH: the forge that end-to-end tests create
+ * repositories and webhooks on, and push to with the {@code git} client.
  */
 public final class GiteaServer implements AutoCloseable {
 
@@ -35,15 +36,25 @@ public final class GiteaServer implements AutoCloseable {
   private final HttpCredentials admin = new HttpCredentials("gitfn", "Gitfn-" + UUID.randomUUID());
   private final int port = FreePorts.next();
   private final Path dir;
+  private final String host;
 
-  private GiteaServer(Path dir) {
+  private GiteaServer(Path dir, String host) {
     this.dir = dir;
+    this.host = host;
   }
 
-  /** Starts Gitea in {@code dir} and creates its admin user. */
+  /** Starts Gitea on loopback in {@code dir} and creates its admin user. */
   public static GiteaServer start(Path dir) {
+    return start(dir, "127.0.0.1");
+  }
+
+  /**
+   * Starts Gitea on {@code host} (an IPv4 address of this machine) in {@code dir}: its clone URLs name that address,
+   * and it delivers webhooks to loopback and private addresses, such as a Service's ClusterIP.
+   */
+  public static GiteaServer start(Path dir, String host) {
     TestBedBinaries binaries = TestBedBinaries.locate();
-    GiteaServer gitea = new GiteaServer(dir);
+    GiteaServer gitea = new GiteaServer(dir, host);
     try {
       long started = System.nanoTime();
       gitea.configure(binaries);
@@ -63,7 +74,7 @@ public final class GiteaServer implements AutoCloseable {
   }
 
   public URI baseUrl() {
-    return URI.create("http://127.0.0.1:" + port + "/");
+    return URI.create("http://" + host + ":" + port + "/");
   }
 
   /** The admin's name and password, for the {@code git} client and the API. */
@@ -113,7 +124,7 @@ public final class GiteaServer implements AutoCloseable {
   }
 
   private String url(String path) {
-    return "http://127.0.0.1:" + port + path;
+    return "http://" + host + ":" + port + path;
   }
 
   private void configure(TestBedBinaries binaries) {
@@ -124,9 +135,9 @@ public final class GiteaServer implements AutoCloseable {
 
         [server]
         PROTOCOL = http
-        HTTP_ADDR = 127.0.0.1
+        HTTP_ADDR = %6$s
         HTTP_PORT = %2$d
-        ROOT_URL = http://127.0.0.1:%2$d/
+        ROOT_URL = http://%6$s:%2$d/
         DISABLE_SSH = true
         START_SSH_SERVER = false
         OFFLINE_MODE = true
@@ -154,8 +165,9 @@ public final class GiteaServer implements AutoCloseable {
         DISABLE_REGISTRATION = true
 
         [webhook]
-        ; Gitea refuses to deliver to loopback by default; the receiver under test is on 127.0.0.1.
-        ALLOWED_HOST_LIST = loopback
+        ; Gitea refuses to deliver to loopback and private addresses by default; the receiver under test is on
+        ; 127.0.0.1, or behind a Service's ClusterIP.
+        ALLOWED_HOST_LIST = %7$s
         DELIVER_TIMEOUT = 5
 
         [queue]
@@ -174,7 +186,8 @@ public final class GiteaServer implements AutoCloseable {
         [log]
         MODE = console
         LEVEL = Warn
-        """.formatted(dir, port, binaries.giteaSources(), UUID.randomUUID(), internalToken());
+        """.formatted(dir, port, binaries.giteaSources(), UUID.randomUUID(), internalToken(), host,
+            host.equals("127.0.0.1") ? "loopback" : "loopback,private");
     try {
       Files.createDirectories(dir.resolve("data"));
       Files.writeString(dir.resolve("app.ini"), ini);

@@ -1,6 +1,7 @@
 package io.gitfn.reconcile.leader;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -28,7 +29,8 @@ public final class LeaderPod {
   private final String pod;
   private final String lease;
 
-  LeaderPod(KubernetesClient client, String namespace, String pod, String lease) {
+  /** The Pod {@code pod} in {@code namespace}, whose label names {@code lease}. */
+  public LeaderPod(KubernetesClient client, String namespace, String pod, String lease) {
     this.client = client;
     this.namespace = namespace;
     this.pod = pod;
@@ -73,10 +75,12 @@ public final class LeaderPod {
     label(pod, "null");
   }
 
-  // A JSON merge patch: it touches this one label, whoever manages the Pod's other labels.
+  // A JSON merge patch: it touches this one label, whoever manages the Pod's other labels. Patched through a stub
+  // of the Pod, because fabric8's withName(name).patch(...) first GETs the Pod, which the chart's Role does not grant.
   private void label(String name, String value) {
+    Pod stub = new PodBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata().build();
     try {
-      client.pods().inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
+      client.pods().inNamespace(namespace).resource(stub).patch(PatchContext.of(PatchType.JSON_MERGE),
           "{\"metadata\":{\"labels\":{\"" + Labels.LEADER + "\":" + value + "}}}");
     } catch (KubernetesClientException e) {
       if (e.getCode() != 404) {
