@@ -3,7 +3,6 @@ package io.gitfn.install;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -25,14 +24,12 @@ import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.git.GitClient;
 import io.gitfn.testbed.git.WorkingCopy;
 import io.gitfn.testbed.packages.PackageMirrors;
+import io.gitfn.testbed.realnode.FunctionAnswers;
 import io.gitfn.testbed.realnode.RealNode;
 import io.gitfn.testbed.realnode.WithRealNode;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,8 +59,6 @@ class ChartOnRealNodeE2E {
   // Two controller JVMs starting at once on two shared cores.
   private static final Duration CONTROLLER_START = Duration.ofMinutes(3);
   // A build Pod installs the runtime's packages from the mirrors on two shared cores.
-  private static final Duration BUILD_AND_ROLL_OUT = Duration.ofMinutes(6);
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private static final Pattern TRIGGERED = Pattern.compile(
       "(?m)^gitfn_webhook_deliveries_total\\{forge=\"gitea\",result=\"triggered\"} ([0-9.]+)$");
 
@@ -140,7 +135,7 @@ class ChartOnRealNodeE2E {
           }
         }
 
-        assertAnswers(client, apps, "hello", "hello from the chart");
+        FunctionAnswers.awaitAnswer(client, apps, "hello", "hello from the chart");
         steps.mark("hello built by a build Job and answering through its Service");
         Function fn = client.resources(Function.class).inNamespace(apps).withName("hello").get();
         assertThat(fn.getStatus().getImage()).as("the image the build Job pushed")
@@ -258,32 +253,9 @@ class ChartOnRealNodeE2E {
 
   /** {@code gitfn_webhook_deliveries_total{forge="gitea",result="triggered"}} on the Pod's metrics port. */
   private static int triggeredDeliveries(Pod pod) throws Exception {
-    String metrics = get("http://" + pod.getStatus().getPodIP() + ":8080/metrics");
+    String metrics = FunctionAnswers.get("http://" + pod.getStatus().getPodIP() + ":8080/metrics");
     Matcher matcher = TRIGGERED.matcher(metrics);
     return matcher.find() ? (int) Double.parseDouble(matcher.group(1)) : 0;
-  }
-
-  /** Waits until the Function runs, its image from the build Job, and answers {@code expected} on its Service. */
-  private static void assertAnswers(KubernetesClient client, String namespace, String name, String expected) {
-    await().atMost(BUILD_AND_ROLL_OUT).pollInterval(Duration.ofSeconds(2)).ignoreExceptions().untilAsserted(() -> {
-      Function fn = client.resources(Function.class).inNamespace(namespace).withName(name).get();
-      assertThat(fn.getStatus()).as("status of %s", name).isNotNull();
-      assertThat(fn.getStatus().getConditions()).as("conditions of %s", name)
-          .allSatisfy(c -> assertThat(c.getStatus()).as(describe(c)).isEqualTo("True")).hasSize(3);
-      String clusterIp = client.services().inNamespace(namespace).withName(name).get().getSpec().getClusterIP();
-      assertThat(get("http://" + clusterIp + "/")).isEqualTo(expected);
-    });
-  }
-
-  private static String describe(Condition condition) {
-    return condition.getType() + " " + condition.getReason() + ": " + condition.getMessage();
-  }
-
-  private static String get(String url) throws Exception {
-    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
-        .GET().build(), HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).as("GET %s: %s", url, response.body()).isEqualTo(200);
-    return response.body();
   }
 
   /** Each controller Pod's log, into the node's logs/ (kept by the teardown), for a failure to be read later. */

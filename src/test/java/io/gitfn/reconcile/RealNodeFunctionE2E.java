@@ -17,14 +17,12 @@ import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.git.GitClient;
 import io.gitfn.testbed.git.WorkingCopy;
+import io.gitfn.testbed.realnode.FunctionAnswers;
 import io.gitfn.testbed.realnode.NodeGitfn;
 import io.gitfn.testbed.realnode.RealNode;
 import io.gitfn.testbed.realnode.ServiceLoad;
 import io.gitfn.testbed.realnode.WithRealNode;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,8 +41,6 @@ import org.junit.jupiter.api.io.TempDir;
 class RealNodeFunctionE2E {
 
   // A cold build on two cores installs gitfn's runtime packages and the Function's dependencies in the Pod.
-  private static final Duration BUILD_AND_ROLL_OUT = Duration.ofMinutes(6);
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private static NodeGitfn gitfn;
 
@@ -104,7 +100,7 @@ class RealNodeFunctionE2E {
       try (ServiceLoad load = ServiceLoad.start(URI.create("http://" + clusterIp + "/"), 2)) {
         copy.write("functions/hello.yaml", hello(ns, "v2")).commit("hello v2");
         copy.push("HEAD:refs/heads/main");
-        await().atMost(BUILD_AND_ROLL_OUT).until(() -> load.lastAnswer().equals("hello v2"));
+        await().atMost(FunctionAnswers.BUILD_AND_ROLL_OUT).until(() -> load.lastAnswer().equals("hello v2"));
         int buildsBeforeRevert = jobs.uids().size();
 
         copy.git("revert", "--no-edit", "HEAD");
@@ -172,7 +168,7 @@ class RealNodeFunctionE2E {
             return fn;
           });
       // The new image is built, and its Pod crashes at start: Running says so, and the old Pod keeps serving.
-      await().atMost(BUILD_AND_ROLL_OUT).untilAsserted(() -> {
+      await().atMost(FunctionAnswers.BUILD_AND_ROLL_OUT).untilAsserted(() -> {
         Function fn = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
         Condition running = fn.getStatus().getConditions().stream().filter(c -> c.getType().equals("Running"))
             .findFirst().orElseThrow();
@@ -228,14 +224,7 @@ class RealNodeFunctionE2E {
 
   /** Waits until the Function runs, its image from the build Job, and answers {@code expected} on its Service. */
   private static void assertAnswers(KubernetesClient client, TestNamespace ns, String name, String expected) {
-    await().atMost(BUILD_AND_ROLL_OUT).pollInterval(Duration.ofSeconds(2)).ignoreExceptions().untilAsserted(() -> {
-      Function fn = client.resources(Function.class).inNamespace(ns.name()).withName(name).get();
-      assertThat(fn.getStatus()).as("status of %s", name).isNotNull();
-      assertThat(fn.getStatus().getConditions()).as("conditions of %s", name)
-          .allSatisfy(c -> assertThat(c.getStatus()).as(describe(c)).isEqualTo("True")).hasSize(3);
-      String clusterIp = client.services().inNamespace(ns.name()).withName(name).get().getSpec().getClusterIP();
-      assertThat(get("http://" + clusterIp + "/")).isEqualTo(expected);
-    });
+    FunctionAnswers.awaitAnswer(client, ns.name(), name, expected);
     Function fn = client.resources(Function.class).inNamespace(ns.name()).withName(name).get();
     assertThat(client.batch().v1().jobs().inNamespace(ns.name()).list().getItems())
         .as("the build Job of the image that runs")
@@ -248,16 +237,5 @@ class RealNodeFunctionE2E {
 
   private static void createSecrets(KubernetesClient client, TestNamespace ns) {
     gitfn.prepare(client, ns.name());
-  }
-
-  private static String describe(Condition condition) {
-    return condition.getType() + " " + condition.getReason() + ": " + condition.getMessage();
-  }
-
-  private static String get(String url) throws Exception {
-    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
-        .GET().build(), HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).as("GET %s: %s", url, response.body()).isEqualTo(200);
-    return response.body();
   }
 }
