@@ -1,17 +1,17 @@
 package io.gitfn.reconcile;
 
+import static io.gitfn.api.function.FunctionRuntime.NODEJS22;
+import static io.gitfn.reconcile.Repositories.create;
+import static io.gitfn.reconcile.Repositories.function;
+import static io.gitfn.reconcile.Repositories.gitSecret;
+import static io.gitfn.reconcile.Repositories.requestReconcile;
+import static io.gitfn.reconcile.Repositories.version;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
-import io.gitfn.api.function.FunctionRuntime;
-import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.ControlPlane;
@@ -29,7 +29,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -62,26 +61,21 @@ class ApiServerOutageIT {
       client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
           .create();
       WorkingCopy copy = git.clone(http.url(repository.name()));
-      copy.write("functions/hello.yaml", function("hello", "v1").toYaml())
-          .write("functions/bye.yaml", function("bye", "v1").toYaml()).commit("two");
+      copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml())
+          .write("functions/bye.yaml", function("bye", NODEJS22, "v1").toYaml()).commit("two");
       copy.push();
-      client.secrets().inNamespace(NAMESPACE).resource(new SecretBuilder().withNewMetadata().withName("git")
-          .endMetadata().addToStringData("username", http.credentials().username())
-          .addToStringData("password", http.credentials().password()).build()).create();
+      gitSecret(client, NAMESPACE, http);
 
       try (Controller controller = Controller.start(controllerClient,
           SourceSettings.defaults(Files.createTempDirectory("gitfn-outage-mirrors")), WebhookSettings.defaults(),
           ControllerSettings.defaults(), "127.0.0.1", 0)) {
-        client.resource(client.getKubernetesSerialization().unmarshal("---\n{apiVersion: gitfn.io/v1alpha1,"
-            + " kind: FunctionRepository, metadata: {name: infra, namespace: " + NAMESPACE + "}, spec: {url: '"
-            + http.url(repository.name()) + "', ref: {branch: main}, path: functions, interval: 1h,"
-            + " secretRef: {name: git}}}", FunctionRepository.class)).create();
+        create(client, NAMESPACE, "infra", http.url(repository.name()), Map.of());
         await().atMost(START).untilAsserted(() -> assertThat(uids(client)).containsOnlyKeys("hello", "bye"));
         Map<String, String> before = uids(client);
 
         plane.stopApiServer();
         // Meanwhile, a commit changes one Function and leaves the other alone.
-        copy.write("functions/hello.yaml", function("hello", "v2").toYaml()).commit("v2");
+        copy.write("functions/hello.yaml", function("hello", NODEJS22, "v2").toYaml()).commit("v2");
         copy.push();
         TimeUnit.MILLISECONDS.sleep(OUTAGE.toMillis()); // the outage itself
         plane.restartApiServer(binaries, START);
@@ -91,11 +85,9 @@ class ApiServerOutageIT {
         await().atMost(START).untilAsserted(() -> assertThat(status(controller, "healthz")).isEqualTo(200));
         await().atMost(START).untilAsserted(() -> assertThat(status(controller, "readyz")).isEqualTo(200));
 
-        client.resources(FunctionRepository.class).inNamespace(NAMESPACE).withName("infra").patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            "{\"metadata\": {\"annotations\": {\"" + Annotations.REQUESTED_AT + "\": \"" + Instant.now() + "\"}}}");
+        requestReconcile(client, NAMESPACE, "infra");
         await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> {
-          assertThat(env(client, "hello")).isEqualTo("v2");
+          assertThat(version(client, NAMESPACE, "hello")).isEqualTo("v2");
           assertThat(client.resources(FunctionRepository.class).inNamespace(NAMESPACE).withName("infra").get()
               .getStatus().getLastAppliedRevision()).isEqualTo("main@sha1:" + copy.head());
         });
@@ -104,20 +96,10 @@ class ApiServerOutageIT {
     }
   }
 
-  private static TestFunction function(String name, String version) {
-    return TestFunction.declared(name).runtime(FunctionRuntime.NODEJS22)
-        .code("module.exports = { main: () => \"" + version + "\" };\n").env("VERSION", version);
-  }
-
   /** Each Function's UID, by name: a Function pruned and applied again would have a new one. */
   private static Map<String, String> uids(KubernetesClient client) {
     return client.resources(Function.class).inNamespace(NAMESPACE).list().getItems().stream()
         .collect(Collectors.toMap(f -> f.getMetadata().getName(), f -> f.getMetadata().getUid()));
-  }
-
-  private static String env(KubernetesClient client, String name) {
-    return client.resources(Function.class).inNamespace(NAMESPACE).withName(name).get().getSpec().getEnv().get(0)
-        .getValue();
   }
 
   private static int status(Controller controller, String path) throws Exception {

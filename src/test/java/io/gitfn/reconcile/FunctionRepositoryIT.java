@@ -8,7 +8,6 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.TestFunction;
@@ -30,7 +29,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
@@ -265,66 +263,32 @@ class FunctionRepositoryIT {
 
   private static void createRepository(KubernetesClient client, TestNamespace ns, GitHttpServer http,
       BareRepository repository, Map<String, Object> extraSpec) {
-    client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("git").endMetadata()
-        .addToStringData("username", http.credentials().username())
-        .addToStringData("password", http.credentials().password()).build()).create();
-    StringBuilder extra = new StringBuilder();
-    extraSpec.forEach((k, v) -> extra.append(", ").append(k).append(": ").append(json(v)));
-    FunctionRepository resource = client.getKubernetesSerialization().unmarshal(
-        "---\n{apiVersion: gitfn.io/v1alpha1, kind: FunctionRepository, metadata: {name: infra, namespace: " + ns.name()
-            + "}, spec: {url: '" + http.url(repository.name()) + "', ref: {branch: main}, path: functions, interval: 1h,"
-            + " secretRef: {name: git}" + extra + "}}",
-        FunctionRepository.class);
-    client.resource(resource).create();
-  }
-
-  private static String json(Object value) {
-    if (value instanceof Map<?, ?> map) {
-      StringBuilder out = new StringBuilder("{");
-      map.forEach((k, v) -> out.append(out.length() > 1 ? ", " : "").append(k).append(": ").append(json(v)));
-      return out.append("}").toString();
-    }
-    return String.valueOf(value);
+    Repositories.gitSecret(client, ns.name(), http);
+    Repositories.create(client, ns.name(), "infra", http.url(repository.name()), extraSpec);
   }
 
   private static void requestReconcile(KubernetesClient client, TestNamespace ns) {
-    client.resources(FunctionRepository.class).inNamespace(ns.name()).withName("infra")
-        .edit(r -> {
-          if (r.getMetadata().getAnnotations() == null) {
-            r.getMetadata().setAnnotations(new java.util.HashMap<>());
-          }
-          r.getMetadata().getAnnotations().put(Annotations.REQUESTED_AT, Instant.now().toString());
-          return r;
-        });
+    Repositories.requestReconcile(client, ns.name(), "infra");
   }
 
   private static TestFunction function(String name, FunctionRuntime runtime, String version) {
-    return TestFunction.declared(name).runtime(runtime).code("module.exports = { main: () => \"" + version + "\" };\n")
-        .env("VERSION", version);
+    return Repositories.function(name, runtime, version);
   }
 
   private static java.util.List<String> functionNames(KubernetesClient client, TestNamespace ns) {
-    return client.resources(Function.class).inNamespace(ns.name()).list().getItems().stream()
-        .map(f -> f.getMetadata().getName()).toList();
+    return Repositories.functionNames(client, ns.name());
   }
 
   private static String env(KubernetesClient client, TestNamespace ns, String name) {
-    return client.resources(Function.class).inNamespace(ns.name()).withName(name).get().getSpec().getEnv().get(0).getValue();
+    return Repositories.version(client, ns.name(), name);
   }
 
   private static FunctionRepository repository(KubernetesClient client, TestNamespace ns) {
-    FunctionRepository repository = client.resources(FunctionRepository.class).inNamespace(ns.name()).withName("infra").get();
-    return repository.getStatus() == null ? withEmptyStatus(repository) : repository;
-  }
-
-  private static FunctionRepository withEmptyStatus(FunctionRepository repository) {
-    repository.setStatus(new io.gitfn.api.repository.FunctionRepositoryStatus());
-    return repository;
+    return Repositories.repository(client, ns.name(), "infra");
   }
 
   private static Optional<Condition> condition(KubernetesClient client, TestNamespace ns, String type) {
-    var conditions = repository(client, ns).getStatus().getConditions();
-    return conditions == null ? Optional.empty() : conditions.stream().filter(c -> c.getType().equals(type)).findFirst();
+    return Repositories.condition(client, ns.name(), "infra", type);
   }
 
   private static String hmac(String secret, byte[] body) throws Exception {

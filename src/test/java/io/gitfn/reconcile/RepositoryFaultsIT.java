@@ -1,18 +1,19 @@
 package io.gitfn.reconcile;
 
+import static io.gitfn.api.function.FunctionRuntime.NODEJS22;
+import static io.gitfn.reconcile.Repositories.condition;
+import static io.gitfn.reconcile.Repositories.create;
+import static io.gitfn.reconcile.Repositories.function;
+import static io.gitfn.reconcile.Repositories.functionNames;
+import static io.gitfn.reconcile.Repositories.gitSecret;
+import static io.gitfn.reconcile.Repositories.repository;
+import static io.gitfn.reconcile.Repositories.requestReconcile;
+import static io.gitfn.reconcile.Repositories.version;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
-import io.gitfn.api.function.FunctionRuntime;
-import io.gitfn.api.function.TestFunction;
-import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
@@ -29,11 +30,9 @@ import java.io.BufferedOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,29 +74,30 @@ class RepositoryFaultsIT {
   void aRevisionOfAHundredThousandFilesFailsItsRepositoryAloneAndSaysWhy(KubernetesClient client, TestNamespace ns,
       GitHttpServer http, BareRepository huge, BareRepository healthy, GitClient git) throws Exception {
     WorkingCopy copy = git.clone(http.url(healthy.name()));
-    copy.write("functions/hello.yaml", function("hello", "v1").toYaml()).commit("hello");
+    copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml()).commit("hello");
     copy.push();
     String hugeHead = hundredThousandFiles(huge);
-    secret(client, ns, http);
+    gitSecret(client, ns.name(), http);
 
     Instant created = Instant.now();
-    create(client, ns, "huge", http.url(huge.name()));
-    create(client, ns, "healthy", http.url(healthy.name()));
+    create(client, ns.name(), "huge", http.url(huge.name()), Map.of());
+    create(client, ns.name(), "healthy", http.url(healthy.name()), Map.of());
 
-    await().atMost(WAIT).untilAsserted(() -> assertThat(condition(client, ns, "huge", "Ready")).hasValueSatisfying(c -> {
-      assertThat(c.getStatus()).isEqualTo("False");
-      assertThat(c.getMessage()).contains("main@sha1:" + hugeHead).contains("10000");
-    }));
+    await().atMost(WAIT).untilAsserted(() -> assertThat(condition(client, ns.name(), "huge", "Ready"))
+        .hasValueSatisfying(c -> {
+          assertThat(c.getStatus()).isEqualTo("False");
+          assertThat(c.getMessage()).contains("main@sha1:" + hugeHead).contains("10000");
+        }));
     Duration toFailure = Duration.between(created, Instant.now());
-    await().atMost(WAIT).untilAsserted(() -> assertThat(condition(client, ns, "healthy", "Ready"))
+    await().atMost(WAIT).untilAsserted(() -> assertThat(condition(client, ns.name(), "healthy", "Ready"))
         .hasValueSatisfying(c -> assertThat(c.getStatus()).isEqualTo("True")));
-    assertThat(functionNames(client, ns)).containsExactly("hello");
+    assertThat(functionNames(client, ns.name())).containsExactly("hello");
 
     // The healthy repository's next commit applies while the huge one stays as it is.
-    copy.write("functions/hello.yaml", function("hello", "v2").toYaml()).commit("v2");
+    copy.write("functions/hello.yaml", function("hello", NODEJS22, "v2").toYaml()).commit("v2");
     copy.push();
-    requestReconcile(client, ns, "healthy");
-    await().atMost(WAIT).untilAsserted(() -> assertThat(env(client, ns, "hello")).isEqualTo("v2"));
+    requestReconcile(client, ns.name(), "healthy");
+    await().atMost(WAIT).untilAsserted(() -> assertThat(version(client, ns.name(), "hello")).isEqualTo("v2"));
     assertThat(toFailure).as("from creation to the huge repository's failure").isLessThan(WAIT);
   }
 
@@ -105,60 +105,61 @@ class RepositoryFaultsIT {
   void aGitServerThatGoesDownThenSlowThenBackCostsItsOwnRepositoryOnly(KubernetesClient client, TestNamespace ns,
       GitHttpServer http, BareRepository flaky, BareRepository healthy, GitClient git) throws Exception {
     WorkingCopy flakyCopy = git.clone(http.url(flaky.name()));
-    String applied = flakyCopy.write("functions/orders.yaml", function("orders", "v1").toYaml()).commit("orders");
+    String applied = flakyCopy.write("functions/orders.yaml", function("orders", NODEJS22, "v1").toYaml())
+        .commit("orders");
     flakyCopy.push();
     WorkingCopy healthyCopy = git.clone(http.url(healthy.name()));
-    healthyCopy.write("functions/hello.yaml", function("hello", "v1").toYaml()).commit("hello");
+    healthyCopy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml()).commit("hello");
     healthyCopy.push();
-    secret(client, ns, http);
+    gitSecret(client, ns.name(), http);
     try (FlakyGitProxy proxy = FlakyGitProxy.in(http.url(flaky.name()), Duration.ofSeconds(2))) {
-      create(client, ns, "flaky", proxy.url(http.url(flaky.name())));
-      create(client, ns, "healthy", http.url(healthy.name()));
-      await().atMost(WAIT).untilAsserted(() -> assertThat(functionNames(client, ns))
+      create(client, ns.name(), "flaky", proxy.url(http.url(flaky.name())), Map.of());
+      create(client, ns.name(), "healthy", http.url(healthy.name()), Map.of());
+      await().atMost(WAIT).untilAsserted(() -> assertThat(functionNames(client, ns.name()))
           .containsExactlyInAnyOrder("orders", "hello"));
 
       // Down: every connection is closed at once.
       proxy.mode(Mode.DOWN);
-      requestReconcile(client, ns, "flaky");
-      await().atMost(WAIT).untilAsserted(() -> assertThat(condition(client, ns, "flaky", "Ready"))
+      requestReconcile(client, ns.name(), "flaky");
+      await().atMost(WAIT).untilAsserted(() -> assertThat(condition(client, ns.name(), "flaky", "Ready"))
           .hasValueSatisfying(c -> {
             assertThat(c.getStatus()).isEqualTo("False");
             assertThat(c.getReason()).isEqualTo("SourceFailed");
           }));
-      String downMessage = condition(client, ns, "flaky", "Ready").orElseThrow().getMessage();
+      String downMessage = condition(client, ns.name(), "flaky", "Ready").orElseThrow().getMessage();
       int downAfterFailure = proxy.connections(Mode.DOWN);
       TimeUnit.SECONDS.sleep(10); // how often the controller tries in 10 s of a server that is down
       int triedWhileDown = proxy.connections(Mode.DOWN) - downAfterFailure;
 
       // Slow: the server answers a byte every 2 s; each check ends at the Git timeout.
       proxy.mode(Mode.SLOW);
-      requestReconcile(client, ns, "flaky");
+      requestReconcile(client, ns.name(), "flaky");
       // Meanwhile another tenant's commit is applied on time.
-      healthyCopy.write("functions/hello.yaml", function("hello", "v2").toYaml()).commit("v2");
+      healthyCopy.write("functions/hello.yaml", function("hello", NODEJS22, "v2").toYaml()).commit("v2");
       healthyCopy.push();
       Instant pushed = Instant.now();
-      requestReconcile(client, ns, "healthy");
-      await().atMost(WAIT).untilAsserted(() -> assertThat(env(client, ns, "hello")).isEqualTo("v2"));
+      requestReconcile(client, ns.name(), "healthy");
+      await().atMost(WAIT).untilAsserted(() -> assertThat(version(client, ns.name(), "hello")).isEqualTo("v2"));
       Duration healthyApplied = Duration.between(pushed, Instant.now());
       await().atMost(WAIT).untilAsserted(() -> assertThat(proxy.connections(Mode.SLOW)).isPositive());
-      await().atMost(WAIT).untilAsserted(() -> assertThat(condition(client, ns, "flaky", "Ready"))
+      await().atMost(WAIT).untilAsserted(() -> assertThat(condition(client, ns.name(), "flaky", "Ready"))
           .hasValueSatisfying(c -> assertThat(c.getMessage()).isNotEqualTo(downMessage)));
-      String slowMessage = condition(client, ns, "flaky", "Ready").orElseThrow().getMessage();
+      String slowMessage = condition(client, ns.name(), "flaky", "Ready").orElseThrow().getMessage();
 
       // What the flaky repository applied last keeps serving throughout.
-      assertThat(functionNames(client, ns)).containsExactlyInAnyOrder("orders", "hello");
-      assertThat(repository(client, ns, "flaky").getStatus().getLastAppliedRevision())
+      assertThat(functionNames(client, ns.name())).containsExactlyInAnyOrder("orders", "hello");
+      assertThat(repository(client, ns.name(), "flaky").getStatus().getLastAppliedRevision())
           .isEqualTo("main@sha1:" + applied);
 
       // Back: the repository recovers by itself, at its next try.
       proxy.mode(Mode.UP);
-      String fixed = flakyCopy.write("functions/orders.yaml", function("orders", "v2").toYaml()).commit("v2");
+      String fixed = flakyCopy.write("functions/orders.yaml", function("orders", NODEJS22, "v2").toYaml()).commit("v2");
       flakyCopy.push();
       await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> {
-        assertThat(env(client, ns, "orders")).isEqualTo("v2");
-        assertThat(repository(client, ns, "flaky").getStatus().getLastAppliedRevision())
+        assertThat(version(client, ns.name(), "orders")).isEqualTo("v2");
+        assertThat(repository(client, ns.name(), "flaky").getStatus().getLastAppliedRevision())
             .isEqualTo("main@sha1:" + fixed);
-        assertThat(condition(client, ns, "flaky", "Ready"))
+        assertThat(condition(client, ns.name(), "flaky", "Ready"))
             .hasValueSatisfying(c -> assertThat(c.getStatus()).isEqualTo("True"));
       });
 
@@ -203,54 +204,5 @@ class RepositoryFaultsIT {
     String head = new String(revParse.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
     assertThat(revParse.waitFor()).isZero();
     return head;
-  }
-
-  private static void secret(KubernetesClient client, TestNamespace ns, GitHttpServer http) {
-    client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("git").endMetadata()
-        .addToStringData("username", http.credentials().username())
-        .addToStringData("password", http.credentials().password()).build()).create();
-  }
-
-  private static void create(KubernetesClient client, TestNamespace ns, String name, String url) {
-    FunctionRepository resource = client.getKubernetesSerialization().unmarshal(
-        "---\n{apiVersion: gitfn.io/v1alpha1, kind: FunctionRepository, metadata: {name: " + name + ", namespace: "
-            + ns.name() + "}, spec: {url: '" + url + "', ref: {branch: main}, path: functions, interval: 1h,"
-            + " secretRef: {name: git}}}",
-        FunctionRepository.class);
-    client.resource(resource).create();
-  }
-
-  /** A merge patch of the annotation alone, so that the controller's own writes never make it conflict. */
-  private static void requestReconcile(KubernetesClient client, TestNamespace ns, String name) {
-    client.resources(FunctionRepository.class).inNamespace(ns.name()).withName(name).patch(
-        PatchContext.of(PatchType.JSON_MERGE),
-        "{\"metadata\": {\"annotations\": {\"" + Annotations.REQUESTED_AT + "\": \"" + Instant.now() + "\"}}}");
-  }
-
-  private static TestFunction function(String name, String version) {
-    return TestFunction.declared(name).runtime(FunctionRuntime.NODEJS22)
-        .code("module.exports = { main: () => \"" + version + "\" };\n").env("VERSION", version);
-  }
-
-  private static List<String> functionNames(KubernetesClient client, TestNamespace ns) {
-    return client.resources(Function.class).inNamespace(ns.name()).list().getItems().stream()
-        .map(f -> f.getMetadata().getName()).toList();
-  }
-
-  private static String env(KubernetesClient client, TestNamespace ns, String name) {
-    Function fn = client.resources(Function.class).inNamespace(ns.name()).withName(name).get();
-    return fn == null ? null : fn.getSpec().getEnv().get(0).getValue();
-  }
-
-  private static FunctionRepository repository(KubernetesClient client, TestNamespace ns, String name) {
-    return client.resources(FunctionRepository.class).inNamespace(ns.name()).withName(name).get();
-  }
-
-  private static Optional<Condition> condition(KubernetesClient client, TestNamespace ns, String name, String type) {
-    FunctionRepository repository = repository(client, ns, name);
-    if (repository == null || repository.getStatus() == null || repository.getStatus().getConditions() == null) {
-      return Optional.empty();
-    }
-    return repository.getStatus().getConditions().stream().filter(c -> c.getType().equals(type)).findFirst();
   }
 }
