@@ -2,11 +2,10 @@ package io.gitfn.cli;
 
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.manifest.ImageNames;
-import java.util.Arrays;
+import io.gitfn.manifest.Runtimes;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * {@code --base-image RUNTIME=IMAGE}: the base image a runtime builds on instead of its default, for clusters that
@@ -36,10 +35,8 @@ final class BaseImageOption {
       }
       String name = value.substring(0, equals).strip();
       String image = value.substring(equals + 1).strip();
-      FunctionRuntime runtime = Arrays.stream(FunctionRuntime.values()).filter(r -> r.value().equals(name))
-          .findFirst().orElseThrow(() -> new IllegalArgumentException(FLAG + " `" + value + "`: runtime `" + name
-              + "` is not one of " + Arrays.stream(FunctionRuntime.values()).map(FunctionRuntime::value)
-                  .collect(Collectors.joining(", "))));
+      FunctionRuntime runtime = Runtimes.parse(name)
+          .orElseThrow(() -> new IllegalArgumentException(FLAG + " `" + value + "`: " + Runtimes.unsupported(name)));
       // The image goes into the build's FROM line; a space or newline there would be a Dockerfile of its own.
       if (!ImageNames.isReference(image)) {
         throw new IllegalArgumentException(FLAG + " `" + value + "`: `" + image + "` is not an image reference"

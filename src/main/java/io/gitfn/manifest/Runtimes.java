@@ -8,15 +8,15 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /** The names of runtimes and auth types as users write them, and the message for one that does not exist. */
-final class Runtimes {
+public final class Runtimes {
 
   private Runtimes() {}
 
-  static Optional<FunctionRuntime> parse(String name) {
+  public static Optional<FunctionRuntime> parse(String name) {
     return Arrays.stream(FunctionRuntime.values()).filter(r -> r.value().equals(name)).findFirst();
   }
 
-  static String unsupported(String name) {
+  public static String unsupported(String name) {
     return "runtime `" + name + "` is not one of "
         + Arrays.stream(FunctionRuntime.values()).map(FunctionRuntime::value).collect(Collectors.joining(", "));
   }
