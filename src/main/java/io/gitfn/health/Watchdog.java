@@ -129,10 +129,6 @@ public final class Watchdog implements AutoCloseable {
       return interrupted;
     }
 
-    public Duration budget() {
-      return budget;
-    }
-
     private boolean overdue(Instant now) {
       return Duration.between(started, now).compareTo(budget) > 0;
     }
