@@ -9,12 +9,14 @@ import io.gitfn.testbed.TestBedBinaries;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +35,13 @@ public final class RealNode implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(RealNode.class);
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+  /** sun_path holds 108 bytes with the terminating NUL. */
+  static final int SOCKET_PATH_LIMIT = 107;
+  /**
+   * The longest socket kubelet makes under its root. It binds a temporary name of nine digits first, which is the
+   * one that failed with {@code bind: invalid argument} when the path was too long.
+   */
+  private static final String LONGEST_SOCKET = "kubelet/root/pod-resources/kubelet.sock";
   private static RealNode shared;
   private static RuntimeException sharedStartFailure;
   private static boolean stopHookAdded;
@@ -83,6 +92,7 @@ public final class RealNode implements AutoCloseable {
   /** A real node of its own in {@code dir}; the caller closes it. */
   public static RealNode start(Path dir) {
     long started = System.nanoTime();
+    requireShortEnoughForSockets(dir);
     HostTools.verify();
     NodeBinaries binaries = NodeBinaries.locate();
     int kubeletPort = Kubelet.choosePort();
@@ -268,13 +278,39 @@ public final class RealNode implements AutoCloseable {
     guard.close();
   }
 
-  private static Path newRunDirectory() {
+  /**
+   * A new run directory under {@code target/testbed}, named {@code realnode-} and six random characters: kubelet
+   * and containerd make unix sockets under it, and a socket path has at most {@value #SOCKET_PATH_LIMIT} bytes.
+   * Java's temporary names (19 digits) took the pod-resources socket to 108 bytes in a checkout at
+   * {@code /check/work/main}.
+   */
+  static Path newRunDirectory() {
     Path target = TestBedBinaries.projectDir().resolve("target/testbed");
     try {
       Files.createDirectories(target);
-      return Files.createTempDirectory(target, "realnode-");
+      for (int attempt = 0; ; attempt++) {
+        String suffix = Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36 * 36 * 36), 36);
+        try {
+          return Files.createDirectory(target.resolve("realnode-" + suffix));
+        } catch (FileAlreadyExistsException e) {
+          if (attempt == 100) {
+            throw e;
+          }
+        }
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Fails, naming the socket, where the run directory is too deep for the sockets kubelet makes under it. */
+  static void requireShortEnoughForSockets(Path dir) {
+    String socket = dir.toAbsolutePath().resolve(LONGEST_SOCKET).toString();
+    int length = socket.getBytes(StandardCharsets.UTF_8).length;
+    if (length > SOCKET_PATH_LIMIT) {
+      throw new IllegalStateException(
+          "the real node's run directory %s is too deep: kubelet's socket %s would be %d bytes, and a unix socket path has at most %d; check the project out at a shorter path"
+              .formatted(dir, socket, length, SOCKET_PATH_LIMIT));
     }
   }
 }

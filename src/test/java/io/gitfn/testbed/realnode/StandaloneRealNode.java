@@ -1,8 +1,5 @@
 package io.gitfn.testbed.realnode;
 
-import io.gitfn.testbed.TestBedBinaries;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.stream.Collectors;
 
 /**
@@ -15,8 +12,7 @@ import java.util.stream.Collectors;
 public final class StandaloneRealNode {
 
   public static void main(String[] args) throws Exception {
-    Path target = Files.createDirectories(TestBedBinaries.projectDir().resolve("target/testbed"));
-    try (RealNode node = RealNode.start(Files.createTempDirectory(target, "realnode-standalone-"))) {
+    try (RealNode node = RealNode.start(RealNode.newRunDirectory())) {
       System.out.println("kubeconfig " + node.kubeconfig());
       System.out.println("run " + node.runDirectory());
       System.out.println("registry " + node.registry());
