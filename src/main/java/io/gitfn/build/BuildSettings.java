@@ -2,6 +2,7 @@ package io.gitfn.build;
 
 import io.gitfn.api.function.FunctionRuntime;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
@@ -55,10 +56,15 @@ public record BuildSettings(
    * its package manager ({@code npm}, {@code python3 -m pip}) will do. Debian-based, so packages with native code
    * install from their glibc wheels and builds.
    */
-  public static final Map<FunctionRuntime, String> DEFAULT_BASE_IMAGES = Map.of(
-      FunctionRuntime.NODEJS20, "docker.io/library/node:20-bookworm-slim",
-      FunctionRuntime.NODEJS22, "docker.io/library/node:22-bookworm-slim",
-      FunctionRuntime.PYTHON312, "docker.io/library/python:3.12-slim-bookworm");
+  public static final Map<FunctionRuntime, String> DEFAULT_BASE_IMAGES = Arrays.stream(FunctionRuntime.values())
+      .collect(Collectors.toUnmodifiableMap(runtime -> runtime, BuildSettings::defaultBaseImage));
+
+  /** Docker Hub's official image of the runtime's language version: {@code node:24-bookworm-slim}, {@code python:3.12-slim-bookworm}. */
+  static String defaultBaseImage(FunctionRuntime runtime) {
+    return runtime.isNodejs()
+        ? "docker.io/library/node:" + runtime.version() + "-bookworm-slim"
+        : "docker.io/library/python:" + runtime.version() + "-slim-bookworm";
+  }
 
   /** Kyma's name for the propagated registry Secret (§4.4). */
   public static final String DEFAULT_REGISTRY_SECRET = "serverless-registry-config-default";

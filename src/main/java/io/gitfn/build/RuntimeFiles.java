@@ -19,7 +19,7 @@ public record RuntimeFiles(String source, String dependencies, String packageReg
   }
 
   static boolean isNode(FunctionRuntime runtime) {
-    return runtime == FunctionRuntime.NODEJS20 || runtime == FunctionRuntime.NODEJS22;
+    return runtime.isNodejs();
   }
 
   /** Kyma's rule (§2.5): blank Node.js dependencies become {@code {}}; Python's are kept as they are. */

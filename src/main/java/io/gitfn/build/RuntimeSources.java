@@ -4,7 +4,7 @@ import io.gitfn.api.function.FunctionRuntime;
 import java.util.Objects;
 
 /**
- * The runtime servers that images are built with: one for Node.js (nodejs20 and nodejs22 alike, the base image's
+ * The runtime servers that images are built with: one for Node.js (every nodejs runtime alike, the base image's
  * Node.js is the version) and one for Python.
  */
 public record RuntimeSources(RuntimeSource nodejs, RuntimeSource python) {

@@ -61,20 +61,13 @@ final class Interpreters {
         + "); its image in a cluster has " + wanted(runtime);
   }
 
+  /** What {@code node --version} ({@code v24.1.0}) and {@code python3 --version} ({@code Python 3.12.4}) start with. */
   private static String versionPrefix(FunctionRuntime runtime) {
-    return switch (runtime) {
-      case NODEJS20 -> "v20.";
-      case NODEJS22 -> "v22.";
-      case PYTHON312 -> "Python 3.12.";
-    };
+    return (runtime.isNodejs() ? "v" : "Python ") + runtime.version() + ".";
   }
 
   private static String wanted(FunctionRuntime runtime) {
-    return switch (runtime) {
-      case NODEJS20 -> "Node.js 20";
-      case NODEJS22 -> "Node.js 22";
-      case PYTHON312 -> "Python 3.12";
-    };
+    return runtime.displayName();
   }
 
   private Path onPath(String command) {

@@ -18,6 +18,6 @@ enum Language {
   }
 
   static Language of(FunctionRuntime runtime) {
-    return runtime == FunctionRuntime.PYTHON312 ? PYTHON : NODEJS;
+    return runtime.isNodejs() ? NODEJS : PYTHON;
   }
 }

@@ -43,9 +43,9 @@ final class RuntimeHomes {
   }
 
   private Path install(Language language) throws LocalException {
-    // One Node.js runtime serves nodejs20 and nodejs22 alike: the interpreter is the version.
+    // One Node.js runtime serves every nodejs runtime alike: the interpreter is the version.
     RuntimeSource source =
-        sources.of(language == Language.NODEJS ? FunctionRuntime.NODEJS22 : FunctionRuntime.PYTHON312);
+        sources.of(language == Language.NODEJS ? FunctionRuntime.DEFAULT : FunctionRuntime.PYTHON312);
     Path target = cache.resolve("runtimes").resolve(language.folder + "-" + source.digest().substring(0, 16));
     Installs.ensure(target, folder -> {
       for (Map.Entry<String, String> file : source.files().entrySet()) {

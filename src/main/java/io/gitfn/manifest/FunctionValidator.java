@@ -61,7 +61,7 @@ final class FunctionValidator {
       return violations;
     }
     if (spec.getRuntime() == null) {
-      violations.add(new Violation("spec.runtime", "is required: one of nodejs20, nodejs22, python312"));
+      violations.add(new Violation("spec.runtime", "is required: one of " + Runtimes.names()));
     }
     checkImageOverride(spec.getRuntimeImageOverride(), violations);
     checkSource(spec, violations);

@@ -2,6 +2,7 @@ package io.gitfn.manifest;
 
 import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionRuntime;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -116,6 +117,13 @@ public final class ManifestReader {
     List<Function> functions = new ArrayList<>();
     for (Candidate candidate : candidates) {
       Function function = candidate.function();
+      FunctionRuntime runtime = function.getSpec().getRuntime();
+      if (runtime != null && runtime.deprecated()) {
+        ManifestError at = candidate.origin().error("spec.runtime", "");
+        notices.add(new ManifestNotice(at.file(), at.line(), "spec.runtime: " + runtime
+            + " is deprecated by Kyma and will be removed; it still builds and runs. Move to "
+            + FunctionRuntime.DEFAULT + "."));
+      }
       Map<String, String> annotations = function.getMetadata().getAnnotations() == null
           ? new LinkedHashMap<>()
           : new LinkedHashMap<>(function.getMetadata().getAnnotations());

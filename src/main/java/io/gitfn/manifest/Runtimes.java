@@ -17,12 +17,16 @@ public final class Runtimes {
   }
 
   public static String unsupported(String name) {
-    return "runtime `" + name + "` is not one of "
-        + Arrays.stream(FunctionRuntime.values()).map(FunctionRuntime::value).collect(Collectors.joining(", "));
+    return "runtime `" + name + "` is not one of " + names();
+  }
+
+  /** {@code nodejs20, nodejs22, nodejs24, python312}: every runtime, deprecated ones too, as they still run. */
+  public static String names() {
+    return Arrays.stream(FunctionRuntime.values()).map(FunctionRuntime::value).collect(Collectors.joining(", "));
   }
 
   static boolean isNode(FunctionRuntime runtime) {
-    return runtime != null && runtime.value().startsWith("nodejs");
+    return runtime != null && runtime.isNodejs();
   }
 
   static Optional<AuthType> parseAuth(String name) {

@@ -8,6 +8,7 @@ import static io.gitfn.api.function.ConditionType.CONFIGURATION_READY;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.FunctionStatus;
 import io.gitfn.api.function.GitRepositorySource;
 import io.gitfn.build.BuildContextTooLargeException;
@@ -138,7 +139,9 @@ final class BuildPlanner {
   }
 
   private FunctionBuildPlan configured(Function fn, FunctionBuildPlan plan, FunctionPass pass, String message) {
-    pass.condition(CONFIGURATION_READY, "True", SOURCE_UPDATED, message);
+    FunctionRuntime runtime = fn.getSpec().getRuntime();
+    pass.condition(CONFIGURATION_READY, "True", SOURCE_UPDATED,
+        runtime.deprecated() ? runtime.deprecationWarning() + "; " + message : message);
     pass.status().setRuntimeImage(ContentKey.baseImage(fn, builds));
     return plan;
   }

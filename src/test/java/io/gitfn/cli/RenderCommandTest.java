@@ -102,7 +102,7 @@ class RenderCommandTest {
     assertThat(run.err()).contains(
         "functions/bad.yaml:4: metadata.name: name `Bad` is not a DNS-1035 label",
         "functions/orders/config.yaml:2: spec.runtime: runtime `cobol85` is not one of nodejs20, nodejs22,"
-            + " python312");
+            + " nodejs24, python312");
   }
 
   @Test
@@ -287,7 +287,7 @@ class RenderCommandTest {
 
   @Test
   void aGitSourcedFunctionRenderCannotResolveGetsItsServiceAndHpaAndNoticesSayingWhy() throws Exception {
-    write("from-git.yaml", TestFunction.declared("orders").runtime(FunctionRuntime.NODEJS20)
+    write("from-git.yaml", TestFunction.declared("orders").runtime(FunctionRuntime.NODEJS22)
         .gitRepository("https://github.com/kyma-project/examples.git", "main", "orders").scale(1, 4).toYaml());
 
     Run run = render(folder.toString(), "--with-workloads", "--offline", "-o", "json");

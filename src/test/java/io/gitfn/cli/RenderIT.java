@@ -84,7 +84,7 @@ class RenderIT {
 
     assertThat(run.exitCode()).isEqualTo(RenderCommand.INVALID);
     assertThat(run.err()).contains("functions/orders/config.yaml:2: spec.runtime: runtime `cobol85` is not one of"
-        + " nodejs20, nodejs22, python312");
+        + " nodejs20, nodejs22, nodejs24, python312");
   }
 
   @Test

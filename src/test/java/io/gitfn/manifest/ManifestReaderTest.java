@@ -152,6 +152,45 @@ class ManifestReaderTest {
     assertThat(fn.getSpec().getSource().getGitRepository().getBaseDir()).isEqualTo("orders-service/function");
   }
 
+  @Test
+  void aDeprecatedRuntimeReadsWithANoticeAtItsLine() throws Exception {
+    Manifest manifest = read(FakeTree.of("functions/old.yaml", """
+        apiVersion: serverless.kyma-project.io/v1alpha2
+        kind: Function
+        metadata:
+          name: old
+        spec:
+          runtime: nodejs20
+          source:
+            inline:
+              source: |
+                module.exports = { main: () => "hi" };
+        """));
+
+    assertThat(manifest.functions()).hasSize(1);
+    assertThat(manifest.notices()).extracting(ManifestNotice::toString).containsExactly(
+        "functions/old.yaml:6: spec.runtime: nodejs20 is deprecated by Kyma and will be removed; it still builds"
+            + " and runs. Move to nodejs24.");
+  }
+
+  @Test
+  void kymasDefaultRuntimeNodejs24Reads() throws Exception {
+    Function fn = only(read(FakeTree.of("functions/new.yaml", """
+        apiVersion: serverless.kyma-project.io/v1alpha2
+        kind: Function
+        metadata:
+          name: new
+        spec:
+          runtime: nodejs24
+          source:
+            inline:
+              source: |
+                module.exports = { main: () => "hi" };
+        """)));
+
+    assertThat(fn.getSpec().getRuntime()).isEqualTo(FunctionRuntime.NODEJS24);
+  }
+
   // Kyma's Function CR reference sample breaks Kyma's own rules: a runtime gone since Serverless 1.x, status
   // indented under spec, and a Secret name in capitals. gitfn says so instead of applying it.
   @Test
@@ -193,7 +232,7 @@ class ManifestReaderTest {
             conditions: []
         """;
     assertThat(errors(FakeTree.of("functions/sample.yaml", kyma))).containsExactly(
-        "functions/sample.yaml:9: spec.runtime: runtime `nodejs16` is not one of nodejs20, nodejs22, python312",
+        "functions/sample.yaml:9: spec.runtime: runtime `nodejs16` is not one of nodejs20, nodejs22, nodejs24, python312",
         "functions/sample.yaml:31: spec.secretMounts[0].secretName: `SECRET_NAME` is not a Secret name (a DNS-1123"
             + " subdomain: lower-case letters, digits, '-' and '.', at most 253 characters)",
         "functions/sample.yaml:33: spec.status: unknown field `status`; a typo? Known here: annotations, env,"

@@ -30,10 +30,10 @@ class ManifestValidationTest {
     return Stream.of(
         rule("runtime must be supported",
             doc(functionWithSpec("fn", "runtime: cobol85", "source: {inline: {source: x}}")),
-            "functions/fn.yaml:6: spec.runtime: runtime `cobol85` is not one of nodejs20, nodejs22, python312"),
+            "functions/fn.yaml:6: spec.runtime: runtime `cobol85` is not one of nodejs20, nodejs22, nodejs24, python312"),
         rule("runtime is required",
             doc(functionWithSpec("fn", "source: {inline: {source: x}}")),
-            "functions/fn.yaml:5: spec.runtime: is required: one of nodejs20, nodejs22, python312"),
+            "functions/fn.yaml:5: spec.runtime: is required: one of nodejs20, nodejs22, nodejs24, python312"),
         rule("a misspelt field is an error, not silently dropped",
             doc(function("fn", "scaleConfig:", "  minReplica: 1", "  maxReplicas: 2")),
             "functions/fn.yaml:10: spec.scaleConfig.minReplicas: is required in scaleConfig",
@@ -179,7 +179,7 @@ class ManifestValidationTest {
         rule("unknown runtime in config.yaml",
             FakeTree.of("functions/orders/config.yaml", "name: orders\nruntime: cobol85\n"),
             "functions/orders/config.yaml:2: spec.runtime: runtime `cobol85` is not one of nodejs20, nodejs22,"
-                + " python312"),
+                + " nodejs24, python312"),
         rule("errors about a config.yaml Function point at its keys",
             FakeTree.of("functions/orders/config.yaml",
                 "name: orders\nruntime: nodejs22\nenv:\n  - name: FUNC_PORT\n    value: '1'\nresource:\n"

@@ -20,7 +20,7 @@ public class FunctionSpec {
   public static final int ENV_LIMIT = 1000;
 
   @Required
-  @JsonPropertyDescription("The runtime of the Function: nodejs20, nodejs22 or python312.")
+  @JsonPropertyDescription("The runtime of the Function: nodejs20 (deprecated), nodejs22, nodejs24 or python312.")
   private FunctionRuntime runtime;
 
   @JsonPropertyDescription("A full image reference used instead of the runtime's default base image.")

@@ -65,7 +65,7 @@ class FunctionCrdTest {
     assertThat(schemaAt(crd, "spec").getRequired()).contains("runtime", "source");
     assertThat(schemaAt(crd, "spec.runtime").getEnum())
         .extracting(node -> node.asText())
-        .containsExactly("nodejs20", "nodejs22", "python312");
+        .containsExactly("nodejs20", "nodejs22", "nodejs24", "python312");
   }
 
   @Test
