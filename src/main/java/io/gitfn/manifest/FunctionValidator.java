@@ -28,9 +28,10 @@ import java.util.regex.Pattern;
  */
 final class FunctionValidator {
 
-  static final List<String> RESERVED_ENV =
-      List.of("FUNC_RUNTIME", "FUNC_HANDLER", "FUNC_PORT", "MOD_NAME", "NODE_PATH", "PYTHONPATH");
+  static final List<String> RESERVED_ENV = List.of("FUNC_RUNTIME", "FUNC_HANDLER", "FUNC_PORT",
+      "FUNC_HANDLER_SOURCE", "FUNC_HANDLER_DEPENDENCIES", "MOD_NAME", "NODE_PATH", "PYTHONPATH");
   static final String RESERVED_PREFIX = "serverless.kyma-project.io/";
+  static final String ISTIO_PROXY_CONFIG = "proxy.istio.io/config";
 
   // What Kyma's controller accepts: a URL with a host and a path, or git@host:path.
   private static final Pattern URL_FORM = Pattern.compile("(https?|ssh|git)://[^\\s/]+/\\S+");
@@ -65,6 +66,7 @@ final class FunctionValidator {
     }
     checkImageOverride(spec.getRuntimeImageOverride(), violations);
     checkSource(spec, violations);
+    RestrictedPodSecurity.check(spec.getPodSecurityContext(), spec.getContainerSecurityContext(), violations);
     checkEnv(spec.getEnv(), violations);
     checkResources(spec.getResourceConfiguration(), violations);
     checkScaling(spec, violations);
@@ -299,7 +301,12 @@ final class FunctionValidator {
     }
     long total = 0;
     for (Map.Entry<String, String> annotation : annotations.entrySet()) {
-      checkKey(annotation.getKey(), field + "[" + annotation.getKey() + "]", reservedPrefix, violations);
+      String at = field + "[" + annotation.getKey() + "]";
+      checkKey(annotation.getKey(), at, reservedPrefix, violations);
+      if (reservedPrefix && annotation.getKey().equals(ISTIO_PROXY_CONFIG)) {
+        violations.add(new Violation(at, "is not allowed on a Function's Pods, as in Kyma: the sidecar's proxy"
+            + " configuration is the mesh's to set"));
+      }
       total += bytes(annotation.getKey()) + bytes(annotation.getValue());
     }
     if (total > MAX_ANNOTATION_BYTES) {

@@ -11,6 +11,7 @@ import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.FunctionStatus;
 import io.gitfn.api.function.GitRepositorySource;
+import io.gitfn.api.function.GitRepositoryStatus;
 import io.gitfn.build.BuildContextTooLargeException;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
@@ -129,6 +130,8 @@ final class BuildPlanner {
     Revision revision = state.revision().get();
     GitBaseDir baseDir = GitBaseDir.read(fn, mirrors.read(source.url(), source.credentials(), revision), builds);
     status.setCommit(revision.sha());
+    status.setGitRepository(new GitRepositoryStatus(git.getUrl(), git.getBaseDir(), git.getReference(),
+        revision.sha()));
     status.setSourceRevision(revision.toString());
     pass.revision(revision.toString());
     String checked = state.error().map(e -> "; the last check failed, so this is the last good revision: " + e)

@@ -9,6 +9,8 @@ import static io.gitfn.api.function.ConditionType.BUILD_READY;
 import static io.gitfn.api.function.ConditionType.CONFIGURATION_READY;
 import static io.gitfn.api.function.ConditionType.RUNNING;
 
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentCondition;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
@@ -18,6 +20,7 @@ import io.gitfn.api.Annotations;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
+import io.gitfn.api.function.ScaleConfig;
 import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
@@ -27,6 +30,8 @@ import io.gitfn.reconcile.cache.JobStatusItemStore;
 import io.gitfn.reconcile.registry.RegistryLookup;
 import io.gitfn.source.MirrorCache;
 import io.gitfn.trigger.SourceWatcher;
+import io.gitfn.workload.DesiredDeployment;
+import io.gitfn.workload.Scaling;
 import io.gitfn.workload.WorkloadSettings;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -180,7 +185,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     boolean rolledOut = rolledOut(deployment);
     Optional<DeploymentCondition> stalled = stalled(deployment);
     if (rolledOut) {
-      pass.condition(RUNNING, "True", DEPLOYMENT_READY, name + " is available");
+      pass.condition(RUNNING, "True", DEPLOYMENT_READY, available(context.getPrimaryResource(), deployment));
     } else if (stalled.isPresent()) {
       // The Deployment controller gave up waiting; its next change (a new image, Pods turning Ready) wakes us.
       pass.condition(RUNNING, "False", DEPLOYMENT_FAILED, name + " has not rolled out within its progress deadline of "
@@ -197,7 +202,35 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     pass.status().setReplicas(status == null || status.getReplicas() == null ? 0 : status.getReplicas());
     pass.status().setPodSelector(deployment.getSpec().getSelector().getMatchLabels().entrySet().stream()
         .map(e -> e.getKey() + "=" + e.getValue()).sorted().collect(Collectors.joining(",")));
+    // What the Pods run with, read from the template rather than recomputed, as Kyma reports it.
+    PodTemplateSpec template = deployment.getSpec().getTemplate();
+    Map<String, String> annotations = template.getMetadata() == null ? null : template.getMetadata().getAnnotations();
+    pass.status().setFunctionAnnotations(annotations == null || annotations.isEmpty() ? null : annotations);
+    pass.status().setPodSecurityContext(template.getSpec().getSecurityContext());
+    pass.status().setContainerSecurityContext(template.getSpec().getContainers().stream()
+        .filter(c -> DesiredDeployment.CONTAINER.equals(c.getName())).findFirst()
+        .map(Container::getSecurityContext).orElse(null));
     return rolledOut;
+  }
+
+  /**
+   * Running's message once the Deployment has rolled out. It says when nothing runs because {@code spec.replicas}
+   * is 0 (an external scaler such as KEDA idles a Function that way), and when scaleConfig's HPA scales the
+   * Function: Kyma deprecated scaleConfig and no longer creates that HPA, gitfn still does, and says so here.
+   */
+  static String available(Function fn, Deployment deployment) {
+    String name = "Deployment " + deployment.getMetadata().getName();
+    boolean zero = Objects.requireNonNullElse(deployment.getSpec().getReplicas(), 1) == 0;
+    String message = zero ? name + " is scaled to 0: spec.replicas is 0, so no Pod runs until it is raised"
+        : name + " is available";
+    if (!Scaling.hasAutoscaler(fn)) {
+      return message;
+    }
+    ScaleConfig scale = fn.getSpec().getScaleConfig();
+    return message + "; HorizontalPodAutoscaler " + fn.getMetadata().getName() + (zero
+        ? " does not act while the Function is at 0" : " scales it between " + scale.getMinReplicas() + " and "
+        + scale.getMaxReplicas() + " on CPU") + " (scaleConfig: Kyma deprecated it and no longer creates an HPA"
+        + " from it; gitfn still does)";
   }
 
   /** The Deployment controller's verdict that the current rollout stopped progressing, if it gave one. */

@@ -5,8 +5,6 @@ import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.SecurityContext;
-import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -24,8 +22,7 @@ public final class DesiredDeployment {
   public static final String CONTAINER = "function";
   public static final int PORT = 8080;
   static final String HEALTHZ = "/healthz";
-  static final long RUN_AS = 10001L;
-  // Read-only secret files are owned by root; the Function runs as 10001 and must be able to read them.
+  // Read-only secret files are owned by root; the Function runs as another user and must be able to read them.
   static final int SECRET_MODE = 0444;
 
   private DesiredDeployment() {
@@ -69,12 +66,7 @@ public final class DesiredDeployment {
         .withImagePullSecrets(settings.imagePullSecret() == null ? List.of()
             : List.of(new LocalObjectReference(settings.imagePullSecret())))
         .withTerminationGracePeriodSeconds(settings.terminationGracePeriodSeconds())
-        .withNewSecurityContext()
-        .withRunAsUser(RUN_AS)
-        .withRunAsGroup(RUN_AS)
-        .withRunAsNonRoot(true)
-        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
-        .endSecurityContext()
+        .withSecurityContext(SecurityContexts.pod(fn))
         .withVolumes(volumes(fn))
         .addNewContainer()
         .withName(CONTAINER)
@@ -90,7 +82,7 @@ public final class DesiredDeployment {
         .withNewLifecycle()
         .withNewPreStop().withNewSleep((long) settings.preStopSeconds()).endPreStop()
         .endLifecycle()
-        .withSecurityContext(containerSecurityContext())
+        .withSecurityContext(SecurityContexts.container(fn))
         .withVolumeMounts(mounts(fn))
         .endContainer()
         .endSpec()
@@ -125,19 +117,6 @@ public final class DesiredDeployment {
 
   private static ProbeBuilder healthz() {
     return new ProbeBuilder().withNewHttpGet().withPath(HEALTHZ).withPort(new IntOrString(PORT)).endHttpGet();
-  }
-
-  private static SecurityContext containerSecurityContext() {
-    return new SecurityContextBuilder()
-        .withRunAsUser(RUN_AS)
-        .withRunAsGroup(RUN_AS)
-        .withRunAsNonRoot(true)
-        .withPrivileged(false)
-        .withAllowPrivilegeEscalation(false)
-        .withReadOnlyRootFilesystem(true)
-        .withNewCapabilities().withDrop("ALL").endCapabilities()
-        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
-        .build();
   }
 
   private static List<Volume> volumes(Function fn) {

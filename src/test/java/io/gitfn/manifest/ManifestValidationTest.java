@@ -73,7 +73,53 @@ class ManifestValidationTest {
         rule("reserved env names",
             doc(function("fn", "env:", "  - {name: FUNC_PORT, value: '1'}")),
             "functions/fn.yaml:11: spec.env[0].name: `FUNC_PORT` is reserved for the runtime; the reserved names"
-                + " are FUNC_RUNTIME, FUNC_HANDLER, FUNC_PORT, MOD_NAME, NODE_PATH, PYTHONPATH"),
+                + " are FUNC_RUNTIME, FUNC_HANDLER, FUNC_PORT, FUNC_HANDLER_SOURCE, FUNC_HANDLER_DEPENDENCIES,"
+                + " MOD_NAME, NODE_PATH, PYTHONPATH"),
+        rule("Kyma's buildless env names are reserved too",
+            doc(function("fn", "env:", "  - {name: FUNC_HANDLER_SOURCE, value: x}")),
+            "functions/fn.yaml:11: spec.env[0].name: `FUNC_HANDLER_SOURCE` is reserved for the runtime; the"
+                + " reserved names are FUNC_RUNTIME, FUNC_HANDLER, FUNC_PORT, FUNC_HANDLER_SOURCE,"
+                + " FUNC_HANDLER_DEPENDENCIES, MOD_NAME, NODE_PATH, PYTHONPATH"),
+        rule("the Istio sidecar's proxy config is not a Function's to set",
+            doc(function("fn", "annotations: {proxy.istio.io/config: '{}'}")),
+            "functions/fn.yaml:10: spec.annotations[proxy.istio.io/config]: is not allowed on a Function's Pods,"
+                + " as in Kyma: the sidecar's proxy configuration is the mesh's to set"),
+        rule("security contexts keep the Pod Security restricted level",
+            doc(function("fn",
+                "podSecurityContext:",
+                "  runAsUser: 0",
+                "  seccompProfile: {type: Unconfined}",
+                "  sysctls: [{name: kernel.msgmax, value: '1'}]",
+                "containerSecurityContext:",
+                "  privileged: true",
+                "  allowPrivilegeEscalation: true",
+                "  runAsNonRoot: false",
+                "  capabilities: {add: [NET_ADMIN]}",
+                "  procMount: Unmasked")),
+            "functions/fn.yaml:11: spec.podSecurityContext.runAsUser: breaks the Pod Security restricted level that"
+                + " every Function Pod keeps: user 0 is root",
+            "functions/fn.yaml:12: spec.podSecurityContext.seccompProfile.type: breaks the Pod Security restricted"
+                + " level that every Function Pod keeps: `Unconfined` is not RuntimeDefault or Localhost",
+            "functions/fn.yaml:13: spec.podSecurityContext.sysctls[0].name: breaks the Pod Security restricted level"
+                + " that every Function Pod keeps: `kernel.msgmax` is not one of the safe sysctls"
+                + " kernel.shm_rmid_forced, net.ipv4.ip_local_port_range, net.ipv4.ip_local_reserved_ports,"
+                + " net.ipv4.ip_unprivileged_port_start, net.ipv4.ping_group_range, net.ipv4.tcp_fin_timeout,"
+                + " net.ipv4.tcp_keepalive_intvl, net.ipv4.tcp_keepalive_probes, net.ipv4.tcp_keepalive_time,"
+                + " net.ipv4.tcp_syncookies",
+            "functions/fn.yaml:15: spec.containerSecurityContext.privileged: breaks the Pod Security restricted level"
+                + " that every Function Pod keeps: a privileged container",
+            "functions/fn.yaml:16: spec.containerSecurityContext.allowPrivilegeEscalation: breaks the Pod Security"
+                + " restricted level that every Function Pod keeps: privilege escalation must be off",
+            "functions/fn.yaml:17: spec.containerSecurityContext.runAsNonRoot: breaks the Pod Security restricted"
+                + " level that every Function Pod keeps: containers must run as a non-root user",
+            "functions/fn.yaml:18: spec.containerSecurityContext.capabilities.drop: breaks the Pod Security"
+                + " restricted level that every Function Pod keeps: it must hold ALL (capabilities set here replace"
+                + " gitfn's default, which drops ALL)",
+            "functions/fn.yaml:18: spec.containerSecurityContext.capabilities.add[0]: breaks the Pod Security"
+                + " restricted level that every Function Pod keeps: `NET_ADMIN` may not be added; only"
+                + " NET_BIND_SERVICE may",
+            "functions/fn.yaml:19: spec.containerSecurityContext.procMount: breaks the Pod Security restricted level"
+                + " that every Function Pod keeps: only Default is allowed"),
         rule("env names are C identifiers",
             doc(function("fn", "env:", "  - name: LOG-LEVEL", "    value: debug")),
             "functions/fn.yaml:11: spec.env[0].name: `LOG-LEVEL` is not a C identifier (letters, digits and _, not"
@@ -186,7 +232,8 @@ class ManifestValidationTest {
                     + "  limits: {cpu: 1m}\n",
                 "functions/orders/handler.js", "x", "functions/orders/package.json", "oops"),
             "functions/orders/config.yaml:4: spec.env[0].name: `FUNC_PORT` is reserved for the runtime; the"
-                + " reserved names are FUNC_RUNTIME, FUNC_HANDLER, FUNC_PORT, MOD_NAME, NODE_PATH, PYTHONPATH",
+                + " reserved names are FUNC_RUNTIME, FUNC_HANDLER, FUNC_PORT, FUNC_HANDLER_SOURCE,"
+                + " FUNC_HANDLER_DEPENDENCIES, MOD_NAME, NODE_PATH, PYTHONPATH",
             "functions/orders/config.yaml:7: spec.resourceConfiguration.function.resources.limits.cpu: cpu 1m is"
                 + " below the minimum of 10m for function resources",
             "functions/orders/package.json: spec.source.inline.dependencies: Node.js dependencies must be a"

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.gitfn.api.function.TestFunction;
 import org.junit.jupiter.api.Test;
 
 class FunctionReconcilerTest {
@@ -28,6 +29,36 @@ class FunctionReconcilerTest {
     assertThat(FunctionReconciler.rolledOut(deployment(2, 2L, 2, 2, 1))).isFalse();
     assertThat(FunctionReconciler.rolledOut(new DeploymentBuilder().withNewMetadata().withGeneration(1L)
         .endMetadata().withNewSpec().withReplicas(1).endSpec().build())).isFalse();
+  }
+
+  @Test
+  void aFunctionAtZeroReplicasHasRolledOutOnceItsPodsAreGoneAndSaysSo() {
+    Deployment atZero = deployment(0, 2L, 0, 0, 0);
+    atZero.getMetadata().setName("orders");
+
+    assertThat(FunctionReconciler.rolledOut(atZero)).isTrue();
+    assertThat(FunctionReconciler.available(TestFunction.inline().replicas(0).build(), atZero))
+        .isEqualTo("Deployment orders is scaled to 0: spec.replicas is 0, so no Pod runs until it is raised");
+  }
+
+  @Test
+  void scaleConfigsHpaIsNamedInRunningWithKymasDeprecation() {
+    Deployment running = deployment(2, 2L, 2, 2, 2);
+    running.getMetadata().setName("orders");
+
+    assertThat(FunctionReconciler.available(TestFunction.inline().scale(2, 5).build(), running))
+        .isEqualTo("Deployment orders is available; HorizontalPodAutoscaler orders scales it between 2 and 5 on CPU"
+            + " (scaleConfig: Kyma deprecated it and no longer creates an HPA from it; gitfn still does)");
+  }
+
+  @Test
+  void anHpaDoesNotActOnAFunctionAtZero() {
+    Deployment atZero = deployment(0, 2L, 0, 0, 0);
+    atZero.getMetadata().setName("orders");
+
+    assertThat(FunctionReconciler.available(TestFunction.inline().replicas(0).scale(2, 5).build(), atZero))
+        .endsWith("; HorizontalPodAutoscaler orders does not act while the Function is at 0 (scaleConfig: Kyma"
+            + " deprecated it and no longer creates an HPA from it; gitfn still does)");
   }
 
   private static Deployment deployment(int desired, Long observed, int replicas, int updated, int available) {

@@ -7,9 +7,11 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.gitfn.api.function.Function;
@@ -191,12 +193,44 @@ class DesiredDeploymentTest {
 
     assertThat(pod.getRunAsUser()).isEqualTo(10001L);
     assertThat(pod.getRunAsGroup()).isEqualTo(10001L);
+    assertThat(pod.getRunAsNonRoot()).isTrue();
     assertThat(pod.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
-    assertThat(container.getRunAsUser()).isEqualTo(10001L);
     assertThat(container.getCapabilities().getDrop()).containsExactly("ALL");
     assertThat(container.getReadOnlyRootFilesystem()).isTrue();
     assertThat(container.getAllowPrivilegeEscalation()).isFalse();
     assertThat(container.getPrivileged()).isFalse();
+  }
+
+  // Kyma's Function CR reference shows these contexts in status; written into a spec they are taken field by field.
+  @Test
+  void theFunctionsOwnSecurityContextsWinFieldByFieldAndGitfnsDefaultsFillTheRest() {
+    Deployment deployment = deployment(f -> f
+        .podSecurityContext(new PodSecurityContextBuilder().withRunAsUser(1000L).withRunAsGroup(1000L)
+            .withFsGroup(1000L).withSupplementalGroups(1000L).build())
+        .containerSecurityContext(new SecurityContextBuilder().withReadOnlyRootFilesystem(false).build()));
+    var pod = pod(deployment).getSecurityContext();
+    var container = container(deployment).getSecurityContext();
+
+    assertThat(pod.getRunAsUser()).isEqualTo(1000L);
+    assertThat(pod.getRunAsGroup()).isEqualTo(1000L);
+    assertThat(pod.getFsGroup()).isEqualTo(1000L);
+    assertThat(pod.getSupplementalGroups()).containsExactly(1000L);
+    assertThat(pod.getRunAsNonRoot()).isTrue();
+    assertThat(pod.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    // The container names no user, so the Pod's 1000 is the one that runs.
+    assertThat(container.getRunAsUser()).isNull();
+    assertThat(container.getReadOnlyRootFilesystem()).isFalse();
+    assertThat(container.getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(container.getAllowPrivilegeEscalation()).isFalse();
+  }
+
+  @Test
+  void capabilitiesTheFunctionSetsReplaceTheDefaultWhole() {
+    Deployment deployment = deployment(f -> f.containerSecurityContext(new SecurityContextBuilder()
+        .withNewCapabilities().withDrop("ALL").withAdd("NET_BIND_SERVICE").endCapabilities().build()));
+
+    assertThat(container(deployment).getSecurityContext().getCapabilities().getAdd())
+        .containsExactly("NET_BIND_SERVICE");
   }
 
   @Test

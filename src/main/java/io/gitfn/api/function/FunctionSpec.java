@@ -8,6 +8,8 @@ import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
+import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.model.annotation.SpecReplicas;
 import java.util.List;
 import java.util.Map;
@@ -32,12 +34,21 @@ public class FunctionSpec {
   @JsonPropertyDescription("The Function's source code: inline or from a Git repository.")
   private Source source;
 
+  @JsonPropertyDescription("The Function Pod's security context. Fields left unset take gitfn's restricted defaults; "
+      + "settings that break the Pod Security restricted level are refused.")
+  private PodSecurityContext podSecurityContext;
+
+  @JsonPropertyDescription("The Function container's security context. Fields left unset take gitfn's restricted "
+      + "defaults; settings that break the Pod Security restricted level are refused.")
+  private SecurityContext containerSecurityContext;
+
   // Without a bound the API server's CEL cost estimate rejects the rule (2.3x over budget on 1.36); Kyma has none.
   @Size(max = ENV_LIMIT)
   @ValidationRule(
-      value = "(self.all(e, !(e.name in ['FUNC_RUNTIME','FUNC_HANDLER','FUNC_PORT','MOD_NAME','NODE_PATH','PYTHONPATH'])))",
-      message = "Following envs are reserved and cannot be used: "
-          + "['FUNC_RUNTIME','FUNC_HANDLER','FUNC_PORT','MOD_NAME','NODE_PATH','PYTHONPATH']")
+      value = "(self.all(e, !(e.name in ['FUNC_RUNTIME','FUNC_HANDLER','FUNC_PORT','FUNC_HANDLER_SOURCE',"
+          + "'FUNC_HANDLER_DEPENDENCIES','MOD_NAME','NODE_PATH','PYTHONPATH'])))",
+      message = "Following envs are reserved and cannot be used: ['FUNC_RUNTIME','FUNC_HANDLER','FUNC_PORT',"
+          + "'FUNC_HANDLER_SOURCE','FUNC_HANDLER_DEPENDENCIES','MOD_NAME','NODE_PATH','PYTHONPATH']")
   @JsonPropertyDescription("Environment variables of the Function's container.")
   private List<EnvVar> env;
 
@@ -52,7 +63,8 @@ public class FunctionSpec {
   @Min(0)
   @Default("1")
   @SpecReplicas
-  @JsonPropertyDescription("The exact number of the Function's Pods. An HPA, when there is one, drives it.")
+  @JsonPropertyDescription("The exact number of the Function's Pods; 0 stops them and keeps everything else. "
+      + "An HPA or external scaler (KEDA) that targets the Function's scale subresource drives it.")
   private Integer replicas;
 
   @ValidationRule(value = "!has(self.labels) && !has(self.annotations)",
@@ -72,6 +84,8 @@ public class FunctionSpec {
 
   @ValidationRule(value = "!(self.exists(e, e.startsWith('serverless.kyma-project.io/')))",
       message = "Annotations has key starting with serverless.kyma-project.io/ which is not allowed")
+  @ValidationRule(value = "!(self.exists(e, e=='proxy.istio.io/config'))",
+      message = "Annotations has key proxy.istio.io/config which is not allowed")
   @JsonPropertyDescription("Annotations of the Function's Pods.")
   private Map<String, String> annotations;
 
@@ -97,6 +111,22 @@ public class FunctionSpec {
 
   public void setSource(Source source) {
     this.source = source;
+  }
+
+  public PodSecurityContext getPodSecurityContext() {
+    return podSecurityContext;
+  }
+
+  public void setPodSecurityContext(PodSecurityContext podSecurityContext) {
+    this.podSecurityContext = podSecurityContext;
+  }
+
+  public SecurityContext getContainerSecurityContext() {
+    return containerSecurityContext;
+  }
+
+  public void setContainerSecurityContext(SecurityContext containerSecurityContext) {
+    this.containerSecurityContext = containerSecurityContext;
   }
 
   public List<EnvVar> getEnv() {

@@ -4,10 +4,13 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
+import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.model.annotation.LabelSelector;
 import io.fabric8.kubernetes.model.annotation.StatusReplicas;
 import io.gitfn.api.ConditionedStatus;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What gitfn last observed of a Function: Kyma's status fields, standard conditions, and the GitOps additions
@@ -34,13 +37,28 @@ public class FunctionStatus implements ConditionedStatus {
   @JsonPropertyDescription("The conditions ConfigurationReady, BuildReady and Running.")
   private List<Condition> conditions;
 
-  @JsonPropertyDescription("The baseDir of the last source check.")
+  @JsonPropertyDescription("The annotations of the Function's Pod template, as last applied.")
+  private Map<String, String> functionAnnotations;
+
+  @JsonPropertyDescription("The security context the Function's Pods run with: spec.podSecurityContext merged with "
+      + "gitfn's defaults.")
+  private PodSecurityContext podSecurityContext;
+
+  @JsonPropertyDescription("The security context the Function's container runs with: spec.containerSecurityContext "
+      + "merged with gitfn's defaults.")
+  private SecurityContext containerSecurityContext;
+
+  @JsonPropertyDescription("The Git source of a Git-sourced Function at the last check: url, baseDir, reference and "
+      + "commit.")
+  private GitRepositoryStatus gitRepository;
+
+  @JsonPropertyDescription("Deprecated: see gitRepository. The baseDir of the last source check.")
   private String baseDir;
 
-  @JsonPropertyDescription("The reference of the last source check.")
+  @JsonPropertyDescription("Deprecated: see gitRepository. The reference of the last source check.")
   private String reference;
 
-  @JsonPropertyDescription("The commit SHA the running image was built from.")
+  @JsonPropertyDescription("Deprecated: see gitRepository. The commit SHA the running image was built from.")
   private String commit;
 
   @StatusReplicas
@@ -106,6 +124,38 @@ public class FunctionStatus implements ConditionedStatus {
 
   public void setConditions(List<Condition> conditions) {
     this.conditions = conditions;
+  }
+
+  public Map<String, String> getFunctionAnnotations() {
+    return functionAnnotations;
+  }
+
+  public void setFunctionAnnotations(Map<String, String> functionAnnotations) {
+    this.functionAnnotations = functionAnnotations;
+  }
+
+  public PodSecurityContext getPodSecurityContext() {
+    return podSecurityContext;
+  }
+
+  public void setPodSecurityContext(PodSecurityContext podSecurityContext) {
+    this.podSecurityContext = podSecurityContext;
+  }
+
+  public SecurityContext getContainerSecurityContext() {
+    return containerSecurityContext;
+  }
+
+  public void setContainerSecurityContext(SecurityContext containerSecurityContext) {
+    this.containerSecurityContext = containerSecurityContext;
+  }
+
+  public GitRepositoryStatus getGitRepository() {
+    return gitRepository;
+  }
+
+  public void setGitRepository(GitRepositoryStatus gitRepository) {
+    this.gitRepository = gitRepository;
   }
 
   public String getBaseDir() {

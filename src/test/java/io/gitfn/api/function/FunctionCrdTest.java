@@ -116,7 +116,17 @@ class FunctionCrdTest {
     assertThat(messagesAt(crd, "spec.labels")).contains(
         "Labels has key starting with serverless.kyma-project.io/ which is not allowed");
     assertThat(messagesAt(crd, "spec.annotations")).containsExactly(
-        "Annotations has key starting with serverless.kyma-project.io/ which is not allowed");
+        "Annotations has key starting with serverless.kyma-project.io/ which is not allowed",
+        "Annotations has key proxy.istio.io/config which is not allowed");
+  }
+
+  @Test
+  void takesKymasSecurityContextsAsTheCoreTypes() {
+    assertThat(schemaAt(crd, "spec.podSecurityContext.runAsUser").getType()).isEqualTo("integer");
+    assertThat(schemaAt(crd, "spec.containerSecurityContext.capabilities.drop").getType()).isEqualTo("array");
+    assertThat(schemaAt(crd, "status.podSecurityContext.seccompProfile.type").getType()).isEqualTo("string");
+    assertThat(schemaAt(crd, "status.gitRepository.commit").getType()).isEqualTo("string");
+    assertThat(schemaAt(crd, "status.functionAnnotations").getAdditionalProperties()).isNotNull();
   }
 
   @Test

@@ -2,6 +2,8 @@ package io.gitfn.api.function;
 
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
+import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.ArrayList;
@@ -39,6 +41,8 @@ public final class TestFunction {
   private ScaleConfig scale;
   private ProfileOrResources functionResources;
   private ProfileOrResources buildResources;
+  private PodSecurityContext podSecurityContext;
+  private SecurityContext containerSecurityContext;
 
   private TestFunction() {
   }
@@ -183,6 +187,16 @@ public final class TestFunction {
     return this;
   }
 
+  public TestFunction podSecurityContext(PodSecurityContext context) {
+    podSecurityContext = context;
+    return this;
+  }
+
+  public TestFunction containerSecurityContext(SecurityContext context) {
+    containerSecurityContext = context;
+    return this;
+  }
+
   public Function build() {
     Function fn = new Function();
     ObjectMeta metadata = new ObjectMeta();
@@ -214,6 +228,8 @@ public final class TestFunction {
     spec.setSecretMounts(secretMounts.isEmpty() ? null : new ArrayList<>(secretMounts));
     spec.setReplicas(replicas);
     spec.setScaleConfig(scale);
+    spec.setPodSecurityContext(podSecurityContext);
+    spec.setContainerSecurityContext(containerSecurityContext);
     if (functionResources != null || buildResources != null) {
       ResourceConfiguration config = new ResourceConfiguration();
       config.setFunction(functionResources);

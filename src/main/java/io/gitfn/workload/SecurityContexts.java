@@ -1,0 +1,61 @@
+package io.gitfn.workload;
+
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
+import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
+import io.gitfn.api.function.Function;
+
+/**
+ * The security contexts a Function's Pod and container run with: the Function's {@code spec.podSecurityContext}
+ * and {@code spec.containerSecurityContext} field by field, and gitfn's defaults for every field they leave unset,
+ * as Kyma merges them. The defaults meet the Pod Security {@code restricted} level, and the manifest's rules refuse
+ * a Function's setting that would not, so the result always does.
+ *
+ * <p>Who runs the process (user, group, seccomp) is the Pod's to say, so the container's defaults leave it out: a
+ * Function that sets {@code podSecurityContext.runAsUser} gets that user.
+ */
+public final class SecurityContexts {
+
+  /** The user and group Functions run as when they name none; the images' files are readable by any user. */
+  public static final long RUN_AS = 10001L;
+
+  private SecurityContexts() {}
+
+  public static PodSecurityContext pod(Function fn) {
+    PodSecurityContext own = fn.getSpec().getPodSecurityContext();
+    PodSecurityContextBuilder merged = own == null ? new PodSecurityContextBuilder()
+        : new PodSecurityContextBuilder(own);
+    if (own == null || own.getRunAsUser() == null) {
+      merged.withRunAsUser(RUN_AS);
+    }
+    if (own == null || own.getRunAsGroup() == null) {
+      merged.withRunAsGroup(RUN_AS);
+    }
+    if (own == null || own.getRunAsNonRoot() == null) {
+      merged.withRunAsNonRoot(true);
+    }
+    if (own == null || own.getSeccompProfile() == null) {
+      merged.withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile();
+    }
+    return merged.build();
+  }
+
+  public static SecurityContext container(Function fn) {
+    SecurityContext own = fn.getSpec().getContainerSecurityContext();
+    SecurityContextBuilder merged = own == null ? new SecurityContextBuilder() : new SecurityContextBuilder(own);
+    if (own == null || own.getPrivileged() == null) {
+      merged.withPrivileged(false);
+    }
+    if (own == null || own.getAllowPrivilegeEscalation() == null) {
+      merged.withAllowPrivilegeEscalation(false);
+    }
+    if (own == null || own.getReadOnlyRootFilesystem() == null) {
+      merged.withReadOnlyRootFilesystem(true);
+    }
+    if (own == null || own.getCapabilities() == null) {
+      merged.withNewCapabilities().withDrop("ALL").endCapabilities();
+    }
+    return merged.build();
+  }
+}
