@@ -58,8 +58,9 @@ class RealNodeFunctionE2E {
   void aNodeFunctionWithAnNpmDependencyIsBuiltAndAnswersThroughItsService(KubernetesClient client, TestNamespace ns)
       throws Exception {
     createSecrets(client, ns);
+    // nodejs24, Kyma's default runtime, on its own base image; the revert test below runs nodejs22.
     Function fn = TestFunction.inline().named("node-hello").inNamespace(ns.name()).uid(null)
-        .runtime(FunctionRuntime.NODEJS22)
+        .runtime(FunctionRuntime.NODEJS24)
         .code("const ms = require('ms');\nmodule.exports = { main: () => 'node says ' + ms(60000) };\n")
         .dependencies("{\"name\": \"node-hello\", \"version\": \"1.0.0\", \"dependencies\": {\"ms\": \"2.1.3\"}}")
         .build();

@@ -46,7 +46,7 @@ public final class NodeGitfn implements AutoCloseable {
   /** Pushes the images, starts the mirrors and the controller. */
   public static NodeGitfn start(RealNode node) throws Exception {
     NodeImages images = NodeImages.build();
-    for (String name : new String[] {"nodejs22", "python312", "buildah"}) {
+    for (String name : new String[] {"nodejs22", "nodejs24", "python312", "buildah"}) {
       node.pushImage(images.archive(name), images.reference(name));
     }
     PackageMirrors mirrors = PackageMirrors.start(images.packages(), InetAddress.getByName(node.hostAddress()));
@@ -57,6 +57,7 @@ public final class NodeGitfn implements AutoCloseable {
         .withInsecureRegistries(Set.of(registry))
         .withBuilder(ImageBuilder.of(ImageBuilder.Tool.BUILDAH).withImage(registry + "/" + images.reference("buildah")))
         .withBaseImage(FunctionRuntime.NODEJS22, registry + "/" + images.reference("nodejs22"))
+        .withBaseImage(FunctionRuntime.NODEJS24, registry + "/" + images.reference("nodejs24"))
         .withBaseImage(FunctionRuntime.PYTHON312, registry + "/" + images.reference("python312"))
         .withPackageRegistrySecret(PACKAGE_REGISTRY_SECRET);
     KubernetesClient client = node.newClient();
