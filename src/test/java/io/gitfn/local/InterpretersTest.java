@@ -38,6 +38,21 @@ class InterpretersTest {
   }
 
   @Test
+  void eachRuntimesVersionComesFromItsDeclaration() throws Exception {
+    executable("node", "echo v24.4.1");
+    executable("python3", "echo Python 3.12.11");
+
+    Interpreters interpreters = new Interpreters(bin.toString());
+
+    assertThat(Interpreters.versionNote(FunctionRuntime.NODEJS24, interpreters.of(FunctionRuntime.NODEJS24)))
+        .isEmpty();
+    assertThat(Interpreters.versionNote(FunctionRuntime.NODEJS22, interpreters.of(FunctionRuntime.NODEJS22)))
+        .endsWith("(v24.4.1); its image in a cluster has Node.js 22");
+    assertThat(Interpreters.versionNote(FunctionRuntime.PYTHON312, interpreters.of(FunctionRuntime.PYTHON312)))
+        .isEmpty();
+  }
+
+  @Test
   void aMissingInterpreterIsOneLineNamingItAndTheRuntime() throws Exception {
     executable("node", "echo v22.11.0");
 
