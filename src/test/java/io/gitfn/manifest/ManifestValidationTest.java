@@ -39,6 +39,12 @@ class ManifestValidationTest {
             "functions/fn.yaml:10: spec.scaleConfig.minReplicas: is required in scaleConfig",
             "functions/fn.yaml:11: spec.scaleConfig.minReplica: unknown field `minReplica`; a typo? Known here:"
                 + " maxReplicas, minReplicas"),
+        rule("a misspelt security context field is an error too",
+            doc(function("fn", "podSecurityContext:", "  runAsUsr: 1000")),
+            "functions/fn.yaml:11: spec.podSecurityContext.runAsUsr: unknown field `runAsUsr`; a typo? Known here:"
+                + " appArmorProfile, fsGroup, fsGroupChangePolicy, runAsGroup, runAsNonRoot, runAsUser,"
+                + " seLinuxChangePolicy, seLinuxOptions, seccompProfile, supplementalGroups,"
+                + " supplementalGroupsPolicy, sysctls, windowsOptions"),
         rule("a field of the wrong type",
             doc(function("fn", "replicas: many")),
             "functions/fn.yaml:10: spec.replicas: has a value of the wrong type: Cannot deserialize value of type"
