@@ -95,6 +95,10 @@ class KymaCompatibilityIT {
           .commit("the tutorial's folder");
       copy.push();
       yaml = yaml.replace("${GIT_URL}", http.url(repository.name()));
+      client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata()
+          .withName("git-credentials").endMetadata()
+          .withStringData(Map.of("username", http.credentials().username(), "password", http.credentials().password()))
+          .build()).create();
     }
     createWhatTheShapesReferTo(client, ns);
 
