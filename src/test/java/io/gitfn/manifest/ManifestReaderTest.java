@@ -235,9 +235,9 @@ class ManifestReaderTest {
         "functions/sample.yaml:9: spec.runtime: runtime `nodejs16` is not one of nodejs20, nodejs22, nodejs24, python312",
         "functions/sample.yaml:31: spec.secretMounts[0].secretName: `SECRET_NAME` is not a Secret name (a DNS-1123"
             + " subdomain: lower-case letters, digits, '-' and '.', at most 253 characters)",
-        "functions/sample.yaml:33: spec.status: unknown field `status`; a typo? Known here: annotations, env,"
-            + " labels, replicas, resourceConfiguration, runtime, runtimeImageOverride, scaleConfig, secretMounts,"
-            + " source, template");
+        "functions/sample.yaml:33: spec.status: unknown field `status`; a typo? Known here: annotations,"
+            + " containerSecurityContext, env, labels, podSecurityContext, replicas, resourceConfiguration, runtime,"
+            + " runtimeImageOverride, scaleConfig, secretMounts, source, template");
   }
 
   // --- Format 2: Kyma CLI folders ---
