@@ -20,6 +20,7 @@ import io.gitfn.reconcile.Rollout.Release;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -52,7 +53,9 @@ final class BuildlessSources {
     }
     String name = source.name(fn);
     String image = ContentKey.baseImage(fn, settings);
-    if (find(fn, name).isEmpty()) {
+    // One left by a deleted Function of the same name and content is taken over: its owner reference is replaced
+    // (only the data of an immutable ConfigMap is frozen), else the garbage collector would delete it under the Pods.
+    if (find(fn, name).filter(found -> ownedBy(fn, found)).isEmpty()) {
       client.resource(source.configMap(fn)).fieldManager(FieldManagers.FUNCTION_CONTROLLER).forceConflicts()
           .serverSideApply();
     }
@@ -93,6 +96,11 @@ final class BuildlessSources {
         client.resource(source).delete();
       }
     }
+  }
+
+  private static boolean ownedBy(Function fn, ConfigMap map) {
+    return map.getMetadata().getOwnerReferences() != null && map.getMetadata().getOwnerReferences().stream()
+        .anyMatch(o -> Objects.equals(o.getUid(), fn.getMetadata().getUid()));
   }
 
   private Optional<ConfigMap> find(Function fn, String name) {

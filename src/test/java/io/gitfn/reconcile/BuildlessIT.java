@@ -196,6 +196,24 @@ class BuildlessIT {
   }
 
   @Test
+  void aFunctionDeletedAndMadeAgainWithTheSameSourceOwnsItsConfigMap(KubernetesClient client, TestNamespace ns) {
+    client.resource(TestFunction.inline().named("again").inNamespace(ns.name()).uid(null).code(V1).build()).create();
+    awaitRolledOut(client, ns, "again", null);
+    client.resources(Function.class).inNamespace(ns.name()).withName("again").delete();
+    await().atMost(WAIT).until(() -> get(client, ns, "again") == null);
+
+    client.resource(TestFunction.inline().named("again").inNamespace(ns.name()).uid(null).code(V1).build()).create();
+
+    Function fn = awaitRolledOut(client, ns, "again", null);
+    // Whether the garbage collector got to the old one first or not, the ConfigMap is the new Function's and stays.
+    await().during(Duration.ofSeconds(3)).atMost(WAIT).untilAsserted(() ->
+        assertThat(single(sources(client, ns, "again")).getMetadata().getOwnerReferences()).singleElement()
+            .satisfies(o -> assertThat(o.getUid()).isEqualTo(fn.getMetadata().getUid())));
+    assertThat(sourceOf(deployment(client, ns, "again")))
+        .isEqualTo(single(sources(client, ns, "again")).getMetadata().getName());
+  }
+
+  @Test
   void anImageAnnotationOverridesTheBuildlessDefault(KubernetesClient client, TestNamespace ns) {
     client.resource(TestFunction.inline().named("built").inNamespace(ns.name()).uid(null).code(V1)
         .metadataAnnotation(Annotations.BUILD_MODE, "image").build()).create();
