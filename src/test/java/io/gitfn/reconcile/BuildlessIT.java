@@ -30,6 +30,7 @@ import io.gitfn.build.BuildSettings;
 import io.gitfn.build.BuildlessDeployment;
 import io.gitfn.build.BuildlessSource;
 import io.gitfn.build.ContentKey;
+import io.gitfn.rollback.Pins;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
@@ -166,6 +167,38 @@ class BuildlessIT {
       assertThat(fn.getStatus().getHistory()).extracting(FunctionHistoryEntry::getOutcome)
           .containsExactly("Reused", "Succeeded", "Succeeded");
     }
+  }
+
+  @Test
+  void aPinRePointsTheDeploymentAtThePinnedRevisionsConfigMapUntilUnpinned(KubernetesClient client,
+      TestNamespace ns) {
+    // As a FunctionRepository's sync would, each version names its revision.
+    client.resource(TestFunction.inline().named("pinned").inNamespace(ns.name()).uid(null).code(V1)
+        .metadataAnnotation(Annotations.REVISION, "main@sha1:1111111").build()).create();
+    awaitRolledOut(client, ns, "pinned", null);
+    String first = sourceOf(deployment(client, ns, "pinned"));
+    FunctionEdits.edit(client, ns, "pinned", f -> {
+      f.getSpec().getSource().getInline().setSource(V2);
+      f.getMetadata().getAnnotations().put(Annotations.REVISION, "main@sha1:2222222");
+      return f;
+    });
+    awaitRolledOut(client, ns, "pinned", first);
+    String second = sourceOf(deployment(client, ns, "pinned"));
+
+    Pins.set(client, get(client, ns, "pinned"), "main@sha1:1111111");
+    awaitRolledOut(client, ns, "pinned", second);
+    assertThat(sourceOf(deployment(client, ns, "pinned"))).isEqualTo(first);
+    // The status is written at the end of the pass that re-pointed the Deployment.
+    await().atMost(WAIT).untilAsserted(() -> assertThat(condition(get(client, ns, "pinned"), "BuildReady"))
+        .satisfies(c -> {
+          assertThat(c.getReason()).isEqualTo("NoBuildNeeded");
+          assertThat(c.getMessage()).contains("pinned to main@sha1:1111111").contains(first);
+        }));
+
+    Pins.clear(client, get(client, ns, "pinned"));
+    awaitRolledOut(client, ns, "pinned", first);
+    assertThat(sourceOf(deployment(client, ns, "pinned"))).isEqualTo(second);
+    assertThat(client.batch().v1().jobs().inNamespace(ns.name()).list().getItems()).isEmpty();
   }
 
   @Test
