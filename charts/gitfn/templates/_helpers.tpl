@@ -54,6 +54,19 @@ app.kubernetes.io/component: registry
 {{- end -}}
 
 {{/* --registry: the value, or the in-cluster registry when it is on. */}}
+{{/*
+True (non-empty) when the controller needs a registry: every Function is built unless buildMode is buildless,
+and a buildless cluster may still name one for the Functions that ask for image builds.
+*/}}
+{{- define "gitfn.needsRegistry" -}}
+{{- if not (has .Values.buildMode (list "image" "buildless")) -}}
+{{- fail (printf "buildMode is %q: use image or buildless" .Values.buildMode) -}}
+{{- end -}}
+{{- if or (eq .Values.buildMode "image") .Values.registry.address .Values.inClusterRegistry.enabled -}}
+true
+{{- end -}}
+{{- end -}}
+
 {{- define "gitfn.registryAddress" -}}
 {{- if .Values.registry.address -}}
 {{- .Values.registry.address -}}

@@ -26,6 +26,12 @@ public final class Annotations {
    */
   public static final String PINNED_REVISION = "gitfn.io/pinned-revision";
 
+  /**
+   * On a Function: {@code image} or {@code buildless}, how this Function's code reaches its Pods, over the
+   * controller's {@code --build-mode}. Any other value is an invalid spec (ConfigurationReady False).
+   */
+  public static final String BUILD_MODE = "gitfn.io/build-mode";
+
   /** On a Function read from Git: the file or folder of the repository it came from. */
   public static final String SOURCE_PATH = "gitfn.io/source-path";
 

@@ -49,7 +49,12 @@ public final class BuildJobSpec {
    * the image the other's Job pushed.
    */
   public static String name(Function fn, ContentKey key) {
-    String suffix = "-build-" + key.value().substring(0, KEY_IN_NAME);
+    return name(fn, "build", key);
+  }
+
+  /** {@code <fn>-<kind>-<first 10 of key>}, shortened and hashed as {@link #name(Function, ContentKey)} says. */
+  static String name(Function fn, String kind, ContentKey key) {
+    String suffix = "-" + kind + "-" + key.value().substring(0, KEY_IN_NAME);
     String fnName = fn.getMetadata().getName();
     if (fnName.length() + suffix.length() <= NAME_LIMIT) {
       return fnName + suffix;

@@ -1,5 +1,7 @@
 package io.gitfn.build;
 
+import io.gitfn.api.function.BuildMode;
+import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import java.time.Duration;
 import java.util.Arrays;
@@ -28,6 +30,7 @@ import java.util.stream.Collectors;
  *     without verifying TLS, as the controller's {@code --insecure-registry} lists them; every other registry,
  *     the push registry and the base image's alike, is HTTPS with verified certificates
  * @param deadline how long a build Job may run, its {@code activeDeadlineSeconds}
+ * @param defaultMode how Functions without a {@code gitfn.io/build-mode} annotation run: built images, or buildless
  */
 public record BuildSettings(
     String registry,
@@ -40,7 +43,8 @@ public record BuildSettings(
     int concurrency,
     RuntimeSources runtimes,
     Set<String> insecureRegistries,
-    Duration deadline) {
+    Duration deadline,
+    BuildMode defaultMode) {
 
   public static final int DEFAULT_CONCURRENCY = 5;
 
@@ -98,6 +102,7 @@ public record BuildSettings(
     if (deadline == null || deadline.toSeconds() < 1) {
       throw new IllegalArgumentException("the build deadline must be at least 1s, not " + deadline);
     }
+    Objects.requireNonNull(defaultMode, "defaultMode");
     for (String host : insecureRegistries) {
       if (host.isEmpty() || host.contains("/")) {
         throw new IllegalArgumentException(
@@ -111,7 +116,7 @@ public record BuildSettings(
       String registrySecret, String packageRegistrySecret, String buildProfile, Map<String, String> podAnnotations,
       int concurrency, Set<String> insecureRegistries) {
     this(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile, podAnnotations,
-        concurrency, RuntimeSources.bundled(), insecureRegistries, DEFAULT_DEADLINE);
+        concurrency, RuntimeSources.bundled(), insecureRegistries, DEFAULT_DEADLINE, BuildMode.IMAGE);
   }
 
   /**
@@ -141,50 +146,64 @@ public record BuildSettings(
 
   public BuildSettings withRegistry(String registry) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, insecureRegistries, deadline);
+        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode);
   }
 
   public BuildSettings withBuilder(ImageBuilder other) {
     return new BuildSettings(registry, other, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, insecureRegistries, deadline);
+        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode);
   }
 
   public BuildSettings withInsecureRegistries(Set<String> hosts) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, hosts, deadline);
+        podAnnotations, concurrency, runtimes, hosts, deadline, defaultMode);
   }
 
   public BuildSettings withPackageRegistrySecret(String secret) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, secret, buildProfile, podAnnotations,
-        concurrency, runtimes, insecureRegistries, deadline);
+        concurrency, runtimes, insecureRegistries, deadline, defaultMode);
   }
 
   public BuildSettings withBaseImage(FunctionRuntime runtime, String image) {
     Map<FunctionRuntime, String> images = new EnumMap<>(baseImages);
     images.put(runtime, image);
     return new BuildSettings(registry, builder, images, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, insecureRegistries, deadline);
+        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode);
   }
 
   public BuildSettings withPodAnnotations(Map<String, String> annotations) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        annotations, concurrency, runtimes, insecureRegistries, deadline);
+        annotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode);
   }
 
   public BuildSettings withConcurrency(int limit) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, limit, runtimes, insecureRegistries, deadline);
+        podAnnotations, limit, runtimes, insecureRegistries, deadline, defaultMode);
   }
 
   public BuildSettings withDeadline(Duration limit) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, insecureRegistries, limit);
+        podAnnotations, concurrency, runtimes, insecureRegistries, limit, defaultMode);
+  }
+
+  public BuildSettings withDefaultMode(BuildMode mode) {
+    return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
+        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, mode);
+  }
+
+  /**
+   * The mode a Function runs in: its {@code gitfn.io/build-mode} annotation, else {@link #defaultMode}.
+   *
+   * @throws IllegalArgumentException when the annotation names no mode ({@code FunctionRules} reports it first)
+   */
+  public BuildMode modeOf(Function fn) {
+    return BuildMode.requested(fn).orElse(defaultMode);
   }
 
   /** Settings that build with another runtime server, for tests of what a runtime change does. */
   public BuildSettings withRuntime(FunctionRuntime runtime, RuntimeSource source) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes.with(runtime, source), insecureRegistries, deadline);
+        podAnnotations, concurrency, runtimes.with(runtime, source), insecureRegistries, deadline, defaultMode);
   }
 
   private static void requireNonBlank(String value, String name) {

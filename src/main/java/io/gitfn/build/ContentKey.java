@@ -72,6 +72,21 @@ public record ContentKey(String value) {
     return override != null && !override.isBlank() ? override : settings.baseImage(fn.getSpec().getRuntime());
   }
 
+  /**
+   * A key for another use of the same inputs, such as the source ConfigMap of a buildless Pod: SHA-256 over a
+   * purpose, its version and this key. Everything this key covers (runtime, runtime files, base image, source)
+   * moves the derived key too, and no derived key equals an image key, so an image and a buildless source of the
+   * same content never share a name.
+   */
+  public ContentKey derive(String purpose, int version) {
+    MessageDigest sha256 = sha256();
+    field(sha256, "gitfn-derived-key");
+    field(sha256, purpose);
+    field(sha256, Integer.toString(version));
+    field(sha256, value);
+    return new ContentKey(HexFormat.of().formatHex(sha256.digest()));
+  }
+
   /** The first {@link #TAG_LENGTH} hex digits: the image tag and the {@code gitfn.io/content-key} label value. */
   public String tag() {
     return value.substring(0, TAG_LENGTH);

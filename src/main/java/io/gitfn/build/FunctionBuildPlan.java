@@ -6,8 +6,13 @@ import io.gitfn.api.function.Function;
  * What building a Function's current spec means: its content key, the image that key names, and the build context.
  * The controller, {@code gitfn render --with-workloads} and {@code gitfn up} all start from one, so they agree on
  * every key and image.
+ *
+ * @param lockFile the dependency lock file read beside the dependency file ({@code package-lock.json} in a Git
+ *     {@code baseDir}), or null when there is none. Only buildless Pods install from it ({@link BuildlessSource});
+ *     the image build installs from the dependency file as it always has. A Git source's key, the tree id of
+ *     {@code baseDir}, covers it already.
  */
-public record FunctionBuildPlan(ContentKey key, String image, BuildContext context) {
+public record FunctionBuildPlan(ContentKey key, String image, BuildContext context, String lockFile) {
 
   /**
    * The plan of an inline source, which the spec holds whole.
@@ -15,7 +20,7 @@ public record FunctionBuildPlan(ContentKey key, String image, BuildContext conte
    * @throws BuildContextTooLargeException when the source and dependencies exceed the ConfigMap limit
    */
   public static FunctionBuildPlan ofInline(Function fn, BuildSettings builds) throws BuildContextTooLargeException {
-    return of(fn, ContentKey.ofInline(fn, builds), BuildContext.ofInline(fn, builds), builds);
+    return of(fn, ContentKey.ofInline(fn, builds), BuildContext.ofInline(fn, builds), null, builds);
   }
 
   /**
@@ -27,11 +32,18 @@ public record FunctionBuildPlan(ContentKey key, String image, BuildContext conte
    */
   public static FunctionBuildPlan ofGitTree(Function fn, String baseDirTree, String handler, String dependencies,
       BuildSettings builds) throws BuildContextTooLargeException {
-    return of(fn, ContentKey.ofGitTree(fn, baseDirTree, builds), BuildContext.of(fn, handler, dependencies, builds),
-        builds);
+    return ofGitTree(fn, baseDirTree, handler, dependencies, null, builds);
   }
 
-  private static FunctionBuildPlan of(Function fn, ContentKey key, BuildContext context, BuildSettings builds) {
-    return new FunctionBuildPlan(key, BuildJobSpec.image(fn, key, builds), context);
+  /** As {@link #ofGitTree(Function, String, String, String, BuildSettings)}, with the lock file, or null. */
+  public static FunctionBuildPlan ofGitTree(Function fn, String baseDirTree, String handler, String dependencies,
+      String lockFile, BuildSettings builds) throws BuildContextTooLargeException {
+    return of(fn, ContentKey.ofGitTree(fn, baseDirTree, builds), BuildContext.of(fn, handler, dependencies, builds),
+        lockFile, builds);
+  }
+
+  private static FunctionBuildPlan of(Function fn, ContentKey key, BuildContext context, String lockFile,
+      BuildSettings builds) {
+    return new FunctionBuildPlan(key, BuildJobSpec.image(fn, key, builds), context, lockFile);
   }
 }

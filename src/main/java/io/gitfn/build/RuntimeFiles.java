@@ -8,11 +8,14 @@ import io.gitfn.api.function.FunctionRuntime;
  * @param source {@code handler.js} or {@code handler.py}
  * @param dependencies {@code package.json} or {@code requirements.txt}
  * @param packageRegistryConfig the package manager's config file in the optional package-registry Secret
+ * @param lock the dependency lock file beside the dependency file ({@code package-lock.json}), or null for a
+ *     language whose package manager has none ({@code requirements.txt} pins versions itself, when it does)
  */
-public record RuntimeFiles(String source, String dependencies, String packageRegistryConfig) {
+public record RuntimeFiles(String source, String dependencies, String packageRegistryConfig, String lock) {
 
-  private static final RuntimeFiles NODEJS = new RuntimeFiles("handler.js", "package.json", ".npmrc");
-  private static final RuntimeFiles PYTHON = new RuntimeFiles("handler.py", "requirements.txt", "pip.conf");
+  private static final RuntimeFiles NODEJS =
+      new RuntimeFiles("handler.js", "package.json", ".npmrc", "package-lock.json");
+  private static final RuntimeFiles PYTHON = new RuntimeFiles("handler.py", "requirements.txt", "pip.conf", null);
 
   public static RuntimeFiles of(FunctionRuntime runtime) {
     return isNode(runtime) ? NODEJS : PYTHON;

@@ -3,6 +3,7 @@ package io.gitfn.cli;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.GoDuration;
+import io.gitfn.api.function.BuildMode;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ImageBuilder;
@@ -90,6 +91,9 @@ final class ControllerCommand implements Callable<Integer> {
 
   @Option(names = "--registry-secret", defaultValue = BuildSettings.DEFAULT_REGISTRY_SECRET, description = "dockerconfigjson Secret, in each Function's namespace, that the builder pushes with and the Function's Pods pull with (default: ${DEFAULT-VALUE}).")
   String registrySecret;
+
+  @Option(names = "--build-mode", paramLabel = "image|buildless", defaultValue = "image", description = "How Functions without a gitfn.io/build-mode annotation run: image (a build Job pushes an image to the registry) or buildless (the runtime's base image, the source from a ConfigMap, dependencies installed at Pod start; no registry) (default: ${DEFAULT-VALUE}).")
+  String buildMode;
 
   @Option(names = "--package-registry-secret", description = "Secret with .npmrc or pip.conf, in each Function's namespace, for dependency installs.")
   String packageRegistrySecret;
@@ -196,7 +200,8 @@ final class ControllerCommand implements Callable<Integer> {
         builderImage == null || builderImage.isBlank() ? tool : tool.withImage(builderImage), runtimeBases,
         registrySecret, packageRegistrySecret, defaults.buildProfile(), defaults.podAnnotations(), buildConcurrency,
         new HashSet<>(insecureRegistries)).withDeadline(deadline)
-        .withPodAnnotations(keyValues("--build-pod-annotation", buildPodAnnotations)));
+        .withPodAnnotations(keyValues("--build-pod-annotation", buildPodAnnotations))
+        .withDefaultMode(BuildMode.parse(buildMode)));
     // The hook waits for the reconciles' time to finish, plus time to release the Lease and close the servers.
     StopSignal signal = StopSignal.install("gitfn-stop", shutdown.plusSeconds(10), true);
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

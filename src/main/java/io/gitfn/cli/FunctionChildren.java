@@ -3,10 +3,14 @@ package io.gitfn.cli;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.api.function.BuildMode;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionSpec;
+import io.gitfn.build.BuildContextTooLargeException;
 import io.gitfn.build.BuildJobSpec;
 import io.gitfn.build.BuildSettings;
+import io.gitfn.build.BuildlessDeployment;
+import io.gitfn.build.BuildlessSource;
 import io.gitfn.build.ContextConfigMapSpec;
 import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.reconcile.sync.FunctionSync;
@@ -70,14 +74,21 @@ record FunctionChildren(List<HasMetadata> objects, boolean sourceDependent) {
    * ({@code plan} empty).
    */
   static FunctionChildren of(Function fn, Optional<FunctionBuildPlan> plan, BuildSettings builds,
-      WorkloadSettings workloads) {
+      WorkloadSettings workloads) throws BuildContextTooLargeException {
     List<HasMetadata> objects = new ArrayList<>();
-    plan.ifPresent(p -> {
-      // What the Function controller's planner, builds and workload dependents apply, in that order.
-      objects.add(ContextConfigMapSpec.forFunction(fn, p.key(), p.context()));
-      objects.add(BuildJobSpec.forFunction(fn, p.key(), BuildJobSpec.name(fn, p.key()), builds));
-      objects.add(DesiredDeployment.forFunction(fn, p.image(), workloads));
-    });
+    if (plan.isPresent() && builds.modeOf(fn) == BuildMode.BUILDLESS) {
+      // What BuildlessSources and the Deployment dependent apply: no context, no Job.
+      BuildlessSource source = BuildlessSource.of(fn, plan.get(), builds);
+      objects.add(source.configMap(fn));
+      objects.add(BuildlessDeployment.forFunction(fn, source.name(fn), builds, workloads));
+    } else {
+      plan.ifPresent(p -> {
+        // What the Function controller's planner, builds and workload dependents apply, in that order.
+        objects.add(ContextConfigMapSpec.forFunction(fn, p.key(), p.context()));
+        objects.add(BuildJobSpec.forFunction(fn, p.key(), BuildJobSpec.name(fn, p.key()), builds));
+        objects.add(DesiredDeployment.forFunction(fn, p.image(), workloads));
+      });
+    }
     // Neither depends on the source.
     objects.add(DesiredService.forFunction(fn));
     DesiredHpa.forFunction(fn, workloads).ifPresent(objects::add);

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesList;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.function.ConditionReason;
+import io.gitfn.api.function.BuildMode;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.GitRepositorySource;
 import io.gitfn.build.BuildContextTooLargeException;
@@ -54,7 +55,9 @@ import picocli.CommandLine;
     footerHeading = "%nWith --with-workloads:%n",
     footer = {
         "Each Function is followed by its build context ConfigMap, build Job, Deployment, Service and, when"
-            + " scaleConfig has min < max, its HPA, built by the code the controller applies them with.",
+            + " scaleConfig has min < max, its HPA, built by the code the controller applies them with. A buildless"
+            + " Function (gitfn.io/build-mode, or --build-mode) has its source ConfigMap instead of the context"
+            + " ConfigMap and the Job, and a Deployment on the base image with an install init container.",
         "They have no ownerReferences and no serverless.kyma-project.io/uuid label: both need the Function's UID,"
             + " which only the cluster assigns, and the controller adds them. Nor do they have the"
             + " gitfn.io/repository label that a FunctionRepository puts on its Functions and so on their children.",
@@ -112,6 +115,11 @@ final class RenderCommand implements Callable<Integer> {
           + " TLS, as the controller's --insecure-registry (repeatable).")
   List<String> insecureRegistries = new ArrayList<>();
 
+  @Option(names = "--build-mode", paramLabel = "image|buildless",
+      description = "With --with-workloads: how Functions without a gitfn.io/build-mode annotation run, as the"
+          + " controller's --build-mode. Default: ${DEFAULT-VALUE}.")
+  String buildMode = BuildMode.IMAGE.value();
+
   @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
       description = "With --with-workloads: the namespace of Functions that name none, as a FunctionRepository"
           + " places them in its own; their children and image names use it. Default: ${DEFAULT-VALUE}.")
@@ -159,7 +167,8 @@ final class RenderCommand implements Callable<Integer> {
 
   private void checkWorkloadOptions() {
     CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
-    for (String option : List.of("--registry", "--builder", "--insecure-registry", "--namespace", "--offline")) {
+    for (String option : List.of("--registry", "--builder", "--insecure-registry", "--build-mode", "--namespace",
+        "--offline")) {
       if (!withWorkloads && parsed.hasMatchedOption(option)) {
         throw new CommandLine.ParameterException(spec.commandLine(), option + " applies with --with-workloads");
       }
@@ -175,7 +184,8 @@ final class RenderCommand implements Callable<Integer> {
   private BuildSettings buildSettings() {
     return BuildSettings.defaults().withRegistry(registry)
         .withBuilder(ImageBuilder.of(ImageBuilder.Tool.parse(builder)))
-        .withInsecureRegistries(Set.copyOf(insecureRegistries));
+        .withInsecureRegistries(Set.copyOf(insecureRegistries))
+        .withDefaultMode(BuildMode.parse(buildMode));
   }
 
   /**

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.gitfn.api.Annotations;
+import io.gitfn.api.function.BuildMode;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionSpec;
 import io.gitfn.api.function.GitRepositorySource;
@@ -112,6 +114,7 @@ final class FunctionValidator {
     if (metadata != null) {
       checkLabels(metadata.getLabels(), "metadata.labels", false, violations);
       checkAnnotations(metadata.getAnnotations(), "metadata.annotations", false, violations);
+      checkBuildMode(metadata.getAnnotations(), violations);
     }
   }
 
@@ -312,6 +315,17 @@ final class FunctionValidator {
     if (total > MAX_ANNOTATION_BYTES) {
       violations.add(new Violation(field, "are " + total + " bytes together, more than the " + MAX_ANNOTATION_BYTES
           + " Kubernetes allows"));
+    }
+  }
+
+  private static void checkBuildMode(Map<String, String> annotations, List<Violation> violations) {
+    String mode = annotations == null ? null : annotations.get(Annotations.BUILD_MODE);
+    if (mode != null) {
+      try {
+        BuildMode.parse(mode);
+      } catch (IllegalArgumentException e) {
+        violations.add(new Violation("metadata.annotations[" + Annotations.BUILD_MODE + "]", e.getMessage()));
+      }
     }
   }
 

@@ -3,6 +3,7 @@ package io.gitfn.reconcile;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
+import io.gitfn.build.BuildlessDeployment;
 import io.gitfn.reconcile.cache.OwnFieldsItemStore;
 import io.gitfn.workload.DesiredDeployment;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -37,7 +38,10 @@ public final class FunctionDeployment extends KubernetesDependentResource<Deploy
   @Override
   protected Deployment desired(Function fn, Context<Function> context) {
     Rollout rollout = Rollout.of(context);
-    return DesiredDeployment.forFunction(fn, rollout.release().orElseThrow().image(), rollout.settings());
+    Rollout.Release release = rollout.release().orElseThrow();
+    return release.buildless()
+        ? BuildlessDeployment.forFunction(fn, release.sourceConfigMap(), rollout.builds(), rollout.settings())
+        : DesiredDeployment.forFunction(fn, release.image(), rollout.settings());
   }
 
   @Override

@@ -1,15 +1,18 @@
 package io.gitfn.reconcile;
 
+import static io.gitfn.api.function.ConditionReason.DEPENDENCY_INSTALL_FAILED;
 import static io.gitfn.api.function.ConditionReason.DEPLOYMENT_FAILED;
 import static io.gitfn.api.function.ConditionReason.DEPLOYMENT_READY;
 import static io.gitfn.api.function.ConditionReason.DEPLOYMENT_WAITING;
 import static io.gitfn.api.function.ConditionReason.JOB_FINISHED;
+import static io.gitfn.api.function.ConditionReason.NO_BUILD_NEEDED;
 import static io.gitfn.api.function.ConditionReason.PINNED_REVISION_UNKNOWN;
 import static io.gitfn.api.function.ConditionType.BUILD_READY;
 import static io.gitfn.api.function.ConditionType.CONFIGURATION_READY;
 import static io.gitfn.api.function.ConditionType.RUNNING;
 
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentCondition;
@@ -18,6 +21,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.Labels;
+import io.gitfn.api.function.BuildMode;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
 import io.gitfn.api.function.ScaleConfig;
@@ -84,6 +88,8 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
   private final EventRecorder events;
   private final BuildPlanner planner;
   private final FunctionBuilds builds;
+  private final BuildlessSources buildless;
+  private final BuildSettings buildSettings;
   private final SimpleInboundEventSource<Function> wakeUps = new SimpleInboundEventSource<>("function-wake-ups");
 
   public FunctionReconciler(KubernetesClient client, SourceWatcher watcher, MirrorCache mirrors,
@@ -97,6 +103,8 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
         id -> wake(id.namespace(), id.name()));
     this.builds = new FunctionBuilds(client, buildSettings, queue, new RegistryLookup(settings.registryLookup()),
         fn -> wake(fn.getMetadata().getNamespace(), fn.getMetadata().getName()), meters);
+    this.buildless = new BuildlessSources(client, buildSettings);
+    this.buildSettings = buildSettings;
   }
 
   @Override
@@ -122,16 +130,26 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     Optional<FunctionBuildPlan> build = planner.plan(fn, pass);
     String pin = pinnedRevision(fn);
     pass.status().setPinnedRevision(pin);
+    // The plan is empty when the spec, its build-mode annotation included, breaks a rule.
+    boolean buildlessMode = build.isPresent() && buildSettings.modeOf(fn) == BuildMode.BUILDLESS;
     Optional<Release> release = pin != null ? pinned(fn, pin, pass)
+        : buildlessMode ? buildless.ensure(fn, build.get(), pass)
         : build.filter(b -> builds.ensure(fn, b, jobs, pass)).map(b -> new Release(b.key(), b.image()));
-    new Rollout(release, workloads).handTo(context);
+    new Rollout(release, workloads, buildSettings).handTo(context);
     context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
     release.ifPresent(r -> recordRelease(r, pass));
     boolean rolledOut = reportRunning(context, pass);
     if (rolledOut && release.isPresent() && build.isPresent() && pin == null) {
-      builds.cleanUp(jobs, build.get().key());
+      builds.cleanUp(jobs, release.get().key());
+    }
+    if (rolledOut && release.isPresent() && (buildlessMode || release.get().buildless())) {
+      buildless.collect(fn, history(pass), release.get().key());
     }
     return pass.finish(events);
+  }
+
+  private static List<FunctionHistoryEntry> history(FunctionPass pass) {
+    return pass.status().getHistory() == null ? List.of() : pass.status().getHistory();
   }
 
   @Override
@@ -160,9 +178,13 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
       return Optional.empty();
     }
     pass.revision(revision);
-    pass.condition(BUILD_READY, "True", JOB_FINISHED, "pinned to " + revision + ": image " + entry.get().getImage()
-        + " runs until `gitfn rollback function " + fn.getMetadata().getName() + " --unpin`");
-    return Optional.of(new Release(new ContentKey(entry.get().getContentKey()), entry.get().getImage()));
+    Release release = buildless.pinned(fn, entry.get());
+    String runs = release.buildless() ? "image " + release.image() + " with the source of ConfigMap "
+        + release.sourceConfigMap() : "image " + release.image();
+    pass.condition(BUILD_READY, "True", release.buildless() ? NO_BUILD_NEEDED : JOB_FINISHED, "pinned to "
+        + revision + ": " + runs + " runs until `gitfn rollback function " + fn.getMetadata().getName()
+        + " --unpin`");
+    return Optional.of(release);
   }
 
   /** The history notes a release that runs an earlier image again: a revert or a pin. */
@@ -184,8 +206,16 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     String name = "Deployment " + deployment.getMetadata().getName();
     boolean rolledOut = rolledOut(deployment);
     Optional<DeploymentCondition> stalled = stalled(deployment);
+    // Pods are not watched: the Deployment does not change while its new Pod crash-loops, so look again soon.
+    List<Pod> pods = rolledOut ? List.of() : NewPods.of(client, deployment);
+    Optional<String> installFailed = NewPods.installFailure(deployment, pods);
     if (rolledOut) {
       pass.condition(RUNNING, "True", DEPLOYMENT_READY, available(context.getPrimaryResource(), deployment));
+    } else if (installFailed.isPresent()) {
+      // Before the progress deadline: past it, the cause is still the install, which is what to fix.
+      pass.condition(RUNNING, "False", DEPENDENCY_INSTALL_FAILED, name + " is not rolled out: "
+          + installFailed.get() + ". The Pods of its previous version, if any, keep serving.");
+      pass.retryWithin(WAITING);
     } else if (stalled.isPresent()) {
       // The Deployment controller gave up waiting; its next change (a new image, Pods turning Ready) wakes us.
       pass.condition(RUNNING, "False", DEPLOYMENT_FAILED, name + " has not rolled out within its progress deadline of "
@@ -193,9 +223,8 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
           + ". The Pods of its previous ReplicaSet, if any, keep serving; `kubectl describe` its new Pods for why"
           + " they are not Ready.");
     } else {
-      // Pods are not watched: the Deployment does not change while its new Pod crash-loops, so look again soon.
       pass.condition(RUNNING, "Unknown", DEPLOYMENT_WAITING, name + " is rolling out"
-          + NewPods.whyNotReady(client, deployment).map(why -> ": " + why).orElse(""));
+          + NewPods.whyNotReady(deployment, pods).map(why -> ": " + why).orElse(""));
       pass.retryWithin(WAITING);
     }
     DeploymentStatus status = deployment.getStatus();

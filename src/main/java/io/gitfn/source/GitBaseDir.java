@@ -36,7 +36,11 @@ public record GitBaseDir(Revision revision, String tree, FunctionBuildPlan plan)
     String handler = file(snapshot, baseDir, files.source()).orElseThrow(() -> new SourceException(
         SourceException.Kind.PATH_NOT_FOUND, "baseDir '" + baseDir + "' has no " + files.source() + " at " + revision));
     String dependencies = file(snapshot, baseDir, files.dependencies()).orElse(null);
-    return new GitBaseDir(revision, tree, FunctionBuildPlan.ofGitTree(fn, tree, handler, dependencies, builds));
+    // Buildless Pods install from the lock file; a lock without its dependency file would lock nothing.
+    String lock = files.lock() == null || dependencies == null ? null
+        : file(snapshot, baseDir, files.lock()).orElse(null);
+    return new GitBaseDir(revision, tree,
+        FunctionBuildPlan.ofGitTree(fn, tree, handler, dependencies, lock, builds));
   }
 
   /**

@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.build.BuildContext;
 import io.gitfn.build.BuildSettings;
+import io.gitfn.build.BuildlessSource;
 import io.gitfn.build.ContentKey;
+import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
 import io.gitfn.source.FolderTree;
@@ -186,6 +189,30 @@ class RenderCommandTest {
         "Function a", "ConfigMap " + a, "Job " + a, "Deployment a", "Service a",
         "Function b", "ConfigMap " + b, "Job " + b, "Deployment b", "Service b", "HorizontalPodAutoscaler b",
         "Function c", "ConfigMap " + c, "Job " + c, "Deployment c", "Service c");
+  }
+
+  @Test
+  void withWorkloadsABuildlessFunctionHasItsSourceConfigMapAndABaseImageDeploymentAndNoJob() throws Exception {
+    writeThreeInlineFunctions();
+    write("functions/d.yaml", TestFunction.declared("d").metadataAnnotation(Annotations.BUILD_MODE, "image")
+        .toYaml());
+
+    Run run = render(folder.toString(), "--with-workloads", "--build-mode", "buildless", "-o", "json");
+
+    assertThat(run.exitCode()).isZero();
+    List<JsonNode> items = items(run);
+    Function a = new KubernetesSerialization().unmarshal(find(items, "Function", "a").toString(), Function.class);
+    String source = BuildlessSource.name(a, BuildlessSource.of(a, FunctionBuildPlan.ofInline(a,
+        BuildSettings.defaults()), BuildSettings.defaults()).key());
+    assertThat(kindsAndNames(items)).startsWith("Function a", "ConfigMap " + source, "Deployment a", "Service a")
+        .noneMatch(k -> k.startsWith("Job ") && !k.startsWith("Job d-build-"));
+    JsonNode deployment = find(items, "Deployment", "a");
+    assertThat(deployment.at("/spec/template/spec/containers/0/image").asText())
+        .isEqualTo("docker.io/library/node:22-bookworm-slim");
+    assertThat(deployment.at("/spec/template/spec/initContainers/0/name").asText()).isEqualTo("install");
+    assertThat(find(items, "ConfigMap", source).at("/data/function.handler.js").asText()).isEqualTo(NODE);
+    // The annotation wins over --build-mode.
+    assertThat(kindsAndNames(items)).anyMatch(k -> k.startsWith("Job d-build-"));
   }
 
   @Test

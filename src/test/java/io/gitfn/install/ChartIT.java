@@ -130,6 +130,18 @@ class ChartIT {
   }
 
   @Test
+  void buildlessNeedsNoRegistryAndPassesItsMode() {
+    List<HasMetadata> objects = helmTemplate("gitfn", "gitfn-system", "--set", "buildMode=buildless");
+
+    Container controller = only(objects, Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(controller.getArgs()).contains("--build-mode=buildless")
+        .noneMatch(arg -> arg.startsWith("--registry="));
+    assertThatThrownBy(() -> helmTemplate("gitfn", "gitfn-system", "--set", "buildMode=buildles"))
+        .isInstanceOfSatisfying(Manifests.ToolFailed.class,
+            e -> assertThat(e.stderr).contains("buildMode is \"buildles\": use image or buildless"));
+  }
+
+  @Test
   void defaultsRunTwoLeaderElectedReplicasLockedDown() throws Exception {
     List<HasMetadata> objects = helmTemplate("gitfn", "gitfn-system", REGISTRY);
 

@@ -197,6 +197,11 @@ class ManifestValidationTest {
             doc(function("Hello_World")),
             "functions/fn.yaml:4: metadata.name: name `Hello_World` is not a DNS-1035 label: use lower-case"
                 + " letters, digits and '-', start with a letter and end with a letter or digit"),
+        rule("the build-mode annotation names a mode",
+            doc(function("fn").replace("  name: fn\n",
+                "  name: fn\n  annotations:\n    gitfn.io/build-mode: buildles\n")),
+            "functions/fn.yaml:6: metadata.annotations[gitfn.io/build-mode]: `buildles` is not a build mode: use"
+                + " one of image, buildless"),
         rule("a name has at most 63 characters",
             doc(function("a".repeat(64))),
             "functions/fn.yaml:4: metadata.name: name `" + "a".repeat(64) + "` is 64 characters; a Function name"

@@ -6,7 +6,10 @@ import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.gitfn.api.function.Function;
 import io.gitfn.api.function.TestFunction;
+import io.gitfn.build.BuildSettings;
+import io.gitfn.build.BuildlessDeployment;
 import io.gitfn.workload.DesiredDeployment;
 import io.gitfn.workload.WorkloadSettings;
 import java.util.List;
@@ -33,6 +36,42 @@ class NewPodsTest {
     Pod ready = pod("orders-new", "registry.local:5000/shop/orders:new", true, null, null);
 
     assertThat(NewPods.whyNotReady(deployment, List.of(old, ready))).isEmpty();
+  }
+
+  @Test
+  void aBuildlessPodWhoseInstallFailedIsNamedWithTheExitCodeAndTheEndOfItsOutput() {
+    Function fn = TestFunction.inline().build();
+    Deployment buildless = BuildlessDeployment.forFunction(fn, "orders-src-2222222222", BuildSettings.defaults(),
+        WorkloadSettings.defaults());
+    String image = buildless.getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
+    Pod old = buildlessPod("orders-old", image, "orders-src-1111111111", 1, "npm error 404 old");
+    Pod failing = buildlessPod("orders-new", image, "orders-src-2222222222", 1, """
+        npm error code E404
+        npm error 404 Not Found - GET http://10.199.0.1:4873/no-such-package
+        npm error A complete log of this run can be found in: /gitfn-home/.npm/_logs/2026-11-25T21_00_00Z-debug-0.log
+        gitfn: installing the Function's dependencies from package.json (no package-lock.json) failed with exit code 1
+        """);
+
+    assertThat(NewPods.installFailure(buildless, List.of(old, failing))).hasValue("the dependency install of new Pod"
+        + " orders-new failed: init container install exited with code 1: npm error code E404 | npm error 404 Not"
+        + " Found - GET http://10.199.0.1:4873/no-such-package | gitfn: installing the Function's dependencies from"
+        + " package.json (no package-lock.json) failed with exit code 1. Its log: `kubectl logs -n shop orders-new -c"
+        + " install`");
+    // The old version's Pods are not the rollout's, though they run the same base image.
+    assertThat(NewPods.installFailure(buildless, List.of(old))).isEmpty();
+    assertThat(NewPods.installFailure(deployment, List.of(failing))).isEmpty();
+  }
+
+  private static Pod buildlessPod(String name, String image, String source, int exitCode, String message) {
+    var install = new ContainerStatusBuilder().withName(BuildlessDeployment.INSTALL).withImage(image).withReady(false)
+        .withNewState().withNewWaiting().withReason("CrashLoopBackOff").endWaiting().endState()
+        .withNewLastState().withNewTerminated().withExitCode(exitCode).withReason("Error").withMessage(message)
+        .endTerminated().endLastState().build();
+    return new PodBuilder().withNewMetadata().withName(name).withNamespace("shop").endMetadata()
+        .withNewSpec().addNewContainer().withName(DesiredDeployment.CONTAINER).withImage(image).endContainer()
+        .addNewVolume().withName(BuildlessDeployment.SOURCE_VOLUME).withNewConfigMap().withName(source).endConfigMap()
+        .endVolume().endSpec()
+        .withNewStatus().withInitContainerStatuses(install).endStatus().build();
   }
 
   private static Pod pod(String name, String image, boolean ready, String waiting, Integer lastExit) {

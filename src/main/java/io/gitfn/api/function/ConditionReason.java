@@ -21,6 +21,11 @@ public final class ConditionReason {
   public static final String JOB_FAILED = "JobFailed";
   /** gitfn's addition: the build waits for a slot, as the cluster-wide build limit allows only so many. */
   public static final String JOB_QUEUED = "JobQueued";
+  /**
+   * gitfn's addition: a buildless Function builds nothing (BuildReady True), its Pods install the dependencies of
+   * the source ConfigMap as they start. Kyma's buildless mode has no BuildReady condition at all.
+   */
+  public static final String NO_BUILD_NEEDED = "NoBuildNeeded";
 
   // Running
   public static final String DEPLOYMENT_CREATED = "DeploymentCreated";
@@ -30,6 +35,8 @@ public final class ConditionReason {
   public static final String MIN_REPLICAS_NOT_AVAILABLE = "MinReplicasNotAvailable";
   public static final String DEPLOYMENT_READY = "DeploymentReady";
   public static final String DEPLOYMENT_FAILED = "DeploymentFailed";
+  /** gitfn's addition: a buildless Pod's init container could not install the dependencies; the old Pods serve on. */
+  public static final String DEPENDENCY_INSTALL_FAILED = "DependencyInstallFailed";
   public static final String SERVICE_CREATED = "ServiceCreated";
   public static final String SERVICE_UPDATED = "ServiceUpdated";
   public static final String SERVICE_FAILED = "ServiceFailed";

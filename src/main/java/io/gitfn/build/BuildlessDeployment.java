@@ -1,0 +1,137 @@
+package io.gitfn.build;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.KeyToPath;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.workload.DesiredDeployment;
+import io.gitfn.workload.ImageLayout;
+import io.gitfn.workload.WorkloadSettings;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Deployment of a buildless Function: {@link DesiredDeployment}'s, on the runtime's base image, with an init
+ * container that installs the dependencies at every Pod start.
+ *
+ * <p>The Pod has the image's layout ({@link ImageLayout}) on an emptyDir mounted at {@value #APP}, so the env,
+ * paths and command are an image's: the init container copies the source ConfigMap's files there, as its index
+ * says ({@link BuildlessSource#INDEX}), and installs
+ * gitfn's runtime packages and the Function's dependencies beside them; the runtime container mounts it read-only.
+ * The files are copied, not run from the ConfigMap volume, because Node.js resolves an ES module's imports from the
+ * file's own folder, which must hold its {@code node_modules}.
+ *
+ * <p>Both containers keep {@link DesiredDeployment}'s security context (non-root, no privilege escalation, no
+ * capabilities, RuntimeDefault seccomp, read-only root) and the volumes are emptyDir, ConfigMap and Secret only, so
+ * the Pod meets the Pod Security {@code restricted} level. HOME and the package managers' caches are on an emptyDir.
+ */
+public final class BuildlessDeployment {
+
+  /** The init container's name; the controller reads its termination to say why an install failed. */
+  public static final String INSTALL = "install";
+  /** The emptyDir with the runtime, the Function and their packages: the image's {@code /gitfn}. */
+  static final String APP = "/gitfn";
+  /** Where the init container sees the source ConfigMap. */
+  static final String SOURCE = "/gitfn-source";
+  static final String HOME = "/gitfn-home";
+  static final String REGISTRY_CONFIG = "/gitfn-registry";
+  /** The volume that mounts the source ConfigMap; the controller compares it to tell new Pods from old. */
+  public static final String SOURCE_VOLUME = "source";
+
+  private BuildlessDeployment() {
+  }
+
+  /**
+   * The Deployment that runs the source of one ConfigMap. It names nothing else of that version, so a revert or a
+   * pin to an earlier key changes only the ConfigMap's name.
+   *
+   * @param sourceConfigMap the {@link BuildlessSource}'s ConfigMap
+   */
+  public static Deployment forFunction(Function fn, String sourceConfigMap, BuildSettings builds,
+      WorkloadSettings workloads) {
+    FunctionRuntime runtime = fn.getSpec().getRuntime();
+    Deployment deployment = DesiredDeployment.forFunction(fn, ContentKey.baseImage(fn, builds), workloads);
+    PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+    Container function = pod.getContainers().stream()
+        .filter(c -> c.getName().equals(DesiredDeployment.CONTAINER)).findFirst().orElseThrow();
+    function.setCommand(command(runtime));
+    function.setArgs(List.of());
+    function.setWorkingDir(ImageLayout.FUNCTION_DIR);
+    function.getVolumeMounts().add(mount("app", APP, true));
+    pod.getVolumes().addAll(volumes(fn, sourceConfigMap, builds));
+    pod.setInitContainers(List.of(installer(fn, builds, function)));
+    return deployment;
+  }
+
+  /** The runtime server, as an image's {@code ENTRYPOINT} starts it. */
+  static List<String> command(FunctionRuntime runtime) {
+    return runtime.isNodejs()
+        ? List.of("node", ImageLayout.RUNTIME_DIR + "/server.mjs")
+        : List.of("python3", ImageLayout.RUNTIME_DIR + "/server.py");
+  }
+
+  private static Container installer(Function fn, BuildSettings builds, Container function) {
+    FunctionRuntime runtime = fn.getSpec().getRuntime();
+    List<VolumeMount> mounts = new ArrayList<>();
+    mounts.add(mount(SOURCE_VOLUME, SOURCE, true));
+    mounts.add(mount("app", APP, false));
+    mounts.add(mount("home", HOME, false));
+    mounts.add(mount("tmp", "/tmp", false));
+    List<EnvVar> env = new ArrayList<>();
+    env.add(new EnvVar("HOME", HOME, null));
+    if (runtime.isNodejs()) {
+      env.add(new EnvVar("NPM_CONFIG_CACHE", HOME + "/.npm", null));
+      env.add(new EnvVar("NPM_CONFIG_UPDATE_NOTIFIER", "false", null));
+    } else {
+      env.add(new EnvVar("PIP_CACHE_DIR", HOME + "/.cache/pip", null));
+      env.add(new EnvVar("PIP_DISABLE_PIP_VERSION_CHECK", "1", null));
+      env.add(new EnvVar("PYTHONDONTWRITEBYTECODE", "1", null));
+    }
+    if (builds.packageRegistrySecret() != null) {
+      String file = RuntimeFiles.of(runtime).packageRegistryConfig();
+      mounts.add(mount("package-registry", REGISTRY_CONFIG, true));
+      env.add(new EnvVar(runtime.isNodejs() ? "NPM_CONFIG_USERCONFIG" : "PIP_CONFIG_FILE",
+          REGISTRY_CONFIG + "/" + file, null));
+    }
+    return new ContainerBuilder()
+        .withName(INSTALL)
+        .withImage(function.getImage())
+        .withImagePullPolicy(function.getImagePullPolicy())
+        .withCommand("sh", "-c", InstallScript.of(runtime))
+        .withWorkingDir(HOME)
+        .withEnv(env)
+        // The tail of the install's output becomes the termination message, which the Function's status quotes.
+        .withTerminationMessagePolicy("FallbackToLogsOnError")
+        .withResources(function.getResources())
+        .withSecurityContext(function.getSecurityContext())
+        .withVolumeMounts(mounts)
+        .build();
+  }
+
+  private static List<Volume> volumes(Function fn, String sourceConfigMap, BuildSettings builds) {
+    List<Volume> volumes = new ArrayList<>();
+    volumes.add(new VolumeBuilder().withName(SOURCE_VOLUME)
+        .withNewConfigMap().withName(sourceConfigMap).endConfigMap().build());
+    volumes.add(new VolumeBuilder().withName("app").withNewEmptyDir().endEmptyDir().build());
+    volumes.add(new VolumeBuilder().withName("home").withNewEmptyDir().endEmptyDir().build());
+    if (builds.packageRegistrySecret() != null) {
+      String file = RuntimeFiles.of(fn.getSpec().getRuntime()).packageRegistryConfig();
+      volumes.add(new VolumeBuilder().withName("package-registry")
+          .withNewSecret().withSecretName(builds.packageRegistrySecret())
+          .withItems(new KeyToPath(file, null, file)).endSecret().build());
+    }
+    return volumes;
+  }
+
+  private static VolumeMount mount(String volume, String path, boolean readOnly) {
+    return new VolumeMountBuilder().withName(volume).withMountPath(path).withReadOnly(readOnly).build();
+  }
+}

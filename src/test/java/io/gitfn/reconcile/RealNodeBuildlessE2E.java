@@ -1,0 +1,164 @@
+package io.gitfn.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.Annotations;
+import io.gitfn.api.Labels;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.api.function.TestFunction;
+import io.gitfn.build.BuildlessSource;
+import io.gitfn.testbed.TestNamespace;
+import io.gitfn.testbed.realnode.FunctionAnswers;
+import io.gitfn.testbed.realnode.NodeGitfn;
+import io.gitfn.testbed.realnode.RealNode;
+import io.gitfn.testbed.realnode.ServiceLoad;
+import io.gitfn.testbed.realnode.WithRealNode;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Buildless Functions on a real node: no build Job, no image of their own. The Pods run the node's base images,
+ * their init container installs gitfn's runtime packages and the Function's dependencies from the package mirrors
+ * on the host (through the package-registry Secret), and the Function answers through its Service.
+ */
+@WithRealNode
+class RealNodeBuildlessE2E {
+
+  private static NodeGitfn gitfn;
+
+  @BeforeAll
+  static void startController(RealNode node) throws Exception {
+    gitfn = NodeGitfn.start(node);
+  }
+
+  @AfterAll
+  static void stopController() throws Exception {
+    gitfn.close();
+  }
+
+  @Test
+  void aBuildlessNodeFunctionInstallsItsNpmDependencyAtStartAndAnswersThroughItsService(KubernetesClient client,
+      TestNamespace ns) {
+    gitfn.prepare(client, ns.name());
+    client.resource(buildless(TestFunction.inline().named("node-hello").inNamespace(ns.name()).uid(null)
+        .runtime(FunctionRuntime.NODEJS22)
+        .code("const ms = require('ms');\nmodule.exports = { main: () => 'node says ' + ms(60000) };\n")
+        .dependencies("{\"name\": \"node-hello\", \"version\": \"1.0.0\", \"dependencies\": {\"ms\": \"2.1.3\"}}")))
+        .create();
+
+    assertAnswersBuildless(client, ns, "node-hello", "node says 1m");
+  }
+
+  @Test
+  void aBuildlessPythonFunctionInstallsItsPipDependencyAtStartAndAnswersThroughItsService(KubernetesClient client,
+      TestNamespace ns) {
+    gitfn.prepare(client, ns.name());
+    client.resource(buildless(TestFunction.inline().named("py-hello").inNamespace(ns.name()).uid(null)
+        .runtime(FunctionRuntime.PYTHON312)
+        .code("import six\n\ndef main(event, context):\n    return 'python says ' + six.ensure_text(b'ok')\n")
+        .dependencies("six==1.17.0\n")))
+        .create();
+
+    assertAnswersBuildless(client, ns, "py-hello", "python says ok");
+  }
+
+  @Test
+  void anEditAndARevertUnderLoadFailNoRequestAndMakeNoJob(KubernetesClient client, TestNamespace ns)
+      throws Exception {
+    gitfn.prepare(client, ns.name());
+    client.resource(hello(ns, "v1")).create();
+    assertAnswersBuildless(client, ns, "hello", "hello v1");
+    String clusterIp = client.services().inNamespace(ns.name()).withName("hello").get().getSpec().getClusterIP();
+
+    try (ServiceLoad load = ServiceLoad.start(URI.create("http://" + clusterIp + "/"), 2)) {
+      edit(client, ns, "v2");
+      await().atMost(FunctionAnswers.BUILD_AND_ROLL_OUT).until(() -> load.lastAnswer().equals("hello v2"));
+      edit(client, ns, "v1");
+      await().atMost(FunctionAnswers.BUILD_AND_ROLL_OUT).until(() -> load.lastAnswer().equals("hello v1"));
+      load.stopAfterAnswers(20);
+
+      assertThat(load.requests()).as("requests sent during the edit and the revert").isGreaterThan(100);
+      assertThat(load.failures()).as("requests that failed during the edit and the revert").isEmpty();
+      assertThat(load.answers()).as("answers in the order they came").containsSubsequence("hello v1", "hello v2",
+          "hello v1");
+    }
+    assertThat(client.batch().v1().jobs().inNamespace(ns.name()).list().getItems()).as("build Jobs").isEmpty();
+    assertThat(sources(client, ns, "hello")).as("one source ConfigMap per version, none for the revert").hasSize(2);
+    Function fn = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
+    assertThat(fn.getStatus().getHistory().get(0).getOutcome()).isEqualTo("Reused");
+  }
+
+  @Test
+  void aDependencyThatCannotBeInstalledSaysSoInRunningWhileTheOldVersionServes(KubernetesClient client,
+      TestNamespace ns) throws Exception {
+    gitfn.prepare(client, ns.name());
+    client.resource(hello(ns, "steady")).create();
+    assertAnswersBuildless(client, ns, "hello", "hello steady");
+    String clusterIp = client.services().inNamespace(ns.name()).withName("hello").get().getSpec().getClusterIP();
+
+    try (ServiceLoad load = ServiceLoad.start(URI.create("http://" + clusterIp + "/"), 2)) {
+      client.resources(Function.class).inNamespace(ns.name()).withName("hello").edit(fn -> {
+        fn.getSpec().getSource().getInline().setSource("module.exports = { main: () => 'hello never' };\n");
+        fn.getSpec().getSource().getInline().setDependencies(
+            "{\"name\": \"hello\", \"version\": \"1.0.0\", \"dependencies\": {\"gitfn-no-such-package\": \"1.0.0\"}}");
+        return fn;
+      });
+      await().atMost(FunctionAnswers.BUILD_AND_ROLL_OUT).untilAsserted(() -> {
+        Function fn = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
+        Condition running = fn.getStatus().getConditions().stream().filter(c -> c.getType().equals("Running"))
+            .findFirst().orElseThrow();
+        assertThat(running.getStatus()).isEqualTo("False");
+        assertThat(running.getReason()).isEqualTo("DependencyInstallFailed");
+        assertThat(running.getMessage()).contains("init container install exited with code")
+            .contains("installing the Function's dependencies from package.json");
+      });
+      load.stopAfterAnswers(20);
+
+      assertThat(load.failures()).as("requests that failed while the new version could not install").isEmpty();
+      assertThat(load.answers()).as("every answer came from the running version").containsOnly("hello steady");
+    }
+  }
+
+  private static Function buildless(TestFunction fn) {
+    return fn.metadataAnnotation(Annotations.BUILD_MODE, "buildless").build();
+  }
+
+  private static Function hello(TestNamespace ns, String version) {
+    return buildless(TestFunction.inline().named("hello").inNamespace(ns.name()).uid(null)
+        .runtime(FunctionRuntime.NODEJS22).code("module.exports = { main: () => 'hello " + version + "' };\n"));
+  }
+
+  private static void edit(KubernetesClient client, TestNamespace ns, String version) {
+    FunctionEdits.edit(client, ns, "hello", fn -> {
+      fn.getSpec().getSource().getInline().setSource("module.exports = { main: () => 'hello " + version + "' };\n");
+      return fn;
+    });
+  }
+
+  /** Waits until the Function answers {@code expected} on its Service, from a buildless Pod and without a Job. */
+  private static void assertAnswersBuildless(KubernetesClient client, TestNamespace ns, String name,
+      String expected) {
+    FunctionAnswers.awaitAnswer(client, ns.name(), name, expected);
+    Function fn = client.resources(Function.class).inNamespace(ns.name()).withName(name).get();
+    assertThat(client.batch().v1().jobs().inNamespace(ns.name()).list().getItems()).as("build Jobs").isEmpty();
+    assertThat(fn.getStatus().getImage()).as("the node's base image, not a built one")
+        .doesNotContain(":" + fn.getStatus().getHistory().get(0).getContentKey().substring(0, 32));
+    assertThat(fn.getStatus().getConditions()).filteredOn(c -> c.getType().equals("BuildReady")).singleElement()
+        .satisfies(c -> assertThat(c.getReason()).isEqualTo("NoBuildNeeded"));
+    assertThat(sources(client, ns, name)).isNotEmpty();
+  }
+
+  private static List<ConfigMap> sources(KubernetesClient client, TestNamespace ns, String name) {
+    return client.configMaps().inNamespace(ns.name()).withLabels(Map.of(Labels.FUNCTION_NAME, name,
+        Labels.RESOURCE, BuildlessSource.RESOURCE)).list().getItems();
+  }
+}
