@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
@@ -116,9 +117,14 @@ class ChartOnRealNodeE2E {
         // right after the first push may get that push too, before the controller knows the repository's secret.
         gitea.addWebhook("infra", URI.create(webhook), "hook-" + apps);
 
+        // One built, one buildless (by annotation): the chart's RBAC and settings must serve both modes.
         String hello = copy.write("functions/hello.yaml", TestFunction.declared("hello")
             .runtime(FunctionRuntime.NODEJS22).code("module.exports = { main: () => 'hello from the chart' };\n")
-            .toYaml()).commit("hello");
+            .toYaml())
+            .write("functions/hello-buildless.yaml", TestFunction.declared("hello-buildless")
+                .metadataAnnotation(Annotations.BUILD_MODE, "buildless").runtime(FunctionRuntime.NODEJS22)
+                .code("module.exports = { main: () => 'buildless from the chart' };\n").toYaml())
+            .commit("hello, built and buildless");
         copy.push("HEAD:refs/heads/main");
         // Hourly polling: only the webhook brings the push in time.
         awaitApplied(client, apps, hello, Duration.ofSeconds(30));
@@ -137,6 +143,11 @@ class ChartOnRealNodeE2E {
 
         FunctionAnswers.awaitAnswer(client, apps, "hello", "hello from the chart");
         steps.mark("hello built by a build Job and answering through its Service");
+        FunctionAnswers.awaitAnswer(client, apps, "hello-buildless", "buildless from the chart");
+        steps.mark("hello-buildless installed by its init container and answering through its Service");
+        assertThat(client.batch().v1().jobs().inNamespace(apps)
+            .withLabel(Labels.FUNCTION_NAME, "hello-buildless").list().getItems())
+            .as("build Jobs of hello-buildless").isEmpty();
         Function fn = client.resources(Function.class).inNamespace(apps).withName("hello").get();
         assertThat(fn.getStatus().getImage()).as("the image the build Job pushed")
             .startsWith(registry + "/" + apps + "/hello:");
