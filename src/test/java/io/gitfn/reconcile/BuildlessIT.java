@@ -17,8 +17,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.BuildMode;
@@ -31,14 +29,10 @@ import io.gitfn.build.BuildlessDeployment;
 import io.gitfn.build.BuildlessSource;
 import io.gitfn.build.ContentKey;
 import io.gitfn.rollback.Pins;
-import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
-import io.gitfn.trigger.webhook.WebhookSettings;
 import io.gitfn.workload.DesiredDeployment;
-import io.gitfn.workload.WorkloadSettings;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -62,23 +56,17 @@ class BuildlessIT {
   private static final String V1 = "module.exports = { main: () => 'v1' };";
   private static final String V2 = "module.exports = { main: () => 'v2' };";
   private static final int REPLICAS = 2;
-  private static KubernetesClient controllerClient;
-  private static Controller controller;
+  private static ControllerUnderTest running;
 
   @BeforeAll
   static void startController(KubeTestBed bed) throws Exception {
-    bed.installCrds();
-    controllerClient = bed.newClient();
-    controller = Controller.start(controllerClient,
-        SourceSettings.defaults(Files.createTempDirectory("gitfn-buildless-mirrors")), WebhookSettings.defaults(),
-        ControllerSettings.defaults(), BuildSettings.defaults().withDefaultMode(BuildMode.BUILDLESS),
-        WorkloadSettings.defaults(), "127.0.0.1", 0);
+    running = ControllerUnderTest.start(bed, "buildless", ControllerSettings.defaults(),
+        BuildSettings.defaults().withDefaultMode(BuildMode.BUILDLESS));
   }
 
   @AfterAll
   static void stopController() throws Exception {
-    controller.close();
-    controllerClient.close();
+    running.close();
   }
 
   @Test

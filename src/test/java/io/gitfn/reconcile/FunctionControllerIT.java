@@ -18,14 +18,11 @@ import io.gitfn.api.function.TestFunction;
 import io.gitfn.build.BuildJobSpec;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
-import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
-import io.gitfn.trigger.webhook.WebhookSettings;
 import io.gitfn.workload.DesiredDeployment;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -46,22 +43,16 @@ class FunctionControllerIT {
   // The test bed's kwok fails build Pods whose base image is on this host, as the builder fails to pull it.
   static final String FAILING_BASE_IMAGE = "registry.invalid/broken:1";
   private static final String V2 = "module.exports = { main: () => 'v2' };";
-  private static KubernetesClient controllerClient;
-  private static Controller controller;
+  private static ControllerUnderTest running;
 
   @BeforeAll
   static void startController(KubeTestBed bed) throws Exception {
-    bed.installCrds();
-    controllerClient = bed.newClient();
-    controller = Controller.start(controllerClient,
-        SourceSettings.defaults(Files.createTempDirectory("gitfn-function-mirrors")), WebhookSettings.defaults(),
-        ControllerSettings.defaults(), "127.0.0.1", 0);
+    running = ControllerUnderTest.start(bed, "function", ControllerSettings.defaults());
   }
 
   @AfterAll
   static void stopController() throws Exception {
-    controller.close();
-    controllerClient.close();
+    running.close();
   }
 
   @Test

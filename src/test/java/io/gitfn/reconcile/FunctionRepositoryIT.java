@@ -12,7 +12,6 @@ import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
-import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeApi;
@@ -21,13 +20,10 @@ import io.gitfn.testbed.git.GitClient;
 import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;
 import io.gitfn.testbed.git.WorkingCopy;
-import io.gitfn.trigger.webhook.WebhookSettings;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
@@ -48,22 +44,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class FunctionRepositoryIT {
 
   private static final Duration WAIT = Duration.ofSeconds(30);
-  private static KubernetesClient controllerClient;
-  private static Controller controller;
+  private static ControllerUnderTest running;
 
   @BeforeAll
   static void startController(KubeTestBed bed) throws Exception {
-    bed.installCrds();
-    controllerClient = bed.newClient();
-    Path cache = Files.createTempDirectory("gitfn-controller-mirrors");
-    controller = Controller.start(controllerClient, SourceSettings.defaults(cache), WebhookSettings.defaults(),
-        ControllerSettings.defaults(), "127.0.0.1", 0);
+    running = ControllerUnderTest.start(bed, "controller", ControllerSettings.defaults());
   }
 
   @AfterAll
   static void stopController() throws Exception {
-    controller.close();
-    controllerClient.close();
+    running.close();
   }
 
   @Test
@@ -170,7 +160,7 @@ class FunctionRepositoryIT {
     byte[] body = ("{\"repository\":\"" + http.url(repository.name()) + "\",\"ref\":\"refs/heads/main\",\"after\":\""
         + second + "\"}").getBytes(StandardCharsets.UTF_8);
     HttpResponse<String> response = HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(controller.webhookUri().resolve("generic"))
+        HttpRequest.newBuilder(running.controller().webhookUri().resolve("generic"))
             .header("Content-Type", "application/json").header("X-Delivery-Id", "delivery-" + ns.name())
             .header("X-Signature", "sha256=" + hmac("s3cret", body))
             .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),

@@ -16,13 +16,10 @@ import io.fabric8.kubernetes.client.WatcherException;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
 import io.gitfn.api.function.TestFunction;
-import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
-import io.gitfn.trigger.webhook.WebhookSettings;
 import io.gitfn.workload.DesiredDeployment;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -42,22 +39,16 @@ class FunctionRolloutIT {
   private static final String V1 = "module.exports = { main: () => 'v1' };";
   private static final String V2 = "module.exports = { main: () => 'v2' };";
   private static final int REPLICAS = 3;
-  private static KubernetesClient controllerClient;
-  private static Controller controller;
+  private static ControllerUnderTest running;
 
   @BeforeAll
   static void startController(KubeTestBed bed) throws Exception {
-    bed.installCrds();
-    controllerClient = bed.newClient();
-    controller = Controller.start(controllerClient,
-        SourceSettings.defaults(Files.createTempDirectory("gitfn-rollout-mirrors")), WebhookSettings.defaults(),
-        ControllerSettings.defaults(), "127.0.0.1", 0);
+    running = ControllerUnderTest.start(bed, "rollout", ControllerSettings.defaults());
   }
 
   @AfterAll
   static void stopController() throws Exception {
-    controller.close();
-    controllerClient.close();
+    running.close();
   }
 
   @Test

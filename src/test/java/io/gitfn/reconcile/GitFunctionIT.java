@@ -12,7 +12,6 @@ import io.gitfn.api.Annotations;
 import io.gitfn.api.function.AuthType;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.TestFunction;
-import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
@@ -21,9 +20,7 @@ import io.gitfn.testbed.git.GitClient;
 import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;
 import io.gitfn.testbed.git.WorkingCopy;
-import io.gitfn.trigger.webhook.WebhookSettings;
 import io.gitfn.workload.DesiredDeployment;
-import java.nio.file.Files;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,22 +38,17 @@ class GitFunctionIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final String V1 = "module.exports = { main: () => 'v1' };\n";
   private static final String V2 = "module.exports = { main: () => 'v2' };\n";
-  private static KubernetesClient controllerClient;
-  private static Controller controller;
+  private static ControllerUnderTest running;
 
   @BeforeAll
   static void startController(KubeTestBed bed) throws Exception {
-    bed.installCrds();
-    controllerClient = bed.newClient();
-    controller = Controller.start(controllerClient,
-        SourceSettings.defaults(Files.createTempDirectory("gitfn-git-function-mirrors")), WebhookSettings.defaults(),
-        ControllerSettings.defaults().withFunctionSourceInterval(Duration.ofSeconds(1)), "127.0.0.1", 0);
+    running = ControllerUnderTest.start(bed, "git-function",
+        ControllerSettings.defaults().withFunctionSourceInterval(Duration.ofSeconds(1)));
   }
 
   @AfterAll
   static void stopController() throws Exception {
-    controller.close();
-    controllerClient.close();
+    running.close();
   }
 
   @Test

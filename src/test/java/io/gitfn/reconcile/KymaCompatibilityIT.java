@@ -17,7 +17,6 @@ import io.gitfn.manifest.ManifestNotice;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
 import io.gitfn.source.FolderTree;
-import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.TestNamespace;
@@ -27,7 +26,6 @@ import io.gitfn.testbed.git.GitClient;
 import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;
 import io.gitfn.testbed.git.WorkingCopy;
-import io.gitfn.trigger.webhook.WebhookSettings;
 import io.gitfn.workload.DesiredDeployment;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -54,22 +52,17 @@ class KymaCompatibilityIT {
 
   private static final Path SHAPES = TestBedBinaries.projectDir().resolve("src/test/resources/io/gitfn/kyma/current");
   private static final Duration WAIT = Duration.ofSeconds(90);
-  private static KubernetesClient controllerClient;
-  private static Controller controller;
+  private static ControllerUnderTest running;
 
   @BeforeAll
   static void startController(KubeTestBed bed) throws Exception {
-    bed.installCrds();
-    controllerClient = bed.newClient();
-    controller = Controller.start(controllerClient,
-        SourceSettings.defaults(Files.createTempDirectory("gitfn-kyma-compat-mirrors")), WebhookSettings.defaults(),
-        ControllerSettings.defaults().withFunctionSourceInterval(Duration.ofSeconds(1)), "127.0.0.1", 0);
+    running = ControllerUnderTest.start(bed, "kyma-compat",
+        ControllerSettings.defaults().withFunctionSourceInterval(Duration.ofSeconds(1)));
   }
 
   @AfterAll
   static void stopController() throws Exception {
-    controller.close();
-    controllerClient.close();
+    running.close();
   }
 
   static Stream<String> shapes() throws IOException {

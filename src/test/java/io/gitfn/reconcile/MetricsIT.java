@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.build.BuildSettings;
-import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
@@ -25,7 +24,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,26 +41,22 @@ class MetricsIT {
   private static final Duration WAIT = Duration.ofSeconds(30);
   private static final String SHARD = "gitfn.test/metrics-it";
   private static final HttpClient HTTP = HttpClient.newHttpClient();
-  private static KubernetesClient controllerClient;
-  private static Controller controller;
+  private static ControllerUnderTest running;
 
   @BeforeAll
   static void startController(KubeTestBed bed) throws Exception {
-    bed.installCrds();
-    controllerClient = bed.newClient();
-    controller = Controller.start(controllerClient,
-        SourceSettings.defaults(Files.createTempDirectory("gitfn-metrics-mirrors")), WebhookSettings.defaults(),
+    running = ControllerUnderTest.start(bed, "metrics", (client, sources) -> Controller.start(client, sources,
+        WebhookSettings.defaults(),
         // The cluster is shared with other test classes, whose Functions may linger in terminating namespaces:
         // a shard of its own keeps this controller, and so the counts asserted below, to this test's objects.
         ControllerSettings.defaults().withShard(ShardSelector.parse("--shard-selector", SHARD + "=yes"), "metrics-it"),
         BuildSettings.defaults(), WorkloadSettings.defaults(), "127.0.0.1", 0,
-        OperationSettings.defaults(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), () -> { });
+        OperationSettings.defaults(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), () -> { }));
   }
 
   @AfterAll
   static void stopController() throws Exception {
-    controller.close();
-    controllerClient.close();
+    running.close();
   }
 
   @Test
@@ -85,7 +79,7 @@ class MetricsIT {
         + " secretRef: {name: git}}}", FunctionRepository.class)).create();
     await().atMost(WAIT).until(() -> built(client, ns, "hello"));
 
-    HttpResponse<String> ping = HTTP.send(HttpRequest.newBuilder(controller.webhookUri().resolve("github"))
+    HttpResponse<String> ping = HTTP.send(HttpRequest.newBuilder(running.controller().webhookUri().resolve("github"))
         .header("X-GitHub-Event", "ping").header("X-GitHub-Delivery", "metrics-it-1")
         .POST(HttpRequest.BodyPublishers.ofString("{\"zen\":\"Keep it simple.\",\"hook_id\":1}")).build(),
         HttpResponse.BodyHandlers.ofString());
@@ -124,7 +118,7 @@ class MetricsIT {
   }
 
   private static HttpResponse<String> get(String path) throws Exception {
-    URI uri = controller.operationsUri().resolve(path);
+    URI uri = running.controller().operationsUri().resolve(path);
     return HTTP.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
   }
 }

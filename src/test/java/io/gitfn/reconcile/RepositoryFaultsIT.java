@@ -14,7 +14,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.Function;
-import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeApi;
@@ -29,7 +28,6 @@ import io.gitfn.trigger.webhook.WebhookSettings;
 import java.io.BufferedOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -51,23 +49,17 @@ class RepositoryFaultsIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
   // Short, so that a slow server costs each check seconds rather than the minute of the default.
   private static final Duration GIT_TIMEOUT = Duration.ofSeconds(4);
-  private static KubernetesClient controllerClient;
-  private static Controller controller;
+  private static ControllerUnderTest running;
 
   @BeforeAll
   static void startController(KubeTestBed bed) throws Exception {
-    bed.installCrds();
-    controllerClient = bed.newClient();
-    SourceSettings sources = SourceSettings.defaults(Files.createTempDirectory("gitfn-fault-mirrors"))
-        .withTimeout(GIT_TIMEOUT);
-    controller = Controller.start(controllerClient, sources, WebhookSettings.defaults(), ControllerSettings.defaults(),
-        "127.0.0.1", 0);
+    running = ControllerUnderTest.start(bed, "fault", (client, sources) -> Controller.start(client,
+        sources.withTimeout(GIT_TIMEOUT), WebhookSettings.defaults(), ControllerSettings.defaults(), "127.0.0.1", 0));
   }
 
   @AfterAll
   static void stopController() throws Exception {
-    controller.close();
-    controllerClient.close();
+    running.close();
   }
 
   @Test

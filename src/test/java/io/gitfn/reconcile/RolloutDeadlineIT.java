@@ -11,13 +11,9 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.build.BuildSettings;
-import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
-import io.gitfn.trigger.webhook.WebhookSettings;
-import io.gitfn.workload.WorkloadSettings;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
@@ -33,23 +29,17 @@ import org.junit.jupiter.api.Test;
 class RolloutDeadlineIT {
 
   private static final Duration WAIT = Duration.ofSeconds(90);
-  private static KubernetesClient controllerClient;
-  private static Controller controller;
+  private static ControllerUnderTest running;
 
   @BeforeAll
   static void startController(KubeTestBed bed) throws Exception {
-    bed.installCrds();
-    controllerClient = bed.newClient();
-    controller = Controller.start(controllerClient,
-        SourceSettings.defaults(Files.createTempDirectory("gitfn-deadline-mirrors")), WebhookSettings.defaults(),
-        ControllerSettings.defaults(), BuildSettings.defaults().withRegistry("registry.invalid"),
-        WorkloadSettings.defaults(), "127.0.0.1", 0);
+    running = ControllerUnderTest.start(bed, "deadline", ControllerSettings.defaults(),
+        BuildSettings.defaults().withRegistry("registry.invalid"));
   }
 
   @AfterAll
   static void stopController() throws Exception {
-    controller.close();
-    controllerClient.close();
+    running.close();
   }
 
   @Test
