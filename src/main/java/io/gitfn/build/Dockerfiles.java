@@ -42,7 +42,7 @@ public final class Dockerfiles {
    * @param withPackageRegistry whether the context holds the package manager's config under registry-config/
    */
   public static String forRuntime(FunctionRuntime runtime, String baseImage, boolean withPackageRegistry) {
-    return RuntimeFiles.isNode(runtime)
+    return runtime.isNodejs()
         ? node(runtime, baseImage, withPackageRegistry)
         : python(runtime, baseImage, withPackageRegistry);
   }

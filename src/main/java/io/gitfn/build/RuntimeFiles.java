@@ -18,16 +18,12 @@ public record RuntimeFiles(String source, String dependencies, String packageReg
   private static final RuntimeFiles PYTHON = new RuntimeFiles("handler.py", "requirements.txt", "pip.conf", null);
 
   public static RuntimeFiles of(FunctionRuntime runtime) {
-    return isNode(runtime) ? NODEJS : PYTHON;
-  }
-
-  static boolean isNode(FunctionRuntime runtime) {
-    return runtime.isNodejs();
+    return runtime.isNodejs() ? NODEJS : PYTHON;
   }
 
   /** Kyma's rule (§2.5): blank Node.js dependencies become {@code {}}; Python's are kept as they are. */
   public static String normalisedDependencies(FunctionRuntime runtime, String dependencies) {
-    if (isNode(runtime) && (dependencies == null || dependencies.isBlank())) {
+    if (runtime.isNodejs() && (dependencies == null || dependencies.isBlank())) {
       return "{}";
     }
     return dependencies == null ? "" : dependencies;

@@ -20,10 +20,10 @@ public record RuntimeSources(RuntimeSource nodejs, RuntimeSource python) {
   }
 
   public RuntimeSource of(FunctionRuntime runtime) {
-    return RuntimeFiles.isNode(runtime) ? nodejs : python;
+    return runtime.isNodejs() ? nodejs : python;
   }
 
   public RuntimeSources with(FunctionRuntime runtime, RuntimeSource source) {
-    return RuntimeFiles.isNode(runtime) ? new RuntimeSources(source, python) : new RuntimeSources(nodejs, source);
+    return runtime.isNodejs() ? new RuntimeSources(source, python) : new RuntimeSources(nodejs, source);
   }
 }

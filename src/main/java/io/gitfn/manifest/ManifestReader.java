@@ -119,8 +119,7 @@ public final class ManifestReader {
       Function function = candidate.function();
       FunctionRuntime runtime = function.getSpec().getRuntime();
       if (runtime != null && runtime.deprecated()) {
-        ManifestError at = candidate.origin().error("spec.runtime", "");
-        notices.add(new ManifestNotice(at.file(), at.line(), "spec.runtime: " + runtime
+        notices.add(candidate.origin().notice("spec.runtime", runtime
             + " is deprecated by Kyma and will be removed; it still builds and runs. Move to "
             + FunctionRuntime.DEFAULT + "."));
       }

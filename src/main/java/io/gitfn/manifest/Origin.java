@@ -8,4 +8,10 @@ interface Origin {
 
   /** An error about {@code field} (a path in the Function, like {@code spec.runtime}) at its place. */
   ManifestError error(String field, String message);
+
+  /** A notice about {@code field} at the place an error about it would name. */
+  default ManifestNotice notice(String field, String message) {
+    ManifestError at = error(field, message);
+    return new ManifestNotice(at.file(), at.line(), field + ": " + message);
+  }
 }

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.gitfn.api.function.Function;
+import java.util.Objects;
 
 /**
  * The security contexts a Function's Pod and container run with: the Function's {@code spec.podSecurityContext}
@@ -23,37 +24,36 @@ public final class SecurityContexts {
   private SecurityContexts() {}
 
   public static PodSecurityContext pod(Function fn) {
-    PodSecurityContext own = fn.getSpec().getPodSecurityContext();
-    PodSecurityContextBuilder merged = own == null ? new PodSecurityContextBuilder()
-        : new PodSecurityContextBuilder(own);
-    if (own == null || own.getRunAsUser() == null) {
+    PodSecurityContextBuilder merged = new PodSecurityContextBuilder(
+        Objects.requireNonNullElseGet(fn.getSpec().getPodSecurityContext(), PodSecurityContext::new));
+    if (merged.getRunAsUser() == null) {
       merged.withRunAsUser(RUN_AS);
     }
-    if (own == null || own.getRunAsGroup() == null) {
+    if (merged.getRunAsGroup() == null) {
       merged.withRunAsGroup(RUN_AS);
     }
-    if (own == null || own.getRunAsNonRoot() == null) {
+    if (merged.getRunAsNonRoot() == null) {
       merged.withRunAsNonRoot(true);
     }
-    if (own == null || own.getSeccompProfile() == null) {
+    if (!merged.hasSeccompProfile()) {
       merged.withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile();
     }
     return merged.build();
   }
 
   public static SecurityContext container(Function fn) {
-    SecurityContext own = fn.getSpec().getContainerSecurityContext();
-    SecurityContextBuilder merged = own == null ? new SecurityContextBuilder() : new SecurityContextBuilder(own);
-    if (own == null || own.getPrivileged() == null) {
+    SecurityContextBuilder merged = new SecurityContextBuilder(
+        Objects.requireNonNullElseGet(fn.getSpec().getContainerSecurityContext(), SecurityContext::new));
+    if (merged.getPrivileged() == null) {
       merged.withPrivileged(false);
     }
-    if (own == null || own.getAllowPrivilegeEscalation() == null) {
+    if (merged.getAllowPrivilegeEscalation() == null) {
       merged.withAllowPrivilegeEscalation(false);
     }
-    if (own == null || own.getReadOnlyRootFilesystem() == null) {
+    if (merged.getReadOnlyRootFilesystem() == null) {
       merged.withReadOnlyRootFilesystem(true);
     }
-    if (own == null || own.getCapabilities() == null) {
+    if (!merged.hasCapabilities()) {
       merged.withNewCapabilities().withDrop("ALL").endCapabilities();
     }
     return merged.build();
