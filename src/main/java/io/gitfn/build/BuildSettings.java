@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -31,6 +32,8 @@ import java.util.stream.Collectors;
  *     the push registry and the base image's alike, is HTTPS with verified certificates
  * @param deadline how long a build Job may run, its {@code activeDeadlineSeconds}
  * @param defaultMode how Functions without a {@code gitfn.io/build-mode} annotation run: built images, or buildless
+ * @param dependencyCacheClaim the PersistentVolumeClaim, in each Function's namespace, where buildless Pods keep
+ *     installed dependencies by key, so that a Pod whose key is there installs nothing; null for none
  */
 public record BuildSettings(
     String registry,
@@ -44,9 +47,13 @@ public record BuildSettings(
     RuntimeSources runtimes,
     Set<String> insecureRegistries,
     Duration deadline,
-    BuildMode defaultMode) {
+    BuildMode defaultMode,
+    String dependencyCacheClaim) {
 
   public static final int DEFAULT_CONCURRENCY = 5;
+
+  private static final Pattern CLAIM_NAME =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
   /**
    * How long a build Job may run before Kubernetes stops it ({@code activeDeadlineSeconds}). Builds here take 10 to
@@ -103,6 +110,14 @@ public record BuildSettings(
       throw new IllegalArgumentException("the build deadline must be at least 1s, not " + deadline);
     }
     Objects.requireNonNull(defaultMode, "defaultMode");
+    if (dependencyCacheClaim != null && dependencyCacheClaim.isBlank()) {
+      dependencyCacheClaim = null;
+    }
+    if (dependencyCacheClaim != null && (dependencyCacheClaim.length() > 253
+        || !CLAIM_NAME.matcher(dependencyCacheClaim).matches())) {
+      throw new IllegalArgumentException("dependency cache claim `" + dependencyCacheClaim + "` is not a"
+          + " PersistentVolumeClaim name (lower-case letters, digits, '-' and '.', at most 253 characters)");
+    }
     for (String host : insecureRegistries) {
       if (host.isEmpty() || host.contains("/")) {
         throw new IllegalArgumentException(
@@ -116,7 +131,7 @@ public record BuildSettings(
       String registrySecret, String packageRegistrySecret, String buildProfile, Map<String, String> podAnnotations,
       int concurrency, Set<String> insecureRegistries) {
     this(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile, podAnnotations,
-        concurrency, RuntimeSources.bundled(), insecureRegistries, DEFAULT_DEADLINE, BuildMode.IMAGE);
+        concurrency, RuntimeSources.bundled(), insecureRegistries, DEFAULT_DEADLINE, BuildMode.IMAGE, null);
   }
 
   /**
@@ -146,49 +161,54 @@ public record BuildSettings(
 
   public BuildSettings withRegistry(String registry) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode);
+        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode, dependencyCacheClaim);
   }
 
   public BuildSettings withBuilder(ImageBuilder other) {
     return new BuildSettings(registry, other, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode);
+        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode, dependencyCacheClaim);
   }
 
   public BuildSettings withInsecureRegistries(Set<String> hosts) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, hosts, deadline, defaultMode);
+        podAnnotations, concurrency, runtimes, hosts, deadline, defaultMode, dependencyCacheClaim);
   }
 
   public BuildSettings withPackageRegistrySecret(String secret) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, secret, buildProfile, podAnnotations,
-        concurrency, runtimes, insecureRegistries, deadline, defaultMode);
+        concurrency, runtimes, insecureRegistries, deadline, defaultMode, dependencyCacheClaim);
   }
 
   public BuildSettings withBaseImage(FunctionRuntime runtime, String image) {
     Map<FunctionRuntime, String> images = new EnumMap<>(baseImages);
     images.put(runtime, image);
     return new BuildSettings(registry, builder, images, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode);
+        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode, dependencyCacheClaim);
   }
 
   public BuildSettings withPodAnnotations(Map<String, String> annotations) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        annotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode);
+        annotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode, dependencyCacheClaim);
   }
 
   public BuildSettings withConcurrency(int limit) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, limit, runtimes, insecureRegistries, deadline, defaultMode);
+        podAnnotations, limit, runtimes, insecureRegistries, deadline, defaultMode, dependencyCacheClaim);
   }
 
   public BuildSettings withDeadline(Duration limit) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, insecureRegistries, limit, defaultMode);
+        podAnnotations, concurrency, runtimes, insecureRegistries, limit, defaultMode, dependencyCacheClaim);
   }
 
   public BuildSettings withDefaultMode(BuildMode mode) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, mode);
+        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, mode, dependencyCacheClaim);
+  }
+
+  public BuildSettings withDependencyCacheClaim(String claim) {
+    return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
+        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode, claim);
   }
 
   /**
@@ -203,7 +223,7 @@ public record BuildSettings(
   /** Settings that build with another runtime server, for tests of what a runtime change does. */
   public BuildSettings withRuntime(FunctionRuntime runtime, RuntimeSource source) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes.with(runtime, source), insecureRegistries, deadline, defaultMode);
+        podAnnotations, concurrency, runtimes.with(runtime, source), insecureRegistries, deadline, defaultMode, dependencyCacheClaim);
   }
 
   private static void requireNonBlank(String value, String name) {

@@ -30,8 +30,9 @@ import java.util.List;
  * file's own folder, which must hold its {@code node_modules}.
  *
  * <p>Both containers keep {@link DesiredDeployment}'s security context (non-root, no privilege escalation, no
- * capabilities, RuntimeDefault seccomp, read-only root) and the volumes are emptyDir, ConfigMap and Secret only, so
- * the Pod meets the Pod Security {@code restricted} level. HOME and the package managers' caches are on an emptyDir.
+ * capabilities, RuntimeDefault seccomp, read-only root) and the volumes are emptyDir, ConfigMap, Secret and, for the
+ * dependency cache when the controller has one, a PersistentVolumeClaim that only the init container mounts, so the
+ * Pod meets the Pod Security {@code restricted} level. HOME and the package managers' caches are on an emptyDir.
  */
 public final class BuildlessDeployment {
 
@@ -43,6 +44,10 @@ public final class BuildlessDeployment {
   static final String SOURCE = "/gitfn-source";
   static final String HOME = "/gitfn-home";
   static final String REGISTRY_CONFIG = "/gitfn-registry";
+  /** Where the init container sees the dependency cache's claim, when there is one. */
+  static final String CACHE = "/gitfn-cache";
+  /** The variable that names this Function's folder of the cache, for the install script. */
+  static final String CACHE_DIR_ENV = "GITFN_DEPENDENCY_CACHE";
   /** The volume that mounts the source ConfigMap; the controller compares it to tell new Pods from old. */
   public static final String SOURCE_VOLUME = "source";
 
@@ -68,6 +73,12 @@ public final class BuildlessDeployment {
     function.getVolumeMounts().add(mount("app", APP, true));
     pod.getVolumes().addAll(volumes(fn, sourceConfigMap, builds));
     pod.setInitContainers(List.of(installer(fn, builds, function)));
+    if (builds.dependencyCacheClaim() != null && pod.getSecurityContext().getFsGroup() == null) {
+      // The claim's files belong to the Pods' group, so that every version's Pods, whatever user they run as, can
+      // write it; the kubelet changes the owner only when the volume's root is not the group's yet.
+      pod.getSecurityContext().setFsGroup(pod.getSecurityContext().getRunAsGroup());
+      pod.getSecurityContext().setFsGroupChangePolicy("OnRootMismatch");
+    }
     return deployment;
   }
 
@@ -95,6 +106,11 @@ public final class BuildlessDeployment {
       env.add(new EnvVar("PIP_DISABLE_PIP_VERSION_CHECK", "1", null));
       env.add(new EnvVar("PYTHONDONTWRITEBYTECODE", "1", null));
     }
+    if (builds.dependencyCacheClaim() != null) {
+      mounts.add(mount("dependency-cache", CACHE, false));
+      // One folder per Function, so that one Function's clean-up never removes another's entries.
+      env.add(new EnvVar(CACHE_DIR_ENV, CACHE + "/" + fn.getMetadata().getName(), null));
+    }
     if (builds.packageRegistrySecret() != null) {
       String file = RuntimeFiles.of(runtime).packageRegistryConfig();
       mounts.add(mount("package-registry", REGISTRY_CONFIG, true));
@@ -105,7 +121,7 @@ public final class BuildlessDeployment {
         .withName(INSTALL)
         .withImage(function.getImage())
         .withImagePullPolicy(function.getImagePullPolicy())
-        .withCommand("sh", "-c", InstallScript.of(runtime))
+        .withCommand("sh", "-c", InstallScript.of(runtime, builds.dependencyCacheClaim() != null))
         .withWorkingDir(HOME)
         .withEnv(env)
         // The tail of the install's output becomes the termination message, which the Function's status quotes.
@@ -122,6 +138,10 @@ public final class BuildlessDeployment {
         .withNewConfigMap().withName(sourceConfigMap).endConfigMap().build());
     volumes.add(new VolumeBuilder().withName("app").withNewEmptyDir().endEmptyDir().build());
     volumes.add(new VolumeBuilder().withName("home").withNewEmptyDir().endEmptyDir().build());
+    if (builds.dependencyCacheClaim() != null) {
+      volumes.add(new VolumeBuilder().withName("dependency-cache").withNewPersistentVolumeClaim()
+          .withClaimName(builds.dependencyCacheClaim()).endPersistentVolumeClaim().build());
+    }
     if (builds.packageRegistrySecret() != null) {
       String file = RuntimeFiles.of(fn.getSpec().getRuntime()).packageRegistryConfig();
       volumes.add(new VolumeBuilder().withName("package-registry")

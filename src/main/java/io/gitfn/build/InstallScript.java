@@ -2,6 +2,7 @@ package io.gitfn.build;
 
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.workload.ImageLayout;
+import java.util.List;
 
 /**
  * The shell script a buildless Pod's init container runs: put the source ConfigMap's files into the image layout
@@ -9,14 +10,75 @@ import io.gitfn.workload.ImageLayout;
  * dependencies, from its lock file when it has one. The same installs as the Dockerfiles', so a buildless Pod and
  * an image run the same thing. The script is the same for every version of a Function: what differs is the
  * ConfigMap, so a rollback changes one name in the Deployment.
+ *
+ * <p>With a dependency cache ({@link BuildlessDeployment#CACHE}, a PersistentVolumeClaim), the installed packages
+ * are kept under a key of the files that decide them: the runtime, gitfn's lock file and the Function's dependency
+ * files. A Pod whose key is there copies the packages and installs nothing, so a revert, a handler-only change and
+ * every replica after the first start without npm or pip. An entry is written under a temporary name and renamed
+ * into place, so a Pod never reads half an entry, and when two Pods race the second rename fails and its copy is
+ * dropped. The cache is an optimisation only: when it cannot be written (full, read-only, wrong owner) the Pod
+ * installs as it would without one, and says so. Entries not used for {@value #CACHE_DAYS} days are removed.
  */
 final class InstallScript {
 
   private InstallScript() {
   }
 
-  static String of(FunctionRuntime runtime) {
-    return copy() + (runtime.isNodejs() ? node() : python());
+  /** How long a cache entry no Pod has used stays. */
+  static final int CACHE_DAYS = 7;
+
+  static String of(FunctionRuntime runtime, boolean cached) {
+    String install = runtime.isNodejs() ? node() : python();
+    return copy() + (cached ? cached(runtime, install) : install);
+  }
+
+  /**
+   * The install, skipped when the cache has the key; the folders it fills are kept under the key afterwards. The
+   * key hashes the file names too, so a lock file that appears or goes changes it.
+   */
+  private static String cached(FunctionRuntime runtime, String install) {
+    String dir = BuildlessDeployment.CACHE_DIR_ENV;
+    List<String> inputs = runtime.isNodejs()
+        ? List.of("runtime/package-lock.json", "function/package.json", "function/package-lock.json")
+        : List.of("runtime/requirements.txt", "function/requirements.txt");
+    List<String> installed = runtime.isNodejs()
+        ? List.of("runtime/node_modules", "function/node_modules")
+        : List.of("runtime/" + ImageLayout.PYTHON_PACKAGES, "function/" + ImageLayout.PYTHON_PACKAGES);
+    String app = BuildlessDeployment.APP;
+    StringBuilder copyIn = new StringBuilder();
+    StringBuilder clear = new StringBuilder("rm -rf");
+    StringBuilder keep = new StringBuilder("mkdir -p");
+    StringBuilder copyOut = new StringBuilder();
+    for (String folder : installed) {
+      String parent = folder.substring(0, folder.indexOf('/'));
+      copyIn.append(" && cp -a \"$entry/").append(folder).append("\" ").append(app).append('/').append(parent)
+          .append('/');
+      clear.append(' ').append(app).append('/').append(folder);
+      // npm makes no node_modules when there is nothing to install; an empty folder is kept as it is.
+      keep.append(" \"$tmp/").append(parent).append("\" ").append(app).append('/').append(folder);
+      copyOut.append(" && cp -a ").append(app).append('/').append(folder).append(" \"$tmp/").append(parent)
+          .append("/\"");
+    }
+    return "cd " + app + "\n"
+        + "key=$( { echo '" + runtime.value() + " " + Dockerfiles.TEMPLATE_VERSION + "'; for f in "
+        + String.join(" ", inputs) + "; do [ -e \"$f\" ] && sha256sum \"$f\"; done; true; } | sha256sum | cut -c1-32)\n"
+        + "entry=\"$" + dir + "/$key\"\n"
+        // An entry that cannot be read whole (removed under it, say) is an install, from clean folders.
+        + "if [ -d \"$entry\" ]" + copyIn + "; then\n"
+        + "  echo \"gitfn: dependencies $key from the cache, nothing to install\"\n"
+        + "  touch \"$entry\" 2>/dev/null || true\n"
+        + "else\n"
+        + "  " + clear + "\n"
+        + "  echo \"gitfn: dependencies $key are not in the cache: installing\"\n"
+        + install.indent(2)
+        + "  tmp=\"$" + dir + "/.tmp-$HOSTNAME\"\n"
+        + "  { rm -rf \"$tmp\" && " + keep + copyOut + " && mv -T \"$tmp\" \"$entry\"; } 2>/dev/null"
+        + " && echo \"gitfn: kept dependencies $key in the cache\""
+        + " || { rm -rf \"$tmp\" 2>/dev/null; [ -d \"$entry\" ] || echo \"gitfn: could not keep dependencies $key in"
+        + " the cache; this Pod runs without it\" >&2; }\n"
+        + "fi\n"
+        + "find \"$" + dir + "\" -mindepth 1 -maxdepth 1 -mtime +" + CACHE_DAYS + " -exec rm -rf {} + 2>/dev/null"
+        + " || true\n";
   }
 
   private static String node() {

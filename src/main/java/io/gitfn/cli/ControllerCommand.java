@@ -95,6 +95,9 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--build-mode", paramLabel = "image|buildless", defaultValue = "image", description = "How Functions without a gitfn.io/build-mode annotation run: image (a build Job pushes an image to the registry) or buildless (the runtime's base image, the source from a ConfigMap, dependencies installed at Pod start; no registry) (default: ${DEFAULT-VALUE}).")
   String buildMode;
 
+  @Option(names = "--dependency-cache-claim", paramLabel = "CLAIM", description = "Buildless only: a PersistentVolumeClaim, in each namespace with buildless Functions, where their Pods keep installed dependencies by key; a Pod whose key is there installs nothing (a revert, a handler-only change, every replica after the first). Unset: every Pod start installs.")
+  String dependencyCacheClaim;
+
   @Option(names = "--package-registry-secret", description = "Secret with .npmrc or pip.conf, in each Function's namespace, for dependency installs.")
   String packageRegistrySecret;
 
@@ -201,7 +204,8 @@ final class ControllerCommand implements Callable<Integer> {
         registrySecret, packageRegistrySecret, defaults.buildProfile(), defaults.podAnnotations(), buildConcurrency,
         new HashSet<>(insecureRegistries)).withDeadline(deadline)
         .withPodAnnotations(keyValues("--build-pod-annotation", buildPodAnnotations))
-        .withDefaultMode(BuildMode.parse(buildMode)));
+        .withDefaultMode(BuildMode.parse(buildMode))
+        .withDependencyCacheClaim(dependencyCacheClaim));
     // The hook waits for the reconciles' time to finish, plus time to release the Lease and close the servers.
     StopSignal signal = StopSignal.install("gitfn-stop", shutdown.plusSeconds(10), true);
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

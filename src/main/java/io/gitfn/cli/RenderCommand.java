@@ -120,6 +120,11 @@ final class RenderCommand implements Callable<Integer> {
           + " controller's --build-mode. Default: ${DEFAULT-VALUE}.")
   String buildMode = BuildMode.IMAGE.value();
 
+  @Option(names = "--dependency-cache-claim", paramLabel = "CLAIM",
+      description = "With --with-workloads: the claim buildless Pods keep installed dependencies in, as the"
+          + " controller's --dependency-cache-claim.")
+  String dependencyCacheClaim;
+
   @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
       description = "With --with-workloads: the namespace of Functions that name none, as a FunctionRepository"
           + " places them in its own; their children and image names use it. Default: ${DEFAULT-VALUE}.")
@@ -167,8 +172,8 @@ final class RenderCommand implements Callable<Integer> {
 
   private void checkWorkloadOptions() {
     CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
-    for (String option : List.of("--registry", "--builder", "--insecure-registry", "--build-mode", "--namespace",
-        "--offline")) {
+    for (String option : List.of("--registry", "--builder", "--insecure-registry", "--build-mode",
+        "--dependency-cache-claim", "--namespace", "--offline")) {
       if (!withWorkloads && parsed.hasMatchedOption(option)) {
         throw new CommandLine.ParameterException(spec.commandLine(), option + " applies with --with-workloads");
       }
@@ -180,12 +185,13 @@ final class RenderCommand implements Callable<Integer> {
     }
   }
 
-  /** The build settings of --registry, --builder and --insecure-registry, as the controller's flags make them. */
+  /** The build settings of the options above, as the controller's flags make them. */
   private BuildSettings buildSettings() {
     return BuildSettings.defaults().withRegistry(registry)
         .withBuilder(ImageBuilder.of(ImageBuilder.Tool.parse(builder)))
         .withInsecureRegistries(Set.copyOf(insecureRegistries))
-        .withDefaultMode(BuildMode.parse(buildMode));
+        .withDefaultMode(BuildMode.parse(buildMode))
+        .withDependencyCacheClaim(dependencyCacheClaim);
   }
 
   /**

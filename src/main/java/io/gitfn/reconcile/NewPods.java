@@ -66,6 +66,10 @@ final class NewPods {
   /** What holds up the rollout, from the Pods that run the Deployment's current version. */
   static Optional<String> whyNotReady(Deployment deployment, List<Pod> pods) {
     for (Pod pod : current(deployment, pods)) {
+      Optional<String> unscheduled = unscheduled(pod);
+      if (unscheduled.isPresent()) {
+        return unscheduled;
+      }
       if (pod.getStatus().getContainerStatuses() == null) {
         continue;
       }
@@ -78,6 +82,18 @@ final class NewPods {
       }
     }
     return Optional.empty();
+  }
+
+  /** Why the scheduler has not placed the Pod, such as a claim it mounts that does not exist, if it has said. */
+  private static Optional<String> unscheduled(Pod pod) {
+    if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+      return Optional.empty();
+    }
+    return pod.getStatus().getConditions().stream()
+        .filter(c -> "PodScheduled".equals(c.getType()) && "False".equals(c.getStatus()))
+        .findFirst()
+        .map(c -> "its new Pod " + pod.getMetadata().getName() + " cannot be scheduled: " + c.getReason() + ": "
+            + c.getMessage());
   }
 
   // Only what stays the same from one restart to the next: a message that changed with every back-off would be a

@@ -12,6 +12,7 @@ import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.workload.DesiredDeployment;
+import io.gitfn.workload.SecurityContexts;
 import io.gitfn.workload.WorkloadSettings;
 import java.util.List;
 import java.util.Map;
@@ -151,5 +152,47 @@ class BuildlessDeploymentTest {
     assertThat(two).isEqualTo(one);
     assertThat(one.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().getIntVal()).isZero();
     assertThat(function(one).getName()).isEqualTo(DesiredDeployment.CONTAINER);
+  }
+
+  @Test
+  void withADependencyCacheOnlyTheInstallMountsTheClaimInAFolderOfItsFunction() {
+    Function fn = TestFunction.inline().named("orders").build();
+    Deployment deployment = deployment(fn, BuildSettings.defaults().withDependencyCacheClaim("gitfn-dependencies"));
+
+    Volume cache = pod(deployment).getVolumes().stream().filter(v -> v.getPersistentVolumeClaim() != null)
+        .findFirst().orElseThrow();
+    assertThat(cache.getPersistentVolumeClaim().getClaimName()).isEqualTo("gitfn-dependencies");
+    assertThat(mounts(install(deployment)).get("/gitfn-cache").getName()).isEqualTo(cache.getName());
+    assertThat(mounts(install(deployment)).get("/gitfn-cache").getReadOnly()).isFalse();
+    assertThat(env(install(deployment))).containsEntry("GITFN_DEPENDENCY_CACHE", "/gitfn-cache/orders");
+    assertThat(mounts(function(deployment))).doesNotContainKey("/gitfn-cache");
+    // The claim's files belong to the Pods' group, whichever user a later version runs as.
+    assertThat(pod(deployment).getSecurityContext().getFsGroup()).isEqualTo(SecurityContexts.RUN_AS);
+    assertThat(pod(deployment).getSecurityContext().getFsGroupChangePolicy()).isEqualTo("OnRootMismatch");
+  }
+
+  @Test
+  void withADependencyCacheThePodCopiesAnEntryOfItsKeyInsteadOfInstalling() {
+    Function fn = TestFunction.inline().build();
+    String script = install(deployment(fn, BuildSettings.defaults().withDependencyCacheClaim("deps"))).getCommand()
+        .get(2);
+
+    assertThat(script)
+        .contains("for f in runtime/package-lock.json function/package.json function/package-lock.json; do")
+        .contains("if [ -d \"$entry\" ] && cp -a \"$entry/runtime/node_modules\" /gitfn/runtime/ && cp -a"
+            + " \"$entry/function/node_modules\" /gitfn/function/; then")
+        .contains("gitfn: dependencies $key from the cache, nothing to install")
+        .contains("  npm ci --omit=dev")
+        .contains("mv -T \"$tmp\" \"$entry\"")
+        .contains("-mtime +7 -exec rm -rf");
+    assertThat(install(deployment(fn, BuildSettings.defaults())).getCommand().get(2)).doesNotContain("cache");
+  }
+
+  @Test
+  void withoutADependencyCacheThePodHasNoClaimAndNoFsGroup() {
+    Deployment deployment = deployment(TestFunction.inline().build(), BuildSettings.defaults());
+
+    assertThat(pod(deployment).getVolumes()).allSatisfy(v -> assertThat(v.getPersistentVolumeClaim()).isNull());
+    assertThat(pod(deployment).getSecurityContext().getFsGroup()).isNull();
   }
 }

@@ -216,6 +216,22 @@ class RenderCommandTest {
   }
 
   @Test
+  void withWorkloadsADependencyCacheClaimIsMountedByTheInstallAsTheControllerWouldAndAfterNothingElse()
+      throws Exception {
+    writeThreeInlineFunctions();
+
+    JsonNode deployment = find(items(render(folder.toString(), "--with-workloads", "--build-mode", "buildless",
+        "--dependency-cache-claim", "gitfn-dependencies", "-o", "json")), "Deployment", "a");
+
+    assertThat(deployment.at("/spec/template/spec/volumes").toString())
+        .contains("{\"claimName\":\"gitfn-dependencies\"}");
+    assertThat(render(folder.toString(), "--dependency-cache-claim", "gitfn-dependencies").err())
+        .contains("--dependency-cache-claim applies with --with-workloads");
+    assertThat(render(folder.toString(), "--with-workloads", "--dependency-cache-claim", "Not_A_Name").err())
+        .contains("dependency cache claim `Not_A_Name` is not a PersistentVolumeClaim name");
+  }
+
+  @Test
   void withWorkloadsTheImageTagIsTheContentKeyTagAndTheJobBuildsFromItsConfigMap() throws Exception {
     writeThreeInlineFunctions();
 

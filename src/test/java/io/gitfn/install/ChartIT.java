@@ -136,6 +136,10 @@ class ChartIT {
     Container controller = only(objects, Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
     assertThat(controller.getArgs()).contains("--build-mode=buildless")
         .noneMatch(arg -> arg.startsWith("--registry="));
+    Container cached = only(helmTemplate("gitfn", "gitfn-system", "--set", "buildMode=buildless", "--set",
+        "dependencyCacheClaim=gitfn-dependencies"), Deployment.class).getSpec().getTemplate().getSpec()
+        .getContainers().get(0);
+    assertThat(cached.getArgs()).contains("--dependency-cache-claim=gitfn-dependencies");
     assertThatThrownBy(() -> helmTemplate("gitfn", "gitfn-system", "--set", "buildMode=buildles"))
         .isInstanceOfSatisfying(Manifests.ToolFailed.class,
             e -> assertThat(e.stderr).contains("buildMode is \"buildles\": use image or buildless"));

@@ -31,6 +31,20 @@ class NewPodsTest {
   }
 
   @Test
+  void aNewPodTheSchedulerCannotPlaceIsNamedWithTheSchedulersWords() {
+    Pod pending = new PodBuilder().withNewMetadata().withName("orders-new").withNamespace("shop").endMetadata()
+        .withNewSpec().addNewContainer().withName(DesiredDeployment.CONTAINER)
+        .withImage("registry.local:5000/shop/orders:new").endContainer().endSpec()
+        .withNewStatus().withPhase("Pending").addNewCondition().withType("PodScheduled").withStatus("False")
+        .withReason("Unschedulable").withMessage("0/1 nodes are available: persistentvolumeclaim"
+            + " \"gitfn-dependencies\" not found.").endCondition().endStatus().build();
+
+    assertThat(NewPods.whyNotReady(deployment, List.of(pending))).hasValue("its new Pod orders-new cannot be"
+        + " scheduled: Unschedulable: 0/1 nodes are available: persistentvolumeclaim \"gitfn-dependencies\" not"
+        + " found.");
+  }
+
+  @Test
   void podsOfOtherImagesAndReadyPodsSayNothing() {
     Pod old = pod("orders-old", "registry.local:5000/shop/orders:old", false, "CrashLoopBackOff", 1);
     Pod ready = pod("orders-new", "registry.local:5000/shop/orders:new", true, null, null);

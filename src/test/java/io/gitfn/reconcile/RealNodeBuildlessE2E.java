@@ -5,12 +5,17 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.TestFunction;
+import io.gitfn.build.BuildlessDeployment;
 import io.gitfn.build.BuildlessSource;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.realnode.FunctionAnswers;
@@ -18,7 +23,11 @@ import io.gitfn.testbed.realnode.NodeGitfn;
 import io.gitfn.testbed.realnode.RealNode;
 import io.gitfn.testbed.realnode.ServiceLoad;
 import io.gitfn.testbed.realnode.WithRealNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -29,15 +38,23 @@ import org.junit.jupiter.api.Test;
  * Buildless Functions on a real node: no build Job, no image of their own. The Pods run the node's base images,
  * their init container installs gitfn's runtime packages and the Function's dependencies from the package mirrors
  * on the host (through the package-registry Secret), and the Function answers through its Service.
+ *
+ * <p>The controller keeps installed dependencies in a dependency cache: a claim in each test's namespace, bound to a
+ * local volume on the node whose folder root owns, so the kubelet hands it to the Pods' group ({@code fsGroup}). The
+ * first Pod of a key installs and keeps; a handler edit and a revert copy from it. (The chart's real-node test runs
+ * a buildless Function without a cache.)
  */
 @WithRealNode
 class RealNodeBuildlessE2E {
 
+  private static final String CACHE_CLAIM = "gitfn-dependencies";
   private static NodeGitfn gitfn;
+  private static RealNode node;
 
   @BeforeAll
-  static void startController(RealNode node) throws Exception {
-    gitfn = NodeGitfn.start(node);
+  static void startController(RealNode realNode) throws Exception {
+    node = realNode;
+    gitfn = NodeGitfn.start(node, builds -> builds.withDependencyCacheClaim(CACHE_CLAIM));
   }
 
   @AfterAll
@@ -48,7 +65,7 @@ class RealNodeBuildlessE2E {
   @Test
   void aBuildlessNodeFunctionInstallsItsNpmDependencyAtStartAndAnswersThroughItsService(KubernetesClient client,
       TestNamespace ns) {
-    gitfn.prepare(client, ns.name());
+    prepare(client, ns);
     client.resource(buildless(TestFunction.inline().named("node-hello").inNamespace(ns.name()).uid(null)
         .runtime(FunctionRuntime.NODEJS22)
         .code("const ms = require('ms');\nmodule.exports = { main: () => 'node says ' + ms(60000) };\n")
@@ -56,12 +73,14 @@ class RealNodeBuildlessE2E {
         .create();
 
     assertAnswersBuildless(client, ns, "node-hello", "node says 1m");
+    assertThat(installLogs(client, ns, "node-hello")).as("the install of the first Pod")
+        .contains("are not in the cache: installing").contains("kept dependencies");
   }
 
   @Test
   void aBuildlessPythonFunctionInstallsItsPipDependencyAtStartAndAnswersThroughItsService(KubernetesClient client,
       TestNamespace ns) {
-    gitfn.prepare(client, ns.name());
+    prepare(client, ns);
     client.resource(buildless(TestFunction.inline().named("py-hello").inNamespace(ns.name()).uid(null)
         .runtime(FunctionRuntime.PYTHON312)
         .code("import six\n\ndef main(event, context):\n    return 'python says ' + six.ensure_text(b'ok')\n")
@@ -74,7 +93,7 @@ class RealNodeBuildlessE2E {
   @Test
   void anEditAndARevertUnderLoadFailNoRequestAndMakeNoJob(KubernetesClient client, TestNamespace ns)
       throws Exception {
-    gitfn.prepare(client, ns.name());
+    prepare(client, ns);
     client.resource(hello(ns, "v1")).create();
     assertAnswersBuildless(client, ns, "hello", "hello v1");
     String clusterIp = client.services().inNamespace(ns.name()).withName("hello").get().getSpec().getClusterIP();
@@ -91,6 +110,8 @@ class RealNodeBuildlessE2E {
       assertThat(load.answers()).as("answers in the order they came").containsSubsequence("hello v1", "hello v2",
           "hello v1");
     }
+    assertThat(installLogs(client, ns, "hello")).as("the install of the reverted version's Pod")
+        .contains("from the cache, nothing to install").doesNotContain("installing");
     assertThat(client.batch().v1().jobs().inNamespace(ns.name()).list().getItems()).as("build Jobs").isEmpty();
     assertThat(sources(client, ns, "hello")).as("one source ConfigMap per version, none for the revert").hasSize(2);
     Function fn = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
@@ -100,7 +121,7 @@ class RealNodeBuildlessE2E {
   @Test
   void aDependencyThatCannotBeInstalledSaysSoInRunningWhileTheOldVersionServes(KubernetesClient client,
       TestNamespace ns) throws Exception {
-    gitfn.prepare(client, ns.name());
+    prepare(client, ns);
     client.resource(hello(ns, "steady")).create();
     assertAnswersBuildless(client, ns, "hello", "hello steady");
     String clusterIp = client.services().inNamespace(ns.name()).withName("hello").get().getSpec().getClusterIP();
@@ -126,6 +147,47 @@ class RealNodeBuildlessE2E {
       assertThat(load.failures()).as("requests that failed while the new version could not install").isEmpty();
       assertThat(load.answers()).as("every answer came from the running version").containsOnly("hello steady");
     }
+  }
+
+  /** The Secrets of {@link NodeGitfn#prepare}, and the dependency cache's claim on a local volume of its own. */
+  private static void prepare(KubernetesClient client, TestNamespace ns) {
+    gitfn.prepare(client, ns.name());
+    Path folder;
+    try {
+      folder = Files.createDirectories(node.runDirectory().resolve("dependency-cache").resolve(ns.name()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    String volume = "dependencies-" + ns.name();
+    client.persistentVolumes().resource(new PersistentVolumeBuilder()
+        .withNewMetadata().withName(volume).endMetadata()
+        .withNewSpec()
+        .withCapacity(Map.of("storage", new Quantity("1Gi")))
+        .withAccessModes("ReadWriteOnce")
+        .withPersistentVolumeReclaimPolicy("Retain")
+        .withStorageClassName("")
+        .withNewLocal().withPath(folder.toString()).endLocal()
+        .withNewNodeAffinity().withNewRequired().addNewNodeSelectorTerm().addNewMatchExpression()
+        .withKey("kubernetes.io/hostname").withOperator("In").withValues(node.nodeName())
+        .endMatchExpression().endNodeSelectorTerm().endRequired().endNodeAffinity()
+        .endSpec().build()).create();
+    client.persistentVolumeClaims().inNamespace(ns.name()).resource(new PersistentVolumeClaimBuilder()
+        .withNewMetadata().withName(CACHE_CLAIM).endMetadata()
+        .withNewSpec().withAccessModes("ReadWriteOnce").withStorageClassName("").withVolumeName(volume)
+        .withNewResources().withRequests(Map.of("storage", new Quantity("1Gi"))).endResources()
+        .endSpec().build()).create();
+  }
+
+  /** The output of the install init container of the Function's Pods that are not terminating. */
+  private static String installLogs(KubernetesClient client, TestNamespace ns, String name) {
+    StringBuilder logs = new StringBuilder();
+    for (Pod pod : client.pods().inNamespace(ns.name()).withLabel(Labels.FUNCTION_NAME, name).list().getItems()) {
+      if (pod.getMetadata().getDeletionTimestamp() == null) {
+        logs.append(client.pods().inNamespace(ns.name()).withName(pod.getMetadata().getName())
+            .inContainer(BuildlessDeployment.INSTALL).getLog());
+      }
+    }
+    return logs.toString();
   }
 
   private static Function buildless(TestFunction fn) {

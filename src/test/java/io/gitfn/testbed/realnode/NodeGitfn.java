@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * gitfn's controller, in this JVM, running Functions on a real node as an operator would set it up there: buildah
@@ -45,6 +46,11 @@ public final class NodeGitfn implements AutoCloseable {
 
   /** Pushes the images, starts the mirrors and the controller. */
   public static NodeGitfn start(RealNode node) throws Exception {
+    return start(node, UnaryOperator.identity());
+  }
+
+  /** The same, with the node's build settings changed by {@code change} (a dependency cache, say). */
+  public static NodeGitfn start(RealNode node, UnaryOperator<BuildSettings> change) throws Exception {
     NodeImages images = NodeImages.build();
     for (String name : new String[] {"nodejs22", "nodejs24", "python312", "buildah"}) {
       node.pushImage(images.archive(name), images.reference(name));
@@ -60,6 +66,7 @@ public final class NodeGitfn implements AutoCloseable {
         .withBaseImage(FunctionRuntime.NODEJS24, registry + "/" + images.reference("nodejs24"))
         .withBaseImage(FunctionRuntime.PYTHON312, registry + "/" + images.reference("python312"))
         .withPackageRegistrySecret(PACKAGE_REGISTRY_SECRET);
+    builds = change.apply(builds);
     KubernetesClient client = node.newClient();
     try {
       Controller controller = Controller.start(client,
