@@ -223,7 +223,8 @@ public record BuildSettings(
   /** Settings that build with another runtime server, for tests of what a runtime change does. */
   public BuildSettings withRuntime(FunctionRuntime runtime, RuntimeSource source) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes.with(runtime, source), insecureRegistries, deadline, defaultMode, dependencyCacheClaim);
+        podAnnotations, concurrency, runtimes.with(runtime, source), insecureRegistries, deadline, defaultMode,
+        dependencyCacheClaim);
   }
 
   private static void requireNonBlank(String value, String name) {

@@ -250,7 +250,8 @@ final class RealNodeBenchmark implements Benchmark {
 
   /**
    * {@value #PUSHES} pushes of a new handler version after {@code version}, then {@value #REVERTS} reverts, each of
-   * the commit before it (v10 → v9 → v10 → v9: every image built already), each timed until {@code answer} says it.
+   * the commit before it (v10 → v9 → v10 → v9: every image built already), each timed until {@code answer} says
+   * it.
    */
   private static Changes changes(KubernetesClient client, WorkingCopy copy, ChangeTimeline timeline,
       BuildJobs builds, Supplier<String> answer, int version) throws Exception {

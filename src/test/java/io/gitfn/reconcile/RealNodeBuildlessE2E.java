@@ -9,15 +9,21 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.Labels;
+import io.gitfn.api.function.AuthType;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.build.BuildlessDeployment;
 import io.gitfn.build.BuildlessSource;
+import io.gitfn.testbed.GiteaServer;
+import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.TestNamespace;
+import io.gitfn.testbed.git.GitClient;
+import io.gitfn.testbed.git.WorkingCopy;
 import io.gitfn.testbed.realnode.FunctionAnswers;
 import io.gitfn.testbed.realnode.NodeGitfn;
 import io.gitfn.testbed.realnode.RealNode;
@@ -33,6 +39,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Buildless Functions on a real node: no build Job, no image of their own. The Pods run the node's base images,
@@ -148,6 +155,74 @@ class RealNodeBuildlessE2E {
       assertThat(load.answers()).as("every answer came from the running version").containsOnly("hello steady");
     }
   }
+
+  @Test
+  void aGitFunctionInstallsFromItsOwnLockFileAndALockOutOfStepWithPackageJsonFailsWhileTheOldVersionServes(
+      KubernetesClient client, TestNamespace ns, @TempDir Path home) throws Exception {
+    prepare(client, ns);
+    try (GiteaServer gitea = GiteaServer.start(Files.createTempDirectory(
+        Files.createDirectories(TestBedBinaries.projectDir().resolve("target/testbed")), "gitea-"))) {
+      String cloneUrl = gitea.createRepository("functions");
+      WorkingCopy copy = GitClient.create(home, gitea.admin(), null).clone(cloneUrl);
+      // A range in package.json, the exact version and its integrity in the lock file, as `npm install` writes it.
+      copy.write("clock/handler.js", "const ms = require('ms');\n"
+              + "module.exports = { main: () => 'ms ' + require('ms/package.json').version + ': ' + ms(90000) };\n")
+          .write("clock/package.json", CLOCK_PACKAGE.formatted("^2.1.0"))
+          .write("clock/package-lock.json", CLOCK_LOCK.formatted("^2.1.0"))
+          .commit("clock");
+      copy.push("HEAD:refs/heads/main");
+      client.secrets().inNamespace(ns.name()).resource(new SecretBuilder()
+          .withNewMetadata().withName("git").endMetadata()
+          .withStringData(Map.of("username", gitea.admin().username(), "password", gitea.admin().password()))
+          .build()).create();
+      gitea.addWebhook("functions", gitfn.webhookUri().resolve("gitea"), NodeGitfn.CONTROLLER_SECRET);
+      client.resource(buildless(TestFunction.fromGit(cloneUrl, "main", "clock").named("clock")
+          .inNamespace(ns.name()).uid(null).runtime(FunctionRuntime.NODEJS22).gitAuth(AuthType.BASIC, "git")))
+          .create();
+
+      assertAnswersBuildless(client, ns, "clock", "ms 2.1.3: 2m");
+      assertThat(sources(client, ns, "clock")).singleElement()
+          .satisfies(source -> assertThat(source.getData()).containsKey("function.package-lock.json"));
+
+      // npm ci refuses a lock file that does not satisfy package.json: proof that the lock file is what installs.
+      copy.write("clock/package.json", CLOCK_PACKAGE.formatted("2.1.2"))
+          .commit("clock wants ms 2.1.2, lock not updated");
+      copy.push("HEAD:refs/heads/main");
+      await().atMost(FunctionAnswers.BUILD_AND_ROLL_OUT).untilAsserted(() -> {
+        Function fn = client.resources(Function.class).inNamespace(ns.name()).withName("clock").get();
+        Condition running = fn.getStatus().getConditions().stream().filter(c -> c.getType().equals("Running"))
+            .findFirst().orElseThrow();
+        assertThat(running.getReason()).isEqualTo("DependencyInstallFailed");
+        assertThat(running.getMessage())
+            .contains("installing the Function's dependencies from package-lock.json failed");
+      });
+      String clusterIp = client.services().inNamespace(ns.name()).withName("clock").get().getSpec().getClusterIP();
+      assertThat(FunctionAnswers.get("http://" + clusterIp + "/")).as("the running version")
+          .isEqualTo("ms 2.1.3: 2m");
+    }
+  }
+
+  private static final String CLOCK_PACKAGE = """
+      {"name": "clock", "version": "1.0.0", "dependencies": {"ms": "%s"}}
+      """;
+
+  private static final String CLOCK_LOCK = """
+      {
+        "name": "clock",
+        "version": "1.0.0",
+        "lockfileVersion": 3,
+        "requires": true,
+        "packages": {
+          "": {"name": "clock", "version": "1.0.0", "dependencies": {"ms": "%s"}},
+          "node_modules/ms": {
+            "version": "2.1.3",
+            "resolved": "https://registry.npmjs.org/ms/-/ms-2.1.3.tgz",
+            "integrity": "sha512-6FlzubTLZG3J2a/NVCAleEhjzq5oxgHyaCU9yYXvcLsvoVaHJq/s5xXI6/XXP6tz7R9xAOtHnSO/tXtF3WRTlA==",
+            "license": "MIT"
+          }
+        }
+      }
+      """;
 
   /** The Secrets of {@link NodeGitfn#prepare}, and the dependency cache's claim on a local volume of its own. */
   private static void prepare(KubernetesClient client, TestNamespace ns) {
