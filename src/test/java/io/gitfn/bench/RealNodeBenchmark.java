@@ -185,9 +185,7 @@ final class RealNodeBenchmark implements Benchmark {
       throws Exception {
     String cloneUrl = gitea.createRepository("infra");
     WorkingCopy copy = GitClient.create(home, gitea.admin(), null).clone(cloneUrl);
-    client.secrets().inNamespace(NAMESPACE).resource(new SecretBuilder().withNewMetadata().withName("git").endMetadata()
-        .withStringData(Map.of("username", gitea.admin().username(), "password", gitea.admin().password()))
-        .build()).create();
+    client.secrets().inNamespace(NAMESPACE).resource(gitea.basicAuthSecret("git")).create();
     client.secrets().inNamespace(NAMESPACE).resource(new SecretBuilder().withNewMetadata().withName("hook")
         .endMetadata().withStringData(Map.of("token", "bench-hook")).build()).create();
     client.resource(client.getKubernetesSerialization().unmarshal(

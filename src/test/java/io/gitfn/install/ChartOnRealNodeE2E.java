@@ -233,10 +233,7 @@ class ChartOnRealNodeE2E {
         .withNewMetadata().withName(PACKAGE_REGISTRY_SECRET).endMetadata()
         .withStringData(Map.of(".npmrc", mirrors.npmrc(), "pip.conf", mirrors.pipConf()))
         .build()).create();
-    client.secrets().inNamespace(namespace).resource(new SecretBuilder()
-        .withNewMetadata().withName("git").endMetadata()
-        .withStringData(Map.of("username", gitea.admin().username(), "password", gitea.admin().password()))
-        .build()).create();
+    client.secrets().inNamespace(namespace).resource(gitea.basicAuthSecret("git")).create();
     client.secrets().inNamespace(namespace).resource(new SecretBuilder()
         .withNewMetadata().withName("hook").endMetadata()
         .withStringData(Map.of("token", "hook-" + namespace))

@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.Labels;
@@ -171,10 +170,7 @@ class RealNodeBuildlessE2E {
           .write("clock/package-lock.json", CLOCK_LOCK.formatted("^2.1.0"))
           .commit("clock");
       copy.push("HEAD:refs/heads/main");
-      client.secrets().inNamespace(ns.name()).resource(new SecretBuilder()
-          .withNewMetadata().withName("git").endMetadata()
-          .withStringData(Map.of("username", gitea.admin().username(), "password", gitea.admin().password()))
-          .build()).create();
+      client.secrets().inNamespace(ns.name()).resource(gitea.basicAuthSecret("git")).create();
       gitea.addWebhook("functions", gitfn.webhookUri().resolve("gitea"), NodeGitfn.CONTROLLER_SECRET);
       client.resource(buildless(TestFunction.fromGit(cloneUrl, "main", "clock").named("clock")
           .inNamespace(ns.name()).uid(null).runtime(FunctionRuntime.NODEJS22).gitAuth(AuthType.BASIC, "git")))

@@ -133,10 +133,7 @@ class RealNodeFunctionE2E {
           .write("functions/greeter/package.json", "{\"name\": \"greeter\", \"version\": \"1.0.0\"}\n")
           .commit("greeter v1");
       copy.push("HEAD:refs/heads/main");
-      client.secrets().inNamespace(ns.name()).resource(new SecretBuilder()
-          .withNewMetadata().withName("git").endMetadata()
-          .withStringData(Map.of("username", gitea.admin().username(), "password", gitea.admin().password()))
-          .build()).create();
+      client.secrets().inNamespace(ns.name()).resource(gitea.basicAuthSecret("git")).create();
       gitea.addWebhook("functions", gitfn.webhookUri().resolve("gitea"), NodeGitfn.CONTROLLER_SECRET);
       client.resource(TestFunction.fromGit(cloneUrl, "main", "functions/greeter").named("greeter")
           .inNamespace(ns.name()).uid(null).gitAuth(AuthType.BASIC, "git").build()).create();
@@ -190,10 +187,7 @@ class RealNodeFunctionE2E {
     String cloneUrl = gitea.createRepository("infra");
     WorkingCopy copy = GitClient.create(home, gitea.admin(), null).clone(cloneUrl);
     String secret = "hook-" + ns.name();
-    client.secrets().inNamespace(ns.name()).resource(new SecretBuilder()
-        .withNewMetadata().withName("git").endMetadata()
-        .withStringData(Map.of("username", gitea.admin().username(), "password", gitea.admin().password()))
-        .build()).create();
+    client.secrets().inNamespace(ns.name()).resource(gitea.basicAuthSecret("git")).create();
     client.secrets().inNamespace(ns.name()).resource(new SecretBuilder()
         .withNewMetadata().withName("hook").endMetadata()
         .withStringData(Map.of("token", secret))

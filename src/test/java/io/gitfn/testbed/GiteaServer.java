@@ -2,6 +2,8 @@ package io.gitfn.testbed;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.gitfn.testbed.git.HttpCredentials;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -81,6 +83,13 @@ public final class GiteaServer implements AutoCloseable {
   public HttpCredentials admin() {
     return admin;
   }
+  /** A basic-auth Secret with the admin's credentials, as a Function's or repository's {@code secretRef} names one. */
+  public Secret basicAuthSecret(String name) {
+    return new SecretBuilder().withNewMetadata().withName(name).endMetadata()
+        .withStringData(Map.of("username", admin().username(), "password", admin().password()))
+        .build();
+  }
+
 
   /** Creates an empty repository owned by the admin; returns its HTTP clone URL. */
   public String createRepository(String name) {
