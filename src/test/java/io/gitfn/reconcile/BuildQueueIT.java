@@ -100,7 +100,10 @@ class BuildQueueIT {
         try (ControllerJvm controller = ControllerJvm.start("killed-" + kill, bed.kubeconfig(), dir, flags)) {
           // Killed after its first pass of the Function: the first starts the Job, the others find it.
           await().atMost(WAIT).until(() -> functionPasses(controller) > 0);
-          assertThat(jobs.uids()).as("build Jobs after pass " + kill).hasSize(1);
+          // The test's own watch sees the Job a moment after the controller's pass created it.
+          int killed = kill;
+          await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(jobs.uids())
+              .as("build Jobs after pass " + killed).hasSize(1));
           controller.kill(); // SIGKILL: no shutdown hook, no finished reconcile
         }
       }
