@@ -1,7 +1,5 @@
 package io.gitfn.source;
 
-import io.gitfn.source.SourceException.Kind;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Proxy;
@@ -31,7 +29,12 @@ final class BoundedHttpConnections extends JDKHttpConnectionFactory {
     // The static initializer did it; calling this loads the class.
   }
 
-  /** Runs {@code call} on this thread with at most {@code bytes} readable from each HTTP response. */
+  /** The cap {@link #limit} set on this thread, or null: SSH sessions read it too ({@link BoundedSshSessions}). */
+  static Long cap() {
+    return CAP.get();
+  }
+
+  /** Runs {@code call} on this thread with at most {@code bytes} readable from each HTTP response or SSH command. */
   static <T> T limit(long bytes, NetworkCalls.Call<T> call) throws Exception {
     CAP.set(bytes);
     try {
@@ -65,41 +68,7 @@ final class BoundedHttpConnections extends JDKHttpConnectionFactory {
     @Override
     public InputStream getInputStream() throws IOException {
       InputStream in = super.getInputStream();
-      return cap == null ? in : new CappedStream(in, cap, getURL());
-    }
-  }
-
-  private static final class CappedStream extends FilterInputStream {
-    private final long cap;
-    private final URL url;
-    private long read;
-
-    CappedStream(InputStream in, long cap, URL url) {
-      super(in);
-      this.cap = cap;
-      this.url = url;
-    }
-
-    @Override
-    public int read() throws IOException {
-      int b = super.read();
-      count(b < 0 ? 0 : 1);
-      return b;
-    }
-
-    @Override
-    public int read(byte[] buffer, int offset, int length) throws IOException {
-      int n = super.read(buffer, offset, length);
-      count(Math.max(n, 0));
-      return n;
-    }
-
-    private void count(int n) throws IOException {
-      read += n;
-      if (read > cap) {
-        throw new IOException(new SourceException(Kind.TOO_LARGE, url.getHost() + " sent more than " + cap
-            + " bytes in one answer to " + url.getPath() + "; gitfn reads at most that much"));
-      }
+      return cap == null ? in : new CappedInputStream(in, cap, getURL().getHost(), getURL().getPath());
     }
   }
 }

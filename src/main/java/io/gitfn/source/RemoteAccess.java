@@ -16,6 +16,7 @@ import org.apache.sshd.common.NamedResource;
 import org.apache.sshd.common.config.keys.FilePasswordProvider;
 import org.apache.sshd.common.util.security.SecurityUtils;
 import org.eclipse.jgit.api.TransportCommand;
+import org.eclipse.jgit.transport.SshSessionFactory;
 import org.eclipse.jgit.transport.SshTransport;
 import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
 import org.eclipse.jgit.transport.sshd.SshdSessionFactory;
@@ -48,7 +49,7 @@ final class RemoteAccess implements AutoCloseable {
     if (!overSsh) {
       return command;
     }
-    SshdSessionFactory factory = sshSessionFactory();
+    SshSessionFactory factory = new BoundedSshSessions(sshSessionFactory());
     command.setTransportConfigCallback(
         transport -> {
           if (transport instanceof SshTransport sshTransport) {

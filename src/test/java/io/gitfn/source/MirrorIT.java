@@ -14,6 +14,7 @@ import io.gitfn.testbed.git.SshAccess;
 import io.gitfn.testbed.git.WorkingCopy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -356,6 +357,22 @@ class MirrorIT {
       assertThatThrownBy(mirror::remoteRefs).isInstanceOfSatisfying(SourceException.class, e -> {
         assertThat(e.kind()).isEqualTo(SourceException.Kind.TOO_LARGE);
         assertThat(e.getMessage()).contains("sent more than " + Mirror.MAX_ADVERTISEMENT_BYTES + " bytes");
+      });
+    }
+  }
+
+  @Test
+  @Timeout(60) // guards the suite against a call that never returns; it measures nothing
+  void anSshServerThatAdvertisesRefsWithoutEndIsCutOffAtTheCapToo() throws Exception {
+    try (GitSshServer flood = GitSshServer.flooding(cacheDir.resolve("flooding-ssh"))) {
+      flood.authorize(sshAccess.key().publicKey());
+      Mirror mirror = cache.mirror(RepositoryUrl.parse(flood.url("endless")), new GitCredentials.SshKey(
+          Files.readString(sshAccess.key().privateKeyFile()), null, flood.knownHostsLine()));
+
+      assertThatThrownBy(mirror::remoteRefs).isInstanceOfSatisfying(SourceException.class, e -> {
+        assertThat(e.kind()).isEqualTo(SourceException.Kind.TOO_LARGE);
+        assertThat(e.getMessage()).contains("127.0.0.1 sent more than " + Mirror.MAX_ADVERTISEMENT_BYTES
+            + " bytes in one answer to `git-upload-pack");
       });
     }
   }

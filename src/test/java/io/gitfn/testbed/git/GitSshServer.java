@@ -1,6 +1,8 @@
 package io.gitfn.testbed.git;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PublicKey;
@@ -9,8 +11,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.sshd.common.config.keys.KeyUtils;
 import org.apache.sshd.common.config.keys.PublicKeyEntry;
+import org.apache.sshd.server.Environment;
+import org.apache.sshd.server.ExitCallback;
 import org.apache.sshd.server.ServerAuthenticationManager;
 import org.apache.sshd.server.SshServer;
+import org.apache.sshd.server.channel.ChannelSession;
+import org.apache.sshd.server.command.Command;
+import org.apache.sshd.server.command.CommandFactory;
 import org.apache.sshd.server.keyprovider.SimpleGeneratorHostKeyProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +47,20 @@ public final class GitSshServer implements AutoCloseable {
    * generated into {@code stateDirectory}.
    */
   public static GitSshServer start(Path baseDirectory, Path stateDirectory) throws IOException {
+    Path repositories = baseDirectory.toAbsolutePath().normalize();
+    return start(stateDirectory, (channel, commandLine) -> GitPackCommand.forCommandLine(repositories, commandLine),
+        repositories.toString());
+  }
+
+  /**
+   * A server as a hostile tenant runs one: every command, whatever repository it names, answers with a ref
+   * advertisement that never ends ({@link HostileGitServer#flood}), as fast as the client reads.
+   */
+  public static GitSshServer flooding(Path stateDirectory) throws IOException {
+    return start(stateDirectory, (channel, commandLine) -> new FloodingCommand(), "a flood of refs");
+  }
+
+  private static GitSshServer start(Path stateDirectory, CommandFactory commands, String serves) throws IOException {
     long started = System.nanoTime();
     Files.createDirectories(stateDirectory);
     SimpleGeneratorHostKeyProvider hostKeys =
@@ -50,7 +71,6 @@ public final class GitSshServer implements AutoCloseable {
     PublicKey hostKey = hostKeys.loadKeys(null).get(0).getPublic();
 
     Set<PublicKey> authorizedKeys = ConcurrentHashMap.newKeySet();
-    Path repositories = baseDirectory.toAbsolutePath().normalize();
     SshServer server = SshServer.setUpDefaultServer();
     server.setHost("127.0.0.1");
     server.setPort(0);
@@ -61,15 +81,14 @@ public final class GitSshServer implements AutoCloseable {
         (user, key, session) ->
             USER.equals(user)
                 && authorizedKeys.stream().anyMatch(known -> KeyUtils.compareKeys(known, key)));
-    server.setCommandFactory(
-        (channel, commandLine) -> GitPackCommand.forCommandLine(repositories, commandLine));
+    server.setCommandFactory(commands);
     server.start();
 
     GitSshServer ssh = new GitSshServer(server, hostKey, authorizedKeys);
     LOG.info(
         "Git SSH server on port {} for {} started in {} ms",
         ssh.port(),
-        repositories,
+        serves,
         (System.nanoTime() - started) / 1_000_000);
     return ssh;
   }
@@ -96,5 +115,46 @@ public final class GitSshServer implements AutoCloseable {
   @Override
   public void close() throws IOException {
     server.stop(true);
+  }
+
+  /** Writes the endless advertisement on a thread of its own, until the client closes the channel. */
+  private static final class FloodingCommand implements Command {
+    private OutputStream out;
+    private ExitCallback exit;
+    private Thread writer;
+
+    @Override
+    public void setInputStream(InputStream in) {}
+
+    @Override
+    public void setOutputStream(OutputStream out) {
+      this.out = out;
+    }
+
+    @Override
+    public void setErrorStream(OutputStream err) {}
+
+    @Override
+    public void setExitCallback(ExitCallback callback) {
+      this.exit = callback;
+    }
+
+    @Override
+    public void start(ChannelSession channel, Environment env) {
+      writer = new Thread(() -> {
+        try {
+          HostileGitServer.flood(out);
+        } catch (IOException e) {
+          exit.onExit(0); // the client stopped reading
+        }
+      }, "flooding-git-ssh");
+      writer.setDaemon(true);
+      writer.start();
+    }
+
+    @Override
+    public void destroy(ChannelSession channel) {
+      writer.interrupt();
+    }
   }
 }

@@ -88,6 +88,8 @@ public final class HostileGitServer implements AutoCloseable {
           + "Cache-Control: no-cache\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
       out.flush();
       if (interval.isZero()) {
+        out.write(pkt("# service=git-upload-pack\n"));
+        out.write("0000".getBytes(StandardCharsets.US_ASCII));
         flood(out);
       } else {
         // The start of a pkt-line, a byte at a time, for ever.
@@ -105,10 +107,11 @@ public final class HostileGitServer implements AutoCloseable {
     }
   }
 
-  // A protocol v0 advertisement: the service line, a flush, then "<sha> refs/heads/bN" lines without end.
-  private static void flood(OutputStream out) throws IOException {
-    out.write(pkt("# service=git-upload-pack\n"));
-    out.write("0000".getBytes(StandardCharsets.US_ASCII));
+  /**
+   * A protocol v0 advertisement as {@code git-upload-pack} starts it over SSH, {@code <sha> refs/heads/bN} lines
+   * without end; over smart HTTP the service line and a flush come first.
+   */
+  static void flood(OutputStream out) throws IOException {
     String sha = "1234567890123456789012345678901234567890";
     out.write(pkt(sha + " HEAD\0multi_ack side-band-64k ofs-delta\n"));
     for (long i = 0; ; i++) {
