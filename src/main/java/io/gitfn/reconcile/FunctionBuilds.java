@@ -28,7 +28,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -51,6 +53,16 @@ final class FunctionBuilds {
   private final Consumer<Function> wake;
   private final RegistryLookup registry;
   private final Counter succeededBuilds;
+  /**
+   * The finished Jobs already counted, by UID. Two passes that start from a cached Function whose status lacks the
+   * Job's history entry both record it; the counters must not count it twice. Bounded: only recent Jobs can race.
+   */
+  private final Map<String, Boolean> counted = Collections.synchronizedMap(new LinkedHashMap<>() {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+      return size() > 4096;
+    }
+  });
   private final Counter failedBuilds;
 
   FunctionBuilds(KubernetesClient client, BuildSettings settings, BuildQueue queue, RegistryLookup registry,
@@ -117,7 +129,7 @@ final class FunctionBuilds {
     if (succeeded(job)) {
       queue.finished(jobKey(job));
       pass.condition(BUILD_READY, "True", JOB_FINISHED, built);
-      if (pass.record(build.key(), build.image(), FunctionPass.SUCCEEDED)) {
+      if (pass.record(build.key(), build.image(), FunctionPass.SUCCEEDED) && firstCount(job)) {
         succeededBuilds.increment(); // once per finished Job: the next pass finds the key known good
       }
       return true;
@@ -131,7 +143,7 @@ final class FunctionBuilds {
       pass.condition(BUILD_READY, "False", JOB_FAILED, "Job " + name + " failed" + why
           + "; the running version stays. Fix the source, or run `gitfn reconcile function "
           + fn.getMetadata().getName() + "` to build it again");
-      if (pass.record(build.key(), build.image(), FunctionPass.FAILED)) {
+      if (pass.record(build.key(), build.image(), FunctionPass.FAILED) && firstCount(job)) {
         failedBuilds.increment(); // once per failed Job: later passes find the same newest history entry
       }
       return false;
@@ -302,6 +314,11 @@ final class FunctionBuilds {
   private <T extends HasMetadata> T apply(T desired) {
     return client.resource(desired).fieldManager(FieldManagers.FUNCTION_CONTROLLER).forceConflicts()
         .serverSideApply();
+  }
+
+  private boolean firstCount(Job job) {
+    String uid = job.getMetadata().getUid();
+    return uid == null || counted.putIfAbsent(uid, Boolean.TRUE) == null;
   }
 
   /** {@code gitfn_builds_total{result}}: build Jobs that finished, counted when a pass first sees them finished. */
