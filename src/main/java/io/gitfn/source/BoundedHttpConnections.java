@@ -11,12 +11,11 @@ import org.eclipse.jgit.transport.http.JDKHttpConnectionFactory;
 
 /**
  * JGit's HTTP connections, with a cap on what a response may send while a network call has one
- * ({@link #limit}): a Git server that advertises refs without end is cut off at the cap, before JGit has parsed the
- * advertisement into memory. Installed once as JGit's connection factory; without a cap it changes nothing.
+ * ({@link CappedInputStream#limit}): a Git server that advertises refs without end is cut off at the cap, before
+ * JGit has parsed the advertisement into memory. Installed once as JGit's connection factory; without a cap it
+ * changes nothing.
  */
 final class BoundedHttpConnections extends JDKHttpConnectionFactory {
-
-  private static final ThreadLocal<Long> CAP = new ThreadLocal<>();
 
   static {
     HttpTransport.setConnectionFactory(new BoundedHttpConnections());
@@ -27,21 +26,6 @@ final class BoundedHttpConnections extends JDKHttpConnectionFactory {
   /** Makes sure JGit connects through this factory. */
   static void install() {
     // The static initializer did it; calling this loads the class.
-  }
-
-  /** The cap {@link #limit} set on this thread, or null: SSH sessions read it too ({@link BoundedSshSessions}). */
-  static Long cap() {
-    return CAP.get();
-  }
-
-  /** Runs {@code call} on this thread with at most {@code bytes} readable from each HTTP response or SSH command. */
-  static <T> T limit(long bytes, NetworkCalls.Call<T> call) throws Exception {
-    CAP.set(bytes);
-    try {
-      return call.call();
-    } finally {
-      CAP.remove();
-    }
   }
 
   @Override
@@ -55,7 +39,7 @@ final class BoundedHttpConnections extends JDKHttpConnectionFactory {
   }
 
   private static final class Capped extends JDKHttpConnection {
-    private final Long cap = CAP.get();
+    private final Long cap = CappedInputStream.cap();
 
     Capped(URL url) throws IOException {
       super(url);

@@ -14,7 +14,7 @@ import org.eclipse.jgit.transport.URIish;
 import org.eclipse.jgit.util.FS;
 
 /**
- * JGit's SSH sessions, with the cap {@link BoundedHttpConnections#limit} sets on the calling thread applied to
+ * JGit's SSH sessions, with the cap {@link CappedInputStream#limit} sets on the calling thread applied to
  * what each remote command sends: over SSH, as over HTTP, a server that advertises refs without end is cut off at
  * the cap before JGit has parsed the advertisement into memory. The cap is read when the session is opened, on the
  * thread of the network call; without one, sessions are the delegate's own.
@@ -31,7 +31,7 @@ final class BoundedSshSessions extends SshSessionFactory {
   public RemoteSession getSession(URIish uri, CredentialsProvider credentials, FS fs, int timeoutMillis)
       throws TransportException {
     RemoteSession session = delegate.getSession(uri, credentials, fs, timeoutMillis);
-    Long cap = BoundedHttpConnections.cap();
+    Long cap = CappedInputStream.cap();
     return cap == null ? session : new CappedSession(session, cap, uri.getHost());
   }
 

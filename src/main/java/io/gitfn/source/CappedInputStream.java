@@ -9,13 +9,33 @@ import java.io.InputStream;
  * A Git server's answer, cut off once it has sent more than a cap: JGit reads a ref advertisement whole into memory
  * before gitfn can count its refs, so the bytes are counted as they arrive. The error JGit sees wraps a
  * {@link SourceException} of kind {@code TOO_LARGE}, which {@code FailureClassifier} unwraps.
+ *
+ * <p>A network call sets the cap for its thread ({@link #limit}); the transports read it when they open a
+ * connection ({@link BoundedHttpConnections}) or a session ({@link BoundedSshSessions}).
  */
 final class CappedInputStream extends FilterInputStream {
+
+  private static final ThreadLocal<Long> CAP = new ThreadLocal<>();
 
   private final long cap;
   private final String host;
   private final String what;
   private long read;
+
+  /** Runs {@code call} on this thread with at most {@code bytes} readable from each answer of a Git server. */
+  static <T> T limit(long bytes, NetworkCalls.Call<T> call) throws Exception {
+    CAP.set(bytes);
+    try {
+      return call.call();
+    } finally {
+      CAP.remove();
+    }
+  }
+
+  /** The cap {@link #limit} set on this thread, or null when it set none. */
+  static Long cap() {
+    return CAP.get();
+  }
 
   /** @param what what the answer answers, for the message: a URL's path, or an SSH command */
   CappedInputStream(InputStream in, long cap, String host, String what) {

@@ -134,7 +134,7 @@ public final class Mirror {
     lsRemoteCount.incrementAndGet();
     long started = System.nanoTime();
     try {
-      Collection<Ref> refs = network.run("ls-remote", settings.timeout(), () -> BoundedHttpConnections.limit(
+      Collection<Ref> refs = network.run("ls-remote", settings.timeout(), () -> CappedInputStream.limit(
           MAX_ADVERTISEMENT_BYTES,
           () -> access.applyTo(Git.lsRemoteRepository().setRemote(url.fetchUrl()).setTimeout(timeoutSeconds())).call()));
       if (refs.size() > MAX_REFS) {
