@@ -1,10 +1,10 @@
-package io.gitfn.manifest;
+package io.gitfn.api;
 
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 /** Kubernetes' syntax rules for names, label keys and values, and annotation keys, with what is wrong. */
-final class KubernetesNames {
+public final class KubernetesNames {
 
   private static final Pattern DNS_1035_LABEL = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern DNS_1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
@@ -16,7 +16,7 @@ final class KubernetesNames {
   private KubernetesNames() {}
 
   /** What is wrong with {@code name} as a Function name (a DNS-1035 label), or empty when nothing is. */
-  static Optional<String> functionName(String name) {
+  public static Optional<String> functionName(String name) {
     if (name.length() > 63) {
       return Optional.of("name `" + name + "` is " + name.length() + " characters; a Function name has at most 63");
     }
@@ -28,7 +28,7 @@ final class KubernetesNames {
   }
 
   /** Why {@code namespace} cannot name a namespace (a DNS-1123 label of at most 63 characters), if it cannot. */
-  static Optional<String> namespace(String namespace) {
+  public static Optional<String> namespace(String namespace) {
     if (namespace.length() > 63 || !DNS_1123_LABEL.matcher(namespace).matches()) {
       return Optional.of("`" + namespace + "` is not a namespace name: at most 63 lower-case letters, digits and"
           + " '-', starting and ending with a letter or digit");
@@ -36,16 +36,16 @@ final class KubernetesNames {
     return Optional.empty();
   }
 
-  static boolean isDns1123Subdomain(String name) {
+  public static boolean isDns1123Subdomain(String name) {
     return name.length() <= 253 && DNS_1123_SUBDOMAIN.matcher(name).matches();
   }
 
-  static boolean isCIdentifier(String name) {
+  public static boolean isCIdentifier(String name) {
     return C_IDENTIFIER.matcher(name).matches();
   }
 
   /** What is wrong with {@code key} as a label or annotation key ({@code [prefix/]name}), or empty. */
-  static Optional<String> qualifiedKey(String key) {
+  public static Optional<String> qualifiedKey(String key) {
     String name = key;
     int slash = key.indexOf('/');
     if (slash >= 0) {
@@ -63,7 +63,7 @@ final class KubernetesNames {
   }
 
   /** What is wrong with {@code value} as a label value, or empty. */
-  static Optional<String> labelValue(String value) {
+  public static Optional<String> labelValue(String value) {
     if (value.isEmpty()) {
       return Optional.empty();
     }
@@ -74,7 +74,7 @@ final class KubernetesNames {
     return Optional.empty();
   }
 
-  static boolean isDns1123Label(String name) {
+  public static boolean isDns1123Label(String name) {
     return name.length() <= 63 && DNS_1123_LABEL.matcher(name).matches();
   }
 }

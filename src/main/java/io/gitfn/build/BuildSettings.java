@@ -1,5 +1,6 @@
 package io.gitfn.build;
 
+import io.gitfn.api.KubernetesNames;
 import io.gitfn.api.function.BuildMode;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
@@ -10,7 +11,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -51,9 +51,6 @@ public record BuildSettings(
     String dependencyCacheClaim) {
 
   public static final int DEFAULT_CONCURRENCY = 5;
-
-  private static final Pattern CLAIM_NAME =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
   /**
    * How long a build Job may run before Kubernetes stops it ({@code activeDeadlineSeconds}). Builds here take 10 to
@@ -113,8 +110,7 @@ public record BuildSettings(
     if (dependencyCacheClaim != null && dependencyCacheClaim.isBlank()) {
       dependencyCacheClaim = null;
     }
-    if (dependencyCacheClaim != null && (dependencyCacheClaim.length() > 253
-        || !CLAIM_NAME.matcher(dependencyCacheClaim).matches())) {
+    if (dependencyCacheClaim != null && !KubernetesNames.isDns1123Subdomain(dependencyCacheClaim)) {
       throw new IllegalArgumentException("dependency cache claim `" + dependencyCacheClaim + "` is not a"
           + " PersistentVolumeClaim name (lower-case letters, digits, '-' and '.', at most 253 characters)");
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.gitfn.api.Annotations;
+import io.gitfn.api.KubernetesNames;
 import io.gitfn.api.function.BuildMode;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionSpec;
