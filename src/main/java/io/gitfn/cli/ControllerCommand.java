@@ -83,6 +83,9 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--allowed-git-host", paramLabel = "HOST", description = "A host that FunctionRepositories and Functions may fetch from: a name, or *.domain for every host below it, or file for local repositories (repeatable). Default: any host.")
   List<String> allowedGitHosts = List.of();
 
+  @Option(names = "--cluster-name", defaultValue = ControllerSettings.DEFAULT_CLUSTER_NAME, description = "This cluster's name in the context of the commit statuses gitfn sends (gitfn/<cluster>/<namespace>/<name>), so that several clusters can report on one commit (default: ${DEFAULT-VALUE}).")
+  String clusterName;
+
   @Option(names = "--function-source-interval", defaultValue = "1m", description = "How often a Function's own Git source is checked without a webhook (default: ${DEFAULT-VALUE}).")
   String functionSourceInterval;
 
@@ -196,7 +199,8 @@ final class ControllerCommand implements Callable<Integer> {
     ControllerSettings settings = new ControllerSettings(knownHosts == null ? "" : Files.readString(knownHosts),
         new HashSet<>(allowedTargetNamespaces), GoDuration.parse(functionSourceInterval),
         registryLookup ? RegistryLookupSettings.enabled(new HashSet<>(insecureRegistries))
-            : RegistryLookupSettings.disabled(), shard, instance, gitHosts);
+            : RegistryLookupSettings.disabled(), shard, instance, gitHosts,
+        flag(() -> ControllerSettings.defaults().withClusterName(clusterName)).clusterName());
     BuildSettings defaults = BuildSettings.defaults();
     Map<FunctionRuntime, String> runtimeBases = flag(() -> BaseImageOption.apply(defaults.baseImages(), baseImages));
     BuildSettings builds = flag(() -> new BuildSettings(registry,

@@ -36,6 +36,9 @@ final class ReconcileFunctionCommand extends ClusterCommand {
   @Override
   int run(KubernetesClient client, String namespace) throws InterruptedException {
     Duration timeout = waiting.timeout();
+    if (waiting.until().filter(u -> u == WaitOptions.Until.APPLIED).isPresent()) {
+      throw new CommandException("--wait=applied is for repositories; a Function's --wait waits until it is ready");
+    }
     ClusterObjects.one(client, Function.class, "function", namespace, name);
     Clock clock = Clock.systemUTC();
     Instant requestedAt = clock.instant();
@@ -43,7 +46,7 @@ final class ReconcileFunctionCommand extends ClusterCommand {
     client.resources(Function.class).inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
         client.getKubernetesSerialization().asJson(Map.of("metadata",
             Map.of("annotations", Map.of(Annotations.REQUESTED_AT, requestedAt.toString())))));
-    if (!waiting.wait) {
+    if (waiting.until().isEmpty()) {
       return 0;
     }
     say("◎ waiting for the Function");

@@ -12,7 +12,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "repository", aliases = {"repositories", "fnrepo"}, mixinStandardHelpOptions = true,
     description = "Annotate a FunctionRepository with gitfn.io/requested-at so that the controller checks Git now.",
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:requested (with --wait: the revision was applied)",
+    exitCodeList = {"0:requested (with --wait: the revision runs; with --wait=applied: it was applied)",
         "1:not found, suspended, failed, or timed out"})
 final class ReconcileRepositoryCommand extends ClusterCommand {
 
@@ -32,6 +32,7 @@ final class ReconcileRepositoryCommand extends ClusterCommand {
     out().println("► annotating FunctionRepository " + namespace + "/" + name);
     out().flush();
     String requestedAt = request.send(Map.of());
-    return waiting.wait ? request.await(requestedAt, timeout, waiting.timeout) : 0;
+    return waiting.until().isPresent()
+        ? request.await(requestedAt, waiting.until().get(), timeout, waiting.timeout) : 0;
   }
 }

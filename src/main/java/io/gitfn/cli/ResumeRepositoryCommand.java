@@ -12,7 +12,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "repository", aliases = {"repositories", "fnrepo"}, mixinStandardHelpOptions = true,
     description = "Set spec.suspend of a FunctionRepository to false and ask the controller to reconcile it now.",
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:resumed (with --wait: the revision was applied)", "1:not found, failed, or timed out"})
+    exitCodeList = {"0:resumed (with --wait: the revision runs; with --wait=applied: it was applied)", "1:not found, failed, or timed out"})
 final class ResumeRepositoryCommand extends ClusterCommand {
 
   @Parameters(index = "0", paramLabel = "NAME", description = "The FunctionRepository.")
@@ -28,6 +28,7 @@ final class ResumeRepositoryCommand extends ClusterCommand {
     out().println("► resuming FunctionRepository " + namespace + "/" + name);
     out().flush();
     String requestedAt = request.send(Map.of("suspend", false));
-    return waiting.wait ? request.await(requestedAt, timeout, waiting.timeout) : 0;
+    return waiting.until().isPresent()
+        ? request.await(requestedAt, waiting.until().get(), timeout, waiting.timeout) : 0;
   }
 }

@@ -63,10 +63,13 @@ public final class Controller implements AutoCloseable {
   private final Operator operator;
   private final Leadership leadership;
   private final Watchdog watchdog;
+  private final FunctionRepositoryReconciler repositories;
 
   private Controller(KubernetesClient client, MirrorCache mirrors, SourceWatcher watcher, WebhookServer webhooks,
-      OperationsServer operations, Operator operator, Leadership leadership, Watchdog watchdog) {
+      OperationsServer operations, Operator operator, Leadership leadership, Watchdog watchdog,
+      FunctionRepositoryReconciler repositories) {
     this.watchdog = watchdog;
+    this.repositories = repositories;
     this.client = client;
     this.mirrors = mirrors;
     this.watcher = watcher;
@@ -130,7 +133,7 @@ public final class Controller implements AutoCloseable {
     SourceWatcher watcher = new SourceWatcher(mirrors, clock, Backoff.DEFAULT, CHECK_THREADS, new SourceMetrics(meters),
         watchdog, sources.timeout().multipliedBy(5));
     FunctionRepositoryReconciler repositories = new FunctionRepositoryReconciler(client, watcher, mirrors,
-        new ManifestReader(ManifestOptions.defaults()), settings, clock);
+        new ManifestReader(ManifestOptions.defaults()), settings, clock, meters);
     BuildQueue queue = new BuildQueue(builds.concurrency());
     // The queue stays pure; its depth is read here.
     Gauge.builder(BUILD_QUEUE, queue, BuildQueue::depth).description("Builds waiting for a slot, and running")
@@ -138,7 +141,7 @@ public final class Controller implements AutoCloseable {
     Gauge.builder(BUILD_QUEUE, queue, BuildQueue::runningCount).description("Builds waiting for a slot, and running")
         .tag("state", "running").register(meters);
     FunctionReconciler functions = new FunctionReconciler(client, watcher, mirrors, builds, queue, workloads, settings,
-        clock, meters);
+        clock, meters, repositories.progressBoard());
     WebhookServer webhooks = WebhookServer.start(webhookHost, webhookPort,
         new WebhookReceiver(watcher.webhookTargets(), webhookSettings, clock, meters, leadership::leading));
     // Passes wait on the API server, not the CPU, and builds are capped at 5 anyway: ten threads each for
@@ -193,7 +196,8 @@ public final class Controller implements AutoCloseable {
     log.info("reconciling {} as {}{}", settings.shard().isAll() ? "every FunctionRepository and Function"
         : "FunctionRepositories and Functions labelled " + settings.shard(), settings.instance(),
         ops.leaderElection().map(e -> ", once it holds Lease " + e.namespace() + "/" + e.leaseName()).orElse(""));
-    return new Controller(client, mirrors, watcher, webhooks, operations, operator, leadership, watchdog);
+    return new Controller(client, mirrors, watcher, webhooks, operations, operator, leadership, watchdog,
+        repositories);
   }
 
   /** Unhealthy once an informer stopped, or while a reconcile or a Git check is stuck past its budget. */
@@ -251,7 +255,8 @@ public final class Controller implements AutoCloseable {
   @Override
   public void close() throws Exception {
     leadership.stopping();
-    try (watchdog; mirrors; watcher; webhooks; operations) {
+    AutoCloseable commitStatuses = repositories::close;
+    try (watchdog; mirrors; watcher; webhooks; operations; commitStatuses) {
       operator.stop();
       leadership.release(client);
     }

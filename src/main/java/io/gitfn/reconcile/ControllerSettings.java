@@ -15,14 +15,17 @@ import java.util.Set;
  * @param shard the FunctionRepositories and Functions this instance reconciles ({@code --shard-selector})
  * @param instance this instance's name, as its Events' source host and its Lease identity show it
  * @param gitHosts the hosts gitfn may fetch from ({@code --allowed-git-host}); empty allows every host
+ * @param clusterName the cluster's name in commit statuses' contexts ({@code --cluster-name}), so that several
+ *     clusters can report on one commit
  */
 public record ControllerSettings(String knownHosts, Set<String> allowedTargetNamespaces,
     Duration functionSourceInterval, RegistryLookupSettings registryLookup, ShardSelector shard, String instance,
-    GitHosts gitHosts) {
+    GitHosts gitHosts, String clusterName) {
 
   /** Kyma checks every 5 minutes, which its users find too slow (kyma#12527); a check costs one ls-remote. */
   public static final Duration DEFAULT_FUNCTION_SOURCE_INTERVAL = Duration.ofMinutes(1);
   public static final String DEFAULT_INSTANCE = "gitfn";
+  public static final String DEFAULT_CLUSTER_NAME = "default";
 
   public ControllerSettings {
     knownHosts = knownHosts == null ? "" : knownHosts;
@@ -34,12 +37,17 @@ public record ControllerSettings(String knownHosts, Set<String> allowedTargetNam
     shard = shard == null ? ShardSelector.ALL : shard;
     instance = instance == null || instance.isBlank() ? DEFAULT_INSTANCE : instance;
     gitHosts = gitHosts == null ? GitHosts.ANY : gitHosts;
+    clusterName = clusterName == null || clusterName.isBlank() ? DEFAULT_CLUSTER_NAME : clusterName.strip();
+    if (!clusterName.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,62}")) {
+      throw new IllegalArgumentException("--cluster-name `" + clusterName + "` must be 1 to 63 letters, digits, dots,"
+          + " dashes or underscores, starting with a letter or digit");
+    }
   }
 
   public ControllerSettings(String knownHosts, Set<String> allowedTargetNamespaces, Duration functionSourceInterval,
       RegistryLookupSettings registryLookup) {
     this(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, ShardSelector.ALL,
-        DEFAULT_INSTANCE, GitHosts.ANY);
+        DEFAULT_INSTANCE, GitHosts.ANY, DEFAULT_CLUSTER_NAME);
   }
 
   public static ControllerSettings defaults() {
@@ -48,28 +56,34 @@ public record ControllerSettings(String knownHosts, Set<String> allowedTargetNam
 
   public ControllerSettings withFunctionSourceInterval(Duration interval) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, interval, registryLookup, shard, instance,
-        gitHosts);
+        gitHosts, clusterName);
   }
 
   public ControllerSettings withRegistryLookup(RegistryLookupSettings lookup) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, lookup, shard, instance,
-        gitHosts);
+        gitHosts, clusterName);
   }
 
   /** Reconciles only what {@code selector} matches, as the instance named {@code name}. */
   public ControllerSettings withShard(ShardSelector selector, String name) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup,
-        Objects.requireNonNull(selector, "selector"), name, gitHosts);
+        Objects.requireNonNull(selector, "selector"), name, gitHosts, clusterName);
   }
 
   public ControllerSettings withInstance(String name) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, shard,
-        name, gitHosts);
+        name, gitHosts, clusterName);
   }
 
   /** Fetches only from hosts {@code hosts} allows. */
   public ControllerSettings withGitHosts(GitHosts hosts) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, shard,
-        instance, hosts);
+        instance, hosts, clusterName);
+  }
+
+  /** Names the cluster in commit statuses' contexts. */
+  public ControllerSettings withClusterName(String name) {
+    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, shard,
+        instance, gitHosts, name);
   }
 }

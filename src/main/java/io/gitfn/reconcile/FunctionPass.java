@@ -27,10 +27,12 @@ final class FunctionPass {
   private final Function fn;
   private final StatusPass<Function, FunctionStatus> pass;
   private final Clock clock;
+  private final FunctionProgress before;
   private String revision;
 
   FunctionPass(Function fn, Clock clock, KubernetesSerialization json) {
     this.fn = fn;
+    this.before = FunctionProgress.of(fn);
     this.pass = new StatusPass<>(fn, FunctionStatus::new, clock, json);
     this.clock = clock;
   }
@@ -108,6 +110,16 @@ final class FunctionPass {
     }
     UpdateControl<Function> control = pass.finish();
     return pass.retry().map(control::rescheduleAfter).orElse(control);
+  }
+
+  /** The progress the Function's status showed when this pass began. */
+  FunctionProgress progressBefore() {
+    return before;
+  }
+
+  /** The progress the status this pass writes shows; call after {@link #finish}. */
+  FunctionProgress progress() {
+    return FunctionProgress.of(fn, status());
   }
 
   private String revision() {

@@ -90,12 +90,18 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
   private final FunctionBuilds builds;
   private final BuildlessSources buildless;
   private final BuildSettings buildSettings;
+  private final FunctionProgressBoard progress;
   private final SimpleInboundEventSource<Function> wakeUps = new SimpleInboundEventSource<>("function-wake-ups");
 
-  public FunctionReconciler(KubernetesClient client, SourceWatcher watcher, MirrorCache mirrors,
+  /**
+   * @param progress where each pass reports how far its Function is, so that its FunctionRepository's readiness
+   *     follows without watching Functions itself
+   */
+  FunctionReconciler(KubernetesClient client, SourceWatcher watcher, MirrorCache mirrors,
       BuildSettings buildSettings, BuildQueue queue, WorkloadSettings workloads, ControllerSettings settings,
-      Clock clock, io.micrometer.core.instrument.MeterRegistry meters) {
+      Clock clock, io.micrometer.core.instrument.MeterRegistry meters, FunctionProgressBoard progress) {
     this.client = client;
+    this.progress = progress;
     this.workloads = workloads;
     this.clock = clock;
     this.events = new EventRecorder(client, clock, settings.instance());
@@ -145,7 +151,10 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     if (rolledOut && release.isPresent() && (buildlessMode || release.get().buildless())) {
       buildless.collect(fn, history(pass), release.get().key());
     }
-    return pass.finish(events);
+    UpdateControl<Function> control = pass.finish(events);
+    String repository = fn.getMetadata().getLabels() == null ? null : fn.getMetadata().getLabels().get(Labels.REPOSITORY);
+    progress.report(pass.progressBefore(), pass.progress(), repository);
+    return control;
   }
 
   private static List<FunctionHistoryEntry> history(FunctionPass pass) {
@@ -156,6 +165,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
   public DeleteControl cleanup(Function fn, Context<Function> context) {
     planner.untrack(fn);
     builds.forget(fn);
+    progress.forget(fn.getMetadata().getNamespace(), fn.getMetadata().getName());
     return DeleteControl.defaultDelete(); // the children go with their owner
   }
 

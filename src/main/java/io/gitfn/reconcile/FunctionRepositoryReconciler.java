@@ -4,19 +4,30 @@ import static io.gitfn.api.repository.RepositoryConditionReason.APPLY_FAILED;
 import static io.gitfn.api.repository.RepositoryConditionReason.APPLY_REFUSED;
 import static io.gitfn.api.repository.RepositoryConditionReason.INVALID_REVISION;
 import static io.gitfn.api.repository.RepositoryConditionReason.INVALID_SECRET;
+import static io.gitfn.api.repository.RepositoryConditionReason.INVALID_SPEC;
 import static io.gitfn.api.repository.RepositoryConditionReason.SOURCE_READ_FAILED;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Annotations;
+import io.gitfn.api.Conditions;
 import io.gitfn.api.GoDuration;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.repository.CommitStatus;
+import io.gitfn.api.repository.CommitStatusReport;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositorySpec;
+import io.gitfn.api.repository.FunctionRepositoryStatus;
+import io.gitfn.api.repository.RepositoryConditionType;
+import io.gitfn.api.repository.RepositoryReference;
 import io.gitfn.manifest.InvalidManifestException;
 import io.gitfn.manifest.Manifest;
 import io.gitfn.manifest.ManifestError;
 import io.gitfn.manifest.ManifestReader;
+import io.gitfn.notify.CommitStatusReporter;
+import io.gitfn.notify.CommitStatusSender;
+import io.gitfn.notify.Forge;
+import io.gitfn.notify.ForgeRepository;
 import io.gitfn.reconcile.sync.FunctionSync;
 import io.gitfn.reconcile.sync.SyncFailedException;
 import io.gitfn.reconcile.sync.SyncRefusedException;
@@ -41,13 +52,19 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -77,10 +94,19 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
   private final Clock clock;
   private final EventRecorder events;
   private final SourceBinding sources;
+  private final CommitStatusReporter commitStatuses;
+  /**
+   * Whether each repository's last pass left it Ready, for the generation it saw: a dependent woken by that pass
+   * reads it here, as the status write may not have reached the cache yet.
+   */
+  private final Map<ResourceID, Readiness> readiness = new ConcurrentHashMap<>();
+
+  private record Readiness(Long generation, boolean ready) {}
   private final SimpleInboundEventSource<FunctionRepository> gitEvents = new SimpleInboundEventSource<>("git");
+  private final FunctionProgressBoard progress = new FunctionProgressBoard(this::wakeOwner);
 
   public FunctionRepositoryReconciler(KubernetesClient client, SourceWatcher watcher, MirrorCache mirrors,
-      ManifestReader manifests, ControllerSettings settings, Clock clock) {
+      ManifestReader manifests, ControllerSettings settings, Clock clock, MeterRegistry meters) {
     this.client = client;
     this.mirrors = mirrors;
     this.manifests = manifests;
@@ -90,6 +116,7 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     this.events = new EventRecorder(client, clock, settings.instance());
     this.sources = new SourceBinding(client, watcher, settings, clock,
         id -> gitEvents.propagateEvent(new ResourceID(id.name(), id.namespace())));
+    this.commitStatuses = new CommitStatusReporter(new CommitStatusSender()::send, clock, this::wakeKey, meters);
   }
 
   @Override
@@ -99,6 +126,7 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
 
   @Override
   public UpdateControl<FunctionRepository> reconcile(FunctionRepository repository, Context<FunctionRepository> context) {
+    boolean wasRunning = runs(repository, readiness.get(ResourceID.fromResource(repository)));
     RepositoryPass pass = new RepositoryPass(repository, clock, client.getKubernetesSerialization());
     Duration interval = interval(repository.getSpec());
     try {
@@ -110,7 +138,7 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
         pass.waiting(state.error().orElse("fetching " + source.url() + " for the first time"));
       } else if (Boolean.TRUE.equals(repository.getSpec().getSuspend())) {
         pass.suspended(state.revision().get());
-      } else {
+      } else if (reconcileDependencies(repository, state.revision().get(), context, pass)) {
         reconcileRevision(repository, source, state.revision().get(), pass);
       }
       // Git failing now (a deleted branch, revoked credentials) outranks an apply of the last good revision.
@@ -118,7 +146,14 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     } catch (InvalidSourceException e) {
       pass.stalled(e.reason(), e.getMessage());
     }
-    return pass.finish(events, interval);
+    reconcileCommitStatus(repository, pass);
+    UpdateControl<FunctionRepository> control = pass.finish(events, interval);
+    readiness.put(ResourceID.fromResource(repository),
+        new Readiness(repository.getMetadata().getGeneration(), pass.ready()));
+    if (pass.ready() && !wasRunning) {
+      wakeDependents(repository, context);
+    }
+    return control;
   }
 
   /** Makes sure the watcher tracks this repository's URL, ref and credentials. Stalls on a bad spec or Secret. */
@@ -198,7 +233,175 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
       pass.retrying(APPLY_FAILED, "applying " + revision + " failed and will be retried: " + e.getMessage());
       return;
     }
-    pass.applied(revision, manifest.functions(), result);
+    pass.applied(revision, manifest.functions(), result, result.functions().stream()
+        .map(f -> progress.newest(FunctionProgress.of(client.getKubernetesSerialization().convertValue(f, Function.class))))
+        .toList());
+  }
+
+  /**
+   * Guarantees that every FunctionRepository in {@code spec.dependsOn} runs its revision (is Ready) before this one
+   * applies anything; read from the controller's cache of FunctionRepositories, so it costs no call. Stalls on a
+   * repository that depends on itself.
+   */
+  private boolean reconcileDependencies(FunctionRepository repository, Revision revision,
+      Context<FunctionRepository> context, RepositoryPass pass) throws InvalidSourceException {
+    List<RepositoryReference> dependencies = repository.getSpec().getDependsOn();
+    if (dependencies == null || dependencies.isEmpty()) {
+      return true;
+    }
+    String namespace = repository.getMetadata().getNamespace();
+    List<String> waiting = new ArrayList<>();
+    for (RepositoryReference dependency : dependencies) {
+      String dependencyNamespace = dependency.getNamespace() == null ? namespace : dependency.getNamespace();
+      if (dependencyNamespace.equals(namespace) && dependency.getName().equals(repository.getMetadata().getName())) {
+        throw new InvalidSourceException(INVALID_SPEC, "spec.dependsOn names this FunctionRepository itself");
+      }
+      String who = dependencyNamespace + "/" + dependency.getName();
+      Optional<FunctionRepository> found = context.getPrimaryCache()
+          .get(new ResourceID(dependency.getName(), dependencyNamespace));
+      if (found.isEmpty()) {
+        waiting.add(who + " does not exist" + (settings.shard().isAll() ? "" : " in this controller's shard"));
+      } else if (!runs(found.get(), readiness.get(ResourceID.fromResource(found.get())))) {
+        waiting.add(who + " is not Ready: " + Optional.ofNullable(found.get().getStatus())
+            .map(s -> Conditions.find(s.getConditions(), RepositoryConditionType.READY)
+                .map(c -> c.getReason() + ": " + c.getMessage()).orElse("no status yet"))
+            .orElse("no status yet"));
+      }
+    }
+    if (waiting.isEmpty()) {
+      return true;
+    }
+    pass.waitingForDependency(revision, "waiting for " + waiting.size() + " of " + dependencies.size()
+        + " dependencies to run their revision before applying anything; " + String.join("; ", waiting));
+    return false;
+  }
+
+  /**
+   * Ready True for the current spec: its revision runs, or it is suspended with what it ran. The last pass's word
+   * wins over the cached status when it saw the same generation.
+   */
+  private static boolean runs(FunctionRepository repository, Readiness last) {
+    if (last != null && Objects.equals(last.generation(), repository.getMetadata().getGeneration())) {
+      return last.ready();
+    }
+    FunctionRepositoryStatus status = repository.getStatus();
+    return status != null && Conditions.isTrue(status.getConditions(), RepositoryConditionType.READY)
+        && Objects.equals(status.getObservedGeneration(), repository.getMetadata().getGeneration());
+  }
+
+  /** Where the Function reconciler reports its passes; a move of a Function of this repository wakes it. */
+  FunctionProgressBoard progressBoard() {
+    return progress;
+  }
+
+  /** Wakes the repository whose {@code gitfn.io/repository} label value is {@code owner}: a Function of it moved. */
+  private void wakeOwner(String owner) {
+    int dot = owner.indexOf('.'); // namespace.name; a namespace has no dot
+    if (dot > 0 && dot < owner.length() - 1) {
+      gitEvents.propagateEvent(new ResourceID(owner.substring(dot + 1), owner.substring(0, dot)));
+    }
+  }
+
+  /** Wakes the repositories whose {@code spec.dependsOn} names {@code repository}, which now runs its revision. */
+  private void wakeDependents(FunctionRepository repository, Context<FunctionRepository> context) {
+    String namespace = repository.getMetadata().getNamespace();
+    String name = repository.getMetadata().getName();
+    context.getPrimaryCache().list().filter(r -> r.getSpec() != null && r.getSpec().getDependsOn() != null
+        && r.getSpec().getDependsOn().stream().anyMatch(d -> name.equals(d.getName())
+            && namespace.equals(d.getNamespace() == null ? r.getMetadata().getNamespace() : d.getNamespace())))
+        .forEach(r -> gitEvents.propagateEvent(ResourceID.fromResource(r)));
+  }
+
+  /**
+   * Tells the forge what this pass found about its revision, when {@code spec.commitStatus} asks: the request goes
+   * out on the reporter's threads, and {@code status.commitStatus} shows how the forge took the newest one. A
+   * status the forge already has is not sent again (after a restart too, as the status remembers it). Nothing
+   * here fails the pass: a missing Secret, a URL whose forge is unknown or a forge that refuses show in
+   * {@code status.commitStatus} alone.
+   */
+  private void reconcileCommitStatus(FunctionRepository repository, RepositoryPass pass) {
+    CommitStatus spec = repository.getSpec().getCommitStatus();
+    String key = keyOf(repository);
+    if (spec == null) {
+      commitStatuses.forget(key);
+      pass.status().setCommitStatus(null);
+      return;
+    }
+    String context = "gitfn/" + settings.clusterName() + "/" + repository.getMetadata().getNamespace() + "/"
+        + repository.getMetadata().getName();
+    Optional<RepositoryPass.Verdict> verdict = pass.verdict();
+    CommitStatusReport last = pass.status().getCommitStatus();
+    if (verdict.isPresent() && !alreadyTold(last, verdict.get(), context)) {
+      RepositoryPass.Verdict v = verdict.get();
+      try {
+        ForgeRepository forge = forgeOf(repository.getSpec().getUrl(), spec);
+        String name = spec.getSecretRef().getName();
+        String token = sources.secret(repository.getMetadata().getNamespace(), name, "spec.commitStatus.secretRef")
+            .get("token");
+        if (token == null || token.isBlank()) {
+          throw new InvalidSourceException(INVALID_SECRET, "spec.commitStatus.secretRef " + name
+              + " has no key `token`");
+        }
+        commitStatuses.report(key, forge, token, new io.gitfn.notify.CommitStatus(v.revision().sha(), v.state(),
+            context, v.description(), null), v.revision().toString());
+      } catch (InvalidSourceException | IllegalArgumentException e) {
+        commitStatuses.forget(key);
+        pass.status().setCommitStatus(report(v.revision().toString(), v.state().word(), context, "Invalid",
+            e.getMessage(), clock.instant()));
+        return;
+      }
+    }
+    commitStatuses.outcome(key).ifPresent(o -> pass.status().setCommitStatus(report(o.revision(),
+        o.status().state().word(), o.status().context(), switch (o.result()) {
+          case SENDING -> "Sending";
+          case SENT -> "Sent";
+          case RETRYING -> "Retrying";
+          case REJECTED -> "Rejected";
+        }, o.error().isEmpty() ? null : o.error(), o.time())));
+  }
+
+  /** The forge has this revision's state already, as the status says it accepted it. */
+  private static boolean alreadyTold(CommitStatusReport last, RepositoryPass.Verdict verdict, String context) {
+    return last != null && "Sent".equals(last.getResult()) && verdict.revision().toString().equals(last.getRevision())
+        && verdict.state().word().equals(last.getState()) && context.equals(last.getContext());
+  }
+
+  /** The forge of the repository's URL; an apiURL override must name a host the controller may reach. */
+  private ForgeRepository forgeOf(String url, CommitStatus spec) {
+    Optional<URI> api = Optional.ofNullable(spec.getApiURL()).map(URI::create);
+    api.ifPresent(uri -> {
+      if (uri.getHost() == null || !settings.gitHosts().allows(uri.getHost())) {
+        throw new IllegalArgumentException("spec.commitStatus.apiURL: host " + uri.getHost() + " is not one the"
+            + " controller may reach (--allowed-git-host: " + settings.gitHosts() + ")");
+      }
+    });
+    return ForgeRepository.of(url, Optional.ofNullable(spec.getForge()).map(Forge::parse), api);
+  }
+
+  private static CommitStatusReport report(String revision, String state, String context, String result, String error,
+      Instant time) {
+    CommitStatusReport report = new CommitStatusReport();
+    report.setRevision(revision);
+    report.setState(state);
+    report.setContext(context);
+    report.setResult(result);
+    report.setError(error == null ? null : StatusPass.shortened(error));
+    report.setTime(time.toString());
+    return report;
+  }
+
+  /** Stops sending commit statuses; those not sent yet are dropped, and the next controller sends them. */
+  public void close() {
+    commitStatuses.close();
+  }
+
+  private static String keyOf(FunctionRepository repository) {
+    return repository.getMetadata().getNamespace() + "/" + repository.getMetadata().getName();
+  }
+
+  private void wakeKey(String key) {
+    int slash = key.indexOf('/');
+    gitEvents.propagateEvent(new ResourceID(key.substring(slash + 1), key.substring(0, slash)));
   }
 
   /**
@@ -208,6 +411,8 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
   @Override
   public DeleteControl cleanup(FunctionRepository repository, Context<FunctionRepository> context) {
     sources.untrack(idOf(repository));
+    commitStatuses.forget(keyOf(repository));
+    readiness.remove(ResourceID.fromResource(repository));
     if (!Boolean.FALSE.equals(repository.getSpec().getPrune())) {
       String owner = repository.getMetadata().getNamespace() + "." + repository.getMetadata().getName();
       client.resources(Function.class).inAnyNamespace().withLabel(Labels.REPOSITORY, owner).delete();

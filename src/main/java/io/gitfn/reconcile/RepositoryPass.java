@@ -1,21 +1,28 @@
 package io.gitfn.reconcile;
 
+import static io.gitfn.api.repository.RepositoryConditionReason.DEPENDENCY_NOT_READY;
+import static io.gitfn.api.repository.RepositoryConditionReason.FUNCTIONS_FAILED;
 import static io.gitfn.api.repository.RepositoryConditionReason.PROGRESSING;
+import static io.gitfn.api.repository.RepositoryConditionReason.ROLLING_OUT;
 import static io.gitfn.api.repository.RepositoryConditionReason.SOURCE_FAILED;
 import static io.gitfn.api.repository.RepositoryConditionReason.SOURCE_NOT_READY;
+import static io.gitfn.api.repository.RepositoryConditionReason.SOURCE_READ_FAILED;
 import static io.gitfn.api.repository.RepositoryConditionReason.SUCCEEDED;
 import static io.gitfn.api.repository.RepositoryConditionReason.SUSPENDED;
 import static io.gitfn.api.repository.RepositoryConditionType.READY;
 import static io.gitfn.api.repository.RepositoryConditionType.RECONCILING;
 import static io.gitfn.api.repository.RepositoryConditionType.STALLED;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositoryStatus;
 import io.gitfn.api.repository.InventoryEntry;
+import io.gitfn.api.repository.PendingFunction;
 import io.gitfn.api.repository.SyncRecord;
 import io.gitfn.api.repository.WebhookReceipt;
+import io.gitfn.notify.CommitState;
 import io.gitfn.reconcile.sync.SyncResult;
 import io.gitfn.source.Revision;
 import io.gitfn.trigger.SourceState;
@@ -25,6 +32,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * One reconcile of a FunctionRepository: what its steps found, as kstatus conditions ({@code Ready},
@@ -38,6 +46,8 @@ final class RepositoryPass {
   // A failure the next pass may not have comes back soon; so does a repository waiting for its first fetch.
   private static final Duration RETRY = Duration.ofSeconds(10);
   private static final Duration FIRST_FETCH = Duration.ofSeconds(5);
+  private static final Duration ROLLOUT_CHECK = Duration.ofSeconds(30);
+  private static final Duration DEPENDENCY_CHECK = Duration.ofSeconds(30);
 
   private final FunctionRepository repository;
   private final StatusPass<FunctionRepository, FunctionRepositoryStatus> pass;
@@ -45,6 +55,10 @@ final class RepositoryPass {
   private String eventType;
   private String eventReason;
   private String eventMessage;
+  private Verdict verdict;
+
+  /** What this pass found about a revision, for the forge's commit status. */
+  record Verdict(Revision revision, CommitState state, String description) {}
 
   RepositoryPass(FunctionRepository repository, Clock clock, KubernetesSerialization json) {
     this.repository = repository;
@@ -114,6 +128,9 @@ final class RepositoryPass {
   /** A revision that cannot be applied, recorded in the history. */
   void failed(Revision revision, String reason, String message) {
     stalled(reason, message);
+    // A revision that cannot be read is not the commit's fault; one that is invalid or refused is.
+    verdict = new Verdict(revision, SOURCE_READ_FAILED.equals(reason) ? CommitState.ERROR : CommitState.FAILURE,
+        message);
     record(revision, FAILED, 0, 0, 0);
   }
 
@@ -126,7 +143,13 @@ final class RepositoryPass {
     }
   }
 
-  void applied(Revision revision, List<Function> functions, SyncResult result) {
+  /**
+   * The revision is applied; {@code Ready} says whether it runs. True once every Function of it is
+   * {@link FunctionProgress.Phase#RUNNING} (or pinned), Unknown with {@code RollingOut} while any builds or rolls
+   * out, False with {@code FunctionsFailed} once one failed and none is still moving. {@code status.pending} names
+   * the Functions that do not run it, failed ones first.
+   */
+  void applied(Revision revision, List<Function> functions, SyncResult result, List<FunctionProgress> progress) {
     FunctionRepositoryStatus status = status();
     boolean changed = !revision.toString().equals(status.getLastAppliedRevision())
         || !result.created().isEmpty() || !result.updated().isEmpty() || !result.deleted().isEmpty();
@@ -138,16 +161,93 @@ final class RepositoryPass {
           ? repository.getMetadata().getNamespace() : f.getMetadata().getNamespace());
       return entry;
     }).toList());
-    String message = "Applied revision " + revision + ": " + functions.size() + " Functions ("
+    String applied = "Applied revision " + revision + ": " + functions.size() + " Functions ("
         + result.created().size() + " created, " + result.updated().size() + " updated, "
         + result.deleted().size() + " deleted)";
-    pass.set(READY, "True", SUCCEEDED, message);
-    pass.remove(RECONCILING);
-    pass.remove(STALLED);
     if (changed) {
       record(revision, APPLIED, result.created().size(), result.updated().size(), result.deleted().size());
-      event("Normal", SUCCEEDED, message);
     }
+    reportRunning(revision, functions.size(), progress, changed ? applied : null);
+  }
+
+  private void reportRunning(Revision revision, int total, List<FunctionProgress> progress, String applied) {
+    String namespace = repository.getMetadata().getNamespace();
+    List<FunctionProgress> failed = progress.stream().filter(p -> p.phase() == FunctionProgress.Phase.FAILED).toList();
+    List<FunctionProgress> moving = progress.stream()
+        .filter(p -> p.phase() == FunctionProgress.Phase.ROLLING_OUT).toList();
+    List<FunctionProgress> pinned = progress.stream().filter(p -> p.phase() == FunctionProgress.Phase.PINNED).toList();
+    List<FunctionProgress> pending = new ArrayList<>(failed);
+    pending.addAll(moving);
+    status().setPending(pending.isEmpty() ? null : pending.stream().limit(FunctionRepositoryStatus.PENDING_LIMIT)
+        .map(p -> new PendingFunction(p.name(), p.namespace(),
+            p.phase() == FunctionProgress.Phase.FAILED ? "Failed" : "RollingOut", p.reason(), p.message()))
+        .toList());
+    String pinnedNote = pinned.isEmpty() ? "" : "; pinned, so running another revision: "
+        + pinned.stream().map(p -> p.describe(namespace)).collect(Collectors.joining("; "));
+    pass.remove(STALLED);
+    if (!moving.isEmpty()) {
+      String message = "revision " + revision + " is applied; " + moving.size() + " of " + total
+          + " Functions do not run it yet" + (failed.isEmpty() ? "" : " and " + failed.size() + " failed") + ": "
+          + list(pending, namespace);
+      pass.set(READY, "Unknown", ROLLING_OUT, message);
+      // Not the list of Functions: its words change at every step, and each change would be another request.
+      verdict = new Verdict(revision, CommitState.PENDING, "applied; " + moving.size() + " of " + total
+          + " Functions rolling out");
+      pass.set(RECONCILING, "True", ROLLING_OUT, message);
+      // Function passes wake this one as their phases move; this is only a safety net.
+      pass.retryWithin(ROLLOUT_CHECK);
+      if (applied != null) { // not at every Function's step: the message changes as they move
+        event("Normal", ROLLING_OUT, applied);
+      }
+    } else if (!failed.isEmpty()) {
+      String message = "revision " + revision + " is applied, but " + failed.size() + " of " + total
+          + " Functions failed: " + list(failed, namespace);
+      pass.set(READY, "False", FUNCTIONS_FAILED, message);
+      verdict = new Verdict(revision, CommitState.FAILURE, failed.size() + " of " + total + " Functions failed: "
+          + list(failed, namespace));
+      pass.remove(RECONCILING);
+      event("Warning", FUNCTIONS_FAILED, message);
+    } else {
+      String message = "revision " + revision + " runs: " + (total == 1 ? "1 Function" : total + " Functions")
+          + " ready" + pinnedNote;
+      pass.set(READY, "True", SUCCEEDED, message);
+      verdict = new Verdict(revision, CommitState.SUCCESS, "runs: " + (total == 1 ? "1 Function" : total
+          + " Functions") + " ready");
+      pass.remove(RECONCILING);
+      event("Normal", SUCCEEDED, applied != null ? applied + "; " + message : message);
+    }
+  }
+
+  private static String list(List<FunctionProgress> progress, String namespace) {
+    String shown = progress.stream().limit(FunctionRepositoryStatus.PENDING_LIMIT).map(p -> p.describe(namespace))
+        .collect(Collectors.joining("; "));
+    int more = progress.size() - FunctionRepositoryStatus.PENDING_LIMIT;
+    return more > 0 ? shown + "; and " + more + " more" : shown;
+  }
+
+  /** A dependency does not run its revision yet: nothing of this one is applied until it does. */
+  void waitingForDependency(Revision revision, String message) {
+    verdict = new Verdict(revision, CommitState.PENDING, "waiting for the repositories it depends on");
+    pass.set(READY, "False", DEPENDENCY_NOT_READY, message);
+    pass.set(RECONCILING, "True", DEPENDENCY_NOT_READY, message);
+    pass.remove(STALLED);
+    pass.retryWithin(DEPENDENCY_CHECK);
+    event("Normal", DEPENDENCY_NOT_READY, message);
+  }
+
+  /** Whether this pass leaves the repository Ready: its revision runs, or it is suspended. */
+  boolean ready() {
+    return pass.condition(READY).filter(c -> "True".equals(c.getStatus())).isPresent();
+  }
+
+  /** What this pass found about a revision, if it got that far. */
+  Optional<Verdict> verdict() {
+    return Optional.ofNullable(verdict);
+  }
+
+  /** The conditions as this pass leaves them so far. */
+  List<Condition> conditions() {
+    return pass.conditions();
   }
 
   void retryWithin(Duration delay) {

@@ -64,6 +64,16 @@ final class StatusPass<R extends CustomResource<?, S>, S extends ConditionedStat
     }
   }
 
+  /** The conditions as this pass leaves them so far, as a copy. */
+  List<Condition> conditions() {
+    return new ArrayList<>(conditions);
+  }
+
+  /** The condition as this pass leaves it so far. */
+  Optional<Condition> condition(String type) {
+    return Conditions.find(conditions, type);
+  }
+
   void remove(String type) {
     if (Conditions.remove(conditions, type)) {
       changed.remove(type);

@@ -286,7 +286,9 @@ class CliIT {
             SourceSettings.defaults(Files.createTempDirectory("gitfn-cli-mirrors")), WebhookSettings.defaults(),
             ControllerSettings.defaults(), "127.0.0.1", 0)) {
 
-      Run reconcile = gitfn("reconcile", "repository", "infra", "-n", ns.name(), "--wait", "--timeout", "60s");
+      // Only an API server runs here, so the Functions never run: wait until the revision is applied.
+      Run reconcile = gitfn("reconcile", "repository", "infra", "-n", ns.name(), "--wait=applied", "--timeout",
+          "60s");
 
       assertThat(reconcile.exitCode()).as(reconcile.out() + reconcile.err()).isZero();
       assertThat(reconcile.out()).isEqualTo("► annotating FunctionRepository " + ns.name() + "/infra\n"
@@ -298,7 +300,7 @@ class CliIT {
       String second = copy.write("functions/bye.yaml", function("bye").toYaml()).commit("bye");
       copy.push();
 
-      Run resume = gitfn("resume", "repository", "infra", "-n", ns.name(), "--wait", "--timeout", "60s");
+      Run resume = gitfn("resume", "repository", "infra", "-n", ns.name(), "--wait=applied", "--timeout", "60s");
 
       assertThat(resume.exitCode()).as(resume.out() + resume.err()).isZero();
       // A request counts as handled only after a Git check that started after it, so the ✔ names the new commit.

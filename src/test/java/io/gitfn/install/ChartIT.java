@@ -62,6 +62,7 @@ class ChartIT {
         deadline: 45m
         podAnnotations: {example.com/build-pool: dedicated}
       functionSourceInterval: 30s
+      clusterName: eu-1
       allowedTargetNamespaces: [team-a, team-b]
       allowedGitHosts: [github.com, "*.git.example.com"]
       sharding:
@@ -161,7 +162,7 @@ class ChartIT {
         "--cache-dir=/var/cache/gitfn", "--mirror-disk-budget=10Gi", "--registry=registry.local:5000",
         "--registry-secret=serverless-registry-config-default",
         "--builder=buildah", "--build-concurrency=5", "--build-deadline=20m",
-        "--function-source-interval=1m", "--leader-elect", "--leader-election-namespace=gitfn-system",
+        "--function-source-interval=1m", "--cluster-name=default", "--leader-elect", "--leader-election-namespace=gitfn-system",
         "--leader-election-id=gitfn-controller-leader", "--log-format=text", "--log-level=info",
         "--shutdown-timeout=30s");
     assertThat(controller.getEnv()).extracting(EnvVar::getName).containsExactly("POD_NAMESPACE", "POD_NAME");
@@ -223,7 +224,8 @@ class ChartIT {
         "--base-image=nodejs22=mirror.example.com/library/node:22-bookworm-slim",
         "--base-image=python312=mirror.example.com/library/python:3.12-slim-bookworm",
         "--build-concurrency=3", "--build-deadline=45m",
-        "--build-pod-annotation=example.com/build-pool=dedicated", "--function-source-interval=30s", "--registry-lookup",
+        "--build-pod-annotation=example.com/build-pool=dedicated", "--function-source-interval=30s",
+        "--cluster-name=eu-1", "--registry-lookup",
         "--insecure-registry=mirror.example.com:5000",
         "--insecure-registry=gitfn-registry.gitfn-system.svc.cluster.local:5000",
         "--allow-target-namespace=team-a", "--allow-target-namespace=team-b", "--allowed-git-host=github.com",

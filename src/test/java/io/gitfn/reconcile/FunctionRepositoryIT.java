@@ -71,14 +71,22 @@ class FunctionRepositoryIT {
     await().atMost(WAIT).untilAsserted(() -> {
       assertThat(functionNames(client, ns)).containsExactlyInAnyOrder("hello", "bye");
       assertThat(repository(client, ns).getStatus().getLastAppliedRevision()).isEqualTo("main@sha1:" + first);
-      assertThat(condition(client, ns, "Ready")).hasValueSatisfying(c -> assertThat(c.getStatus()).isEqualTo("True"));
+      // Only an API server here: nothing runs the Functions' Deployments, so the revision is applied, not running.
+      assertThat(condition(client, ns, "Ready")).hasValueSatisfying(c -> {
+        assertThat(c.getStatus()).isEqualTo("Unknown");
+        assertThat(c.getReason()).isEqualTo("RollingOut");
+        assertThat(c.getMessage()).startsWith("revision main@sha1:" + first + " is applied; 2 of 2 Functions do not"
+            + " run it yet: ");
+      });
+      assertThat(repository(client, ns).getStatus().getPending()).extracting("name")
+          .containsExactlyInAnyOrder("hello", "bye");
     });
     Function hello = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
     assertThat(hello.getMetadata().getLabels()).containsEntry("gitfn.io/repository", ns.name() + ".infra");
     assertThat(client.v1().events().inNamespace(ns.name()).list().getItems())
         .anySatisfy(e -> {
           assertThat(e.getInvolvedObject().getName()).isEqualTo("infra");
-          assertThat(e.getReason()).isEqualTo("Succeeded");
+          assertThat(e.getReason()).isEqualTo("RollingOut");
           assertThat(e.getMessage()).contains("main@sha1:" + first).contains("2 created");
         });
 

@@ -108,6 +108,21 @@ public final class GiteaServer implements AutoCloseable {
             "config", Map.of("url", target.toString(), "content_type", "json", "secret", secret)));
   }
 
+  /** An API token of the admin that may write repositories, as a forge integration would be given one. */
+  public String createToken(String name) {
+    JsonNode created = api("POST", "/api/v1/users/" + admin.username() + "/tokens",
+        Map.of("name", name, "scopes", List.of("write:repository")));
+    return created.get("sha1").asText();
+  }
+
+  /** The commit statuses of the admin's repository at {@code sha}, newest first, as Gitea's API lists them. */
+  public List<JsonNode> commitStatuses(String repository, String sha) {
+    List<JsonNode> statuses = new ArrayList<>();
+    api("GET", "/api/v1/repos/" + admin.username() + "/" + repository + "/commits/" + sha + "/statuses", null)
+        .forEach(statuses::add);
+    return statuses;
+  }
+
   private JsonNode api(String method, String path, Object body) {
     String basic = Base64.getEncoder().encodeToString(
         (admin.username() + ":" + admin.password()).getBytes(StandardCharsets.UTF_8));
@@ -115,7 +130,8 @@ public final class GiteaServer implements AutoCloseable {
       HttpRequest request = HttpRequest.newBuilder(URI.create(url(path)))
           .header("Authorization", "Basic " + basic)
           .header("Content-Type", "application/json")
-          .method(method, HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)))
+          .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+              : HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)))
           .timeout(Duration.ofSeconds(10))
           .build();
       HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());

@@ -7,6 +7,7 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import java.util.List;
 
 /** Which repository, ref and folder to read Functions from, how often, and what to do with what left Git. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -71,6 +72,14 @@ public class FunctionRepositorySpec {
   @JsonPropertyDescription("Stop applying this repository: Git is still checked and the newest revision shown in"
       + " status, but nothing is applied or pruned until resumed.")
   private Boolean suspend;
+
+  @JsonPropertyDescription("Report each revision's outcome as a commit status on the forge.")
+  private CommitStatus commitStatus;
+
+  @Size(max = 32)
+  @JsonPropertyDescription("FunctionRepositories that must run their revision (be Ready) before this one applies"
+      + " a revision, as a Flux Kustomization's dependsOn.")
+  private List<RepositoryReference> dependsOn;
 
   public String getUrl() {
     return url;
@@ -158,5 +167,21 @@ public class FunctionRepositorySpec {
 
   public void setSuspend(Boolean suspend) {
     this.suspend = suspend;
+  }
+
+  public List<RepositoryReference> getDependsOn() {
+    return dependsOn;
+  }
+
+  public void setDependsOn(List<RepositoryReference> dependsOn) {
+    this.dependsOn = dependsOn;
+  }
+
+  public CommitStatus getCommitStatus() {
+    return commitStatus;
+  }
+
+  public void setCommitStatus(CommitStatus commitStatus) {
+    this.commitStatus = commitStatus;
   }
 }

@@ -14,6 +14,9 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
   /** The most entries {@link #getHistory()} keeps; the CRD enforces it too. */
   public static final int HISTORY_LIMIT = 10;
 
+  /** The most entries {@link #getPending()} keeps; the Ready message counts them all. */
+  public static final int PENDING_LIMIT = 20;
+
   @JsonPropertyDescription("The metadata.generation this status describes.")
   private Long observedGeneration;
 
@@ -29,6 +32,11 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
   @JsonPropertyDescription("The revision last tried, whether or not it applied.")
   private String lastAttemptedRevision;
 
+  @Size(max = PENDING_LIMIT)
+  @JsonPropertyDescription("The Functions of the applied revision that do not run it yet, or failed to; failed"
+      + " ones first. Empty once the revision runs.")
+  private List<PendingFunction> pending;
+
   @JsonPropertyDescription("The Functions this repository applied and owns.")
   private List<InventoryEntry> inventory;
 
@@ -38,6 +46,9 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
 
   @JsonPropertyDescription("The last webhook delivery that triggered this repository.")
   private WebhookReceipt lastWebhook;
+
+  @JsonPropertyDescription("The last commit status sent to the forge, and how the forge took it.")
+  private CommitStatusReport commitStatus;
 
   @JsonPropertyDescription("The last value of the gitfn.io/requested-at annotation that was acted on.")
   private String lastHandledRequestedAt;
@@ -112,5 +123,21 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
 
   public void setLastHandledRequestedAt(String lastHandledRequestedAt) {
     this.lastHandledRequestedAt = lastHandledRequestedAt;
+  }
+
+  public List<PendingFunction> getPending() {
+    return pending;
+  }
+
+  public void setPending(List<PendingFunction> pending) {
+    this.pending = pending;
+  }
+
+  public CommitStatusReport getCommitStatus() {
+    return commitStatus;
+  }
+
+  public void setCommitStatus(CommitStatusReport commitStatus) {
+    this.commitStatus = commitStatus;
   }
 }

@@ -7,8 +7,15 @@ public final class RepositoryConditionReason {
   public static final String SUCCEEDED = "Succeeded";
   public static final String SUSPENDED = "Suspended";
 
-  // Reconciling=True: the first fetch, or a failure the controller retries by itself
+  // Ready=Unknown and Reconciling=True: the revision is applied, and its Functions build or roll out
+  public static final String ROLLING_OUT = "RollingOut";
+
+  // Ready=False, neither Reconciling nor Stalled: the revision is applied, and a Function of it failed
+  public static final String FUNCTIONS_FAILED = "FunctionsFailed";
+
+  // Reconciling=True: the first fetch, a dependency that does not run yet, or a failure the controller retries
   public static final String PROGRESSING = "Progressing";
+  public static final String DEPENDENCY_NOT_READY = "DependencyNotReady";
   public static final String SOURCE_NOT_READY = "SourceNotReady";
   public static final String SOURCE_FAILED = "SourceFailed";
   public static final String SOURCE_READ_FAILED = "SourceReadFailed";

@@ -29,9 +29,9 @@ final class ClusterFunctions {
     return functions.inNamespace(namespace).list().getItems();
   }
 
-  /** A server-side apply as {@link FieldManagers#SYNC}, taking over fields others set. */
-  void apply(GenericKubernetesResource object, boolean dryRun) {
-    functions
+  /** A server-side apply as {@link FieldManagers#SYNC}, taking over fields others set; returns the result. */
+  GenericKubernetesResource apply(GenericKubernetesResource object, boolean dryRun) {
+    return functions
         .inNamespace(object.getMetadata().getNamespace())
         .resource(object)
         .dryRun(dryRun)

@@ -6,7 +6,11 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gitfn.api.function.Function;
 import io.gitfn.source.Revision;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,12 +62,13 @@ public final class FunctionSync {
     if (!refused.isEmpty()) {
       throw new SyncRefusedException(refused);
     }
-    SyncPlan plan = plan(request);
+    Map<FunctionKey, GenericKubernetesResource> live = new HashMap<>();
+    SyncPlan plan = plan(request, live);
     if (!plan.conflicts().isEmpty()) {
       throw new SyncRefusedException(plan.conflicts());
     }
     dryRun(plan);
-    SyncResult result = execute(plan);
+    SyncResult result = execute(plan, live);
     log.info(
         "synced {}/{} at {}: {} created, {} updated, {} deleted, {} unchanged",
         request.namespace(), request.repository(), request.revision(),
@@ -72,7 +77,7 @@ public final class FunctionSync {
   }
 
   /** Compares the desired Functions with every Function in the namespaces the repository may write to. */
-  private SyncPlan plan(SyncRequest request) {
+  private SyncPlan plan(SyncRequest request, Map<FunctionKey, GenericKubernetesResource> liveByKey) {
     List<AppliedFunction> desired = new ArrayList<>();
     for (Function function : request.desired()) {
       FunctionKey key = Refusals.placement(function, request);
@@ -88,6 +93,7 @@ public final class FunctionSync {
             nothingDone(), e);
       }
     }
+    live.forEach(object -> liveByKey.put(FunctionKey.of(object), object));
     return SyncPlanner.plan(desired, live, request.owner(), request.prune());
   }
 
@@ -124,28 +130,36 @@ public final class FunctionSync {
     return "Function " + key + " " + what + ": " + ApiErrors.message(e);
   }
 
-  /** Writes the plan: applies first, then prunes, so a Function that moved is never missing in between. */
-  private SyncResult execute(SyncPlan plan) {
+  /**
+   * Writes the plan: applies first, then prunes, so a Function that moved is never missing in between. The result
+   * holds each desired Function as the server answered the apply, or as it was listed when unchanged.
+   */
+  private SyncResult execute(SyncPlan plan, Map<FunctionKey, GenericKubernetesResource> live) {
     Progress progress = new Progress(plan);
+    plan.unchanged().stream().map(live::get).filter(Objects::nonNull).forEach(progress.functions::add);
     for (AppliedFunction function : plan.creates()) {
-      write(progress, function.key(), () -> cluster.apply(function.object(), false));
+      progress.functions.add(write(progress, function.key(), () -> cluster.apply(function.object(), false)));
       progress.created.add(function.key().toString());
     }
     for (AppliedFunction function : plan.updates()) {
-      write(progress, function.key(), () -> cluster.apply(function.object(), false));
+      progress.functions.add(write(progress, function.key(), () -> cluster.apply(function.object(), false)));
       progress.updated.add(function.key().toString());
     }
     for (FunctionKey key : plan.deletes()) {
-      write(progress, key, () -> cluster.delete(key, false));
+      write(progress, key, () -> {
+        cluster.delete(key, false);
+        return null;
+      });
       progress.deleted.add(key.toString());
     }
     return progress.result();
   }
 
-  private static void write(Progress progress, FunctionKey key, Runnable call) {
+  private static GenericKubernetesResource write(Progress progress, FunctionKey key,
+      Supplier<GenericKubernetesResource> call) {
     progress.writes++;
     try {
-      call.run();
+      return call.get();
     } catch (KubernetesClientException e) {
       throw new SyncFailedException(
           "writing Function " + key + " failed after the dry run accepted it: " + ApiErrors.message(e),
@@ -154,7 +168,7 @@ public final class FunctionSync {
   }
 
   private static SyncResult nothingDone() {
-    return new SyncResult(List.of(), List.of(), List.of(), List.of(), 0);
+    return new SyncResult(List.of(), List.of(), List.of(), List.of(), 0, List.of());
   }
 
   /** What {@code execute} has done so far, so a failure can report it. */
@@ -163,6 +177,7 @@ public final class FunctionSync {
     final List<String> updated = new ArrayList<>();
     final List<String> deleted = new ArrayList<>();
     final List<String> unchanged;
+    final List<GenericKubernetesResource> functions = new ArrayList<>();
     int writes;
 
     Progress(SyncPlan plan) {
@@ -170,7 +185,7 @@ public final class FunctionSync {
     }
 
     SyncResult result() {
-      return new SyncResult(created, updated, deleted, unchanged, writes);
+      return new SyncResult(created, updated, deleted, unchanged, writes, functions);
     }
   }
 }

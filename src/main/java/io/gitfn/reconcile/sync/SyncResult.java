@@ -1,5 +1,6 @@
 package io.gitfn.reconcile.sync;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.List;
 
 /**
@@ -11,15 +12,19 @@ import java.util.List;
  * @param unchanged Functions already as Git wants them; they were not written and keep the revision annotation
  *     of the revision that last changed them
  * @param writes real (not dry-run) create, apply and delete calls made to the API server
+ * @param functions the revision's Functions as the API server holds them after the sync, status included: the
+ *     answer to the apply of a written one, the listed object of an unchanged one. What the repository's
+ *     readiness is judged from, with no call of its own.
  */
-public record SyncResult(
-    List<String> created, List<String> updated, List<String> deleted, List<String> unchanged, int writes) {
+public record SyncResult(List<String> created, List<String> updated, List<String> deleted, List<String> unchanged,
+    int writes, List<GenericKubernetesResource> functions) {
 
   public SyncResult {
     created = List.copyOf(created);
     updated = List.copyOf(updated);
     deleted = List.copyOf(deleted);
     unchanged = List.copyOf(unchanged);
+    functions = List.copyOf(functions);
   }
 
   /** Whether the sync changed anything in the cluster. */

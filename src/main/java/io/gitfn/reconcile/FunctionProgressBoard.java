@@ -1,0 +1,48 @@
+package io.gitfn.reconcile;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * The newest progress of each Function, as its last pass left it, and the wake-up of its FunctionRepository when
+ * that progress moves. A Function pass reports here before its status write reaches the API server, so a
+ * repository pass woken by it could list the Function's older status; it takes the board's word instead, as long
+ * as the board speaks of the same generation or a newer one.
+ */
+final class FunctionProgressBoard {
+
+  private final Map<String, FunctionProgress> newest = new ConcurrentHashMap<>();
+  private final Consumer<String> wakeRepository;
+
+  /** @param wakeRepository called with a {@code gitfn.io/repository} label value */
+  FunctionProgressBoard(Consumer<String> wakeRepository) {
+    this.wakeRepository = wakeRepository;
+  }
+
+  /**
+   * Records what a pass leaves; wakes {@code repository} (a label value, or null for a Function of no repository)
+   * when the phase or reason moved from {@code before}, what the Function's status said when the pass began.
+   */
+  void report(FunctionProgress before, FunctionProgress after, String repository) {
+    FunctionProgress previous = newest.put(key(after.namespace(), after.name()), after);
+    if (repository != null && after.movedFrom(previous == null ? before : previous)) {
+      wakeRepository.accept(repository);
+    }
+  }
+
+  /** The Function is gone. */
+  void forget(String namespace, String name) {
+    newest.remove(key(namespace, name));
+  }
+
+  /** The board's progress for a Function the API server listed, when it is as new; otherwise the listed one. */
+  FunctionProgress newest(FunctionProgress listed) {
+    FunctionProgress known = newest.get(key(listed.namespace(), listed.name()));
+    return known != null && known.generation() >= listed.generation() ? known : listed;
+  }
+
+  private static String key(String namespace, String name) {
+    return namespace + "/" + name;
+  }
+}
