@@ -32,6 +32,12 @@ public final class Annotations {
    */
   public static final String BUILD_MODE = "gitfn.io/build-mode";
 
+  /**
+   * On a Function: {@code "false"} turns automatic rollback off for it, whatever the controller's
+   * {@code --auto-rollback}; a FunctionRepository with {@code spec.autoRollback: false} sets it on its Functions.
+   */
+  public static final String AUTO_ROLLBACK = "gitfn.io/auto-rollback";
+
   /** On a Function read from Git: the file or folder of the repository it came from. */
   public static final String SOURCE_PATH = "gitfn.io/source-path";
 

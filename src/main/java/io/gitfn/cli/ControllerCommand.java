@@ -86,6 +86,9 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--cluster-name", defaultValue = ControllerSettings.DEFAULT_CLUSTER_NAME, description = "This cluster's name in the context of the commit statuses gitfn sends (gitfn/<cluster>/<namespace>/<name>), so that several clusters can report on one commit (default: ${DEFAULT-VALUE}).")
   String clusterName;
 
+  @Option(names = "--auto-rollback", negatable = true, defaultValue = "true", fallbackValue = "true", description = "Roll a Function back to the last version that ran, with no build, when its new version fails to roll out (progress deadline, crash loop, failed dependency install); --no-auto-rollback turns it off. A Function's gitfn.io/auto-rollback annotation wins (default: ${DEFAULT-VALUE}).")
+  boolean autoRollback;
+
   @Option(names = "--function-source-interval", defaultValue = "1m", description = "How often a Function's own Git source is checked without a webhook (default: ${DEFAULT-VALUE}).")
   String functionSourceInterval;
 
@@ -200,7 +203,7 @@ final class ControllerCommand implements Callable<Integer> {
         new HashSet<>(allowedTargetNamespaces), GoDuration.parse(functionSourceInterval),
         registryLookup ? RegistryLookupSettings.enabled(new HashSet<>(insecureRegistries))
             : RegistryLookupSettings.disabled(), shard, instance, gitHosts,
-        flag(() -> ControllerSettings.defaults().withClusterName(clusterName)).clusterName());
+        flag(() -> ControllerSettings.defaults().withClusterName(clusterName)).clusterName(), autoRollback);
     BuildSettings defaults = BuildSettings.defaults();
     Map<FunctionRuntime, String> runtimeBases = flag(() -> BaseImageOption.apply(defaults.baseImages(), baseImages));
     BuildSettings builds = flag(() -> new BuildSettings(registry,

@@ -14,7 +14,7 @@ import java.util.Map;
 
 /** One line of {@code gitfn get functions}. */
 record FunctionRow(String namespace, String name, String runtime, String configured, String built, String running,
-    String repository, String pinned, String age) {
+    String repository, String pinned, String rolledBack, String age) {
 
   static FunctionRow of(Function function, Instant now) {
     FunctionStatus status = function.getStatus() == null ? new FunctionStatus() : function.getStatus();
@@ -29,6 +29,8 @@ record FunctionRow(String namespace, String name, String runtime, String configu
         Conditions.status(status.getConditions(), ConditionType.RUNNING),
         Table.orNone(labels == null ? null : labels.get(Labels.REPOSITORY)),
         Table.orNone(Revisions.shorten(pinned(function, status))),
+        status.getRollback() == null ? Table.orNone(null)
+            : "to " + Revisions.shorten(status.getRollback().getRestoredRevision()),
         Age.since(function.getMetadata().getCreationTimestamp(), now));
   }
 
@@ -42,7 +44,7 @@ record FunctionRow(String namespace, String name, String runtime, String configu
     if (allNamespaces) {
       header.add("NAMESPACE");
     }
-    header.addAll(List.of("NAME", "RUNTIME", "CONFIGURED", "BUILT", "RUNNING", "REPOSITORY", "PINNED", "AGE"));
+    header.addAll(List.of("NAME", "RUNTIME", "CONFIGURED", "BUILT", "RUNNING", "REPOSITORY", "PINNED", "ROLLED-BACK", "AGE"));
     return header;
   }
 
@@ -51,7 +53,7 @@ record FunctionRow(String namespace, String name, String runtime, String configu
     if (allNamespaces) {
       cells.add(namespace);
     }
-    cells.addAll(List.of(name, runtime, configured, built, running, repository, pinned, age));
+    cells.addAll(List.of(name, runtime, configured, built, running, repository, pinned, rolledBack, age));
     return cells;
   }
 }

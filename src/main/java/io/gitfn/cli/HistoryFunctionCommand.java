@@ -2,7 +2,9 @@ package io.gitfn.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.function.AutoRollback;
 import io.gitfn.api.function.FunctionHistoryEntry;
+import io.gitfn.api.function.FunctionStatus;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -35,8 +37,24 @@ final class HistoryFunctionCommand extends ClusterCommand {
       note("No history yet for Function " + namespace + "/" + name + ".");
       return 0;
     }
+    FunctionStatus status = fn.getStatus();
+    FunctionHistoryEntry serving = history.stream().filter(e -> e.getImage() != null
+        && e.getImage().equals(status.getImage())).findFirst().orElse(null);
+    AutoRollback rollback = status.getRollback();
+    FunctionHistoryEntry failed = rollback == null ? null : history.stream()
+        .filter(e -> rollback.getFailedContentKey().equals(e.getContentKey())).findFirst().orElse(null);
     output.table(HEADER, history.stream().map(e -> List.of(Table.orNone(e.getRevision()), Table.orNone(e.getTime()),
-        Table.orNone(e.getOutcome()), Table.orNone(e.getContentKey()), Table.orNone(e.getImage()))).toList());
+        outcome(e, e == serving, e == failed ? rollback : null), Table.orNone(e.getContentKey()),
+        Table.orNone(e.getImage()))).toList());
     return 0;
+  }
+
+  /** The entry's outcome, and whether it is what runs, or the version gitfn rolled back from. */
+  private static String outcome(FunctionHistoryEntry entry, boolean serving, AutoRollback rollback) {
+    String outcome = Table.orNone(entry.getOutcome());
+    if (rollback != null) {
+      outcome += ", rolled back (" + rollback.getReason() + ")";
+    }
+    return serving ? outcome + ", serving" : outcome;
   }
 }

@@ -17,10 +17,12 @@ import java.util.Set;
  * @param gitHosts the hosts gitfn may fetch from ({@code --allowed-git-host}); empty allows every host
  * @param clusterName the cluster's name in commit statuses' contexts ({@code --cluster-name}), so that several
  *     clusters can report on one commit
+ * @param autoRollback whether a version that fails to roll out is rolled back to the last that ran
+ *     ({@code --auto-rollback}); a Function's {@code gitfn.io/auto-rollback} annotation wins
  */
 public record ControllerSettings(String knownHosts, Set<String> allowedTargetNamespaces,
     Duration functionSourceInterval, RegistryLookupSettings registryLookup, ShardSelector shard, String instance,
-    GitHosts gitHosts, String clusterName) {
+    GitHosts gitHosts, String clusterName, boolean autoRollback) {
 
   /** Kyma checks every 5 minutes, which its users find too slow (kyma#12527); a check costs one ls-remote. */
   public static final Duration DEFAULT_FUNCTION_SOURCE_INTERVAL = Duration.ofMinutes(1);
@@ -47,7 +49,7 @@ public record ControllerSettings(String knownHosts, Set<String> allowedTargetNam
   public ControllerSettings(String knownHosts, Set<String> allowedTargetNamespaces, Duration functionSourceInterval,
       RegistryLookupSettings registryLookup) {
     this(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, ShardSelector.ALL,
-        DEFAULT_INSTANCE, GitHosts.ANY, DEFAULT_CLUSTER_NAME);
+        DEFAULT_INSTANCE, GitHosts.ANY, DEFAULT_CLUSTER_NAME, true);
   }
 
   public static ControllerSettings defaults() {
@@ -56,34 +58,40 @@ public record ControllerSettings(String knownHosts, Set<String> allowedTargetNam
 
   public ControllerSettings withFunctionSourceInterval(Duration interval) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, interval, registryLookup, shard, instance,
-        gitHosts, clusterName);
+        gitHosts, clusterName, autoRollback);
   }
 
   public ControllerSettings withRegistryLookup(RegistryLookupSettings lookup) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, lookup, shard, instance,
-        gitHosts, clusterName);
+        gitHosts, clusterName, autoRollback);
   }
 
   /** Reconciles only what {@code selector} matches, as the instance named {@code name}. */
   public ControllerSettings withShard(ShardSelector selector, String name) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup,
-        Objects.requireNonNull(selector, "selector"), name, gitHosts, clusterName);
+        Objects.requireNonNull(selector, "selector"), name, gitHosts, clusterName, autoRollback);
   }
 
   public ControllerSettings withInstance(String name) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, shard,
-        name, gitHosts, clusterName);
+        name, gitHosts, clusterName, autoRollback);
   }
 
   /** Fetches only from hosts {@code hosts} allows. */
   public ControllerSettings withGitHosts(GitHosts hosts) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, shard,
-        instance, hosts, clusterName);
+        instance, hosts, clusterName, autoRollback);
   }
 
   /** Names the cluster in commit statuses' contexts. */
   public ControllerSettings withClusterName(String name) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, shard,
-        instance, gitHosts, name);
+        instance, gitHosts, name, autoRollback);
+  }
+
+  /** Turns automatic rollback on or off for Functions without a {@code gitfn.io/auto-rollback} annotation. */
+  public ControllerSettings withAutoRollback(boolean enabled) {
+    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, shard,
+        instance, gitHosts, clusterName, enabled);
   }
 }

@@ -77,6 +77,24 @@ final class FunctionPass {
     return true;
   }
 
+  /** The condition as this pass leaves it so far. */
+  Optional<Condition> condition(String type) {
+    return pass.condition(type);
+  }
+
+  /** Notes, once, that the newest entry of {@code key} rolled out: automatic rollback returns only to such. */
+  void markRolledOut(ContentKey key) {
+    history().stream().filter(e -> key.value().equals(e.getContentKey())).findFirst()
+        .filter(e -> e.getRolledOut() == null)
+        .ifPresent(e -> e.setRolledOut(clock.instant().toString()));
+  }
+
+  /** The revision of the newest history entry of {@code key}, or the revision this pass works on. */
+  String revisionOf(ContentKey key) {
+    return history().stream().filter(e -> key.value().equals(e.getContentKey())).findFirst()
+        .map(FunctionHistoryEntry::getRevision).orElse(revision());
+  }
+
   /** True when the newest history entry is about this key. */
   boolean newestIs(ContentKey key) {
     List<FunctionHistoryEntry> history = history();

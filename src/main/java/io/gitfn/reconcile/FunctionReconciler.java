@@ -1,5 +1,6 @@
 package io.gitfn.reconcile;
 
+import static io.gitfn.api.function.ConditionReason.CRASH_LOOPING;
 import static io.gitfn.api.function.ConditionReason.DEPENDENCY_INSTALL_FAILED;
 import static io.gitfn.api.function.ConditionReason.DEPLOYMENT_FAILED;
 import static io.gitfn.api.function.ConditionReason.DEPLOYMENT_READY;
@@ -21,6 +22,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.Labels;
+import io.gitfn.api.function.AutoRollback;
 import io.gitfn.api.function.BuildMode;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
@@ -91,6 +93,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
   private final BuildlessSources buildless;
   private final BuildSettings buildSettings;
   private final FunctionProgressBoard progress;
+  private final AutoRollbacks rollbacks;
   private final SimpleInboundEventSource<Function> wakeUps = new SimpleInboundEventSource<>("function-wake-ups");
 
   /**
@@ -102,6 +105,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
       Clock clock, io.micrometer.core.instrument.MeterRegistry meters, FunctionProgressBoard progress) {
     this.client = client;
     this.progress = progress;
+    this.rollbacks = new AutoRollbacks(settings.autoRollback(), clock, meters);
     this.workloads = workloads;
     this.clock = clock;
     this.events = new EventRecorder(client, clock, settings.instance());
@@ -138,13 +142,25 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     pass.status().setPinnedRevision(pin);
     // The plan is empty when the spec, its build-mode annotation included, breaks a rule.
     boolean buildlessMode = build.isPresent() && buildSettings.modeOf(fn) == BuildMode.BUILDLESS;
-    Optional<Release> release = pin != null ? pinned(fn, pin, pass)
+    Optional<Release> desired = pin != null ? pinned(fn, pin, pass)
         : buildlessMode ? buildless.ensure(fn, build.get(), pass)
         : build.filter(b -> builds.ensure(fn, b, jobs, pass)).map(b -> new Release(b.key(), b.image()));
+    // The pin wins over a rollback, which waits, as it was, until the pin goes.
+    Optional<Release> release = pin != null ? desired
+        : rollbacks.hold(fn, build.map(FunctionBuildPlan::key), desired, pass, entry -> buildless.pinned(fn, entry));
+    AutoRollback holding = pin == null ? pass.status().getRollback() : null;
     new Rollout(release, workloads, buildSettings).handTo(context);
     context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
     release.ifPresent(r -> recordRelease(r, pass));
     boolean rolledOut = reportRunning(context, pass);
+    if (holding != null) {
+      AutoRollbacks.report(fn, holding, rolledOut, pass);
+    } else if (pin == null && release.isPresent() && rollbacks.appliesTo(fn)) {
+      rollbacks.check(fn, release.get(), pass);
+    }
+    if (rolledOut) {
+      release.ifPresent(r -> pass.markRolledOut(r.key()));
+    }
     if (rolledOut && release.isPresent() && build.isPresent() && pin == null) {
       builds.cleanUp(jobs, release.get().key());
     }
@@ -219,12 +235,17 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     // Pods are not watched: the Deployment does not change while its new Pod crash-loops, so look again soon.
     List<Pod> pods = rolledOut ? List.of() : NewPods.of(client, deployment);
     Optional<String> installFailed = NewPods.installFailure(deployment, pods);
+    Optional<String> crashLoop = NewPods.crashLoop(deployment, pods);
     if (rolledOut) {
       pass.condition(RUNNING, "True", DEPLOYMENT_READY, available(context.getPrimaryResource(), deployment));
     } else if (installFailed.isPresent()) {
       // Before the progress deadline: past it, the cause is still the install, which is what to fix.
       pass.condition(RUNNING, "False", DEPENDENCY_INSTALL_FAILED, name + " is not rolled out: "
           + installFailed.get() + ". The Pods of its previous version, if any, keep serving.");
+      pass.retryWithin(WAITING);
+    } else if (crashLoop.isPresent()) {
+      pass.condition(RUNNING, "False", CRASH_LOOPING, name + " is not rolled out: " + crashLoop.get()
+          + ". The Pods of its previous version, if any, keep serving.");
       pass.retryWithin(WAITING);
     } else if (stalled.isPresent()) {
       // The Deployment controller gave up waiting; its next change (a new image, Pods turning Ready) wakes us.

@@ -223,6 +223,16 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     SyncResult result;
     try {
       List<Function> desired = settings.shard().label(manifest.functions(), repository.getMetadata().getLabels());
+      if (Boolean.FALSE.equals(spec.getAutoRollback())) {
+        for (Function fn : desired) {
+          Map<String, String> annotations = new java.util.TreeMap<>();
+          if (fn.getMetadata().getAnnotations() != null) {
+            annotations.putAll(fn.getMetadata().getAnnotations());
+          }
+          annotations.put(Annotations.AUTO_ROLLBACK, "false");
+          fn.getMetadata().setAnnotations(annotations);
+        }
+      }
       result = sync.apply(new SyncRequest(repository.getMetadata().getNamespace(), repository.getMetadata().getName(),
           revision, desired, spec.getPrune() == null || spec.getPrune(), Boolean.TRUE.equals(spec.getAllowEmpty()),
           settings.allowedTargetNamespaces()));

@@ -63,6 +63,33 @@ final class NewPods {
     return Optional.empty();
   }
 
+  /** Restarts in CrashLoopBackOff after which a new Pod counts as crash-looping: one crash may be a fluke. */
+  static final int CRASH_LOOP_RESTARTS = 3;
+
+  /**
+   * A new Pod whose Function container keeps crashing: in CrashLoopBackOff after {@value #CRASH_LOOP_RESTARTS}
+   * restarts or more. Empty when none does.
+   */
+  static Optional<String> crashLoop(Deployment deployment, List<Pod> pods) {
+    for (Pod pod : current(deployment, pods)) {
+      if (pod.getStatus().getContainerStatuses() == null) {
+        continue;
+      }
+      for (ContainerStatus container : pod.getStatus().getContainerStatuses()) {
+        boolean backingOff = container.getState() != null && container.getState().getWaiting() != null
+            && "CrashLoopBackOff".equals(container.getState().getWaiting().getReason());
+        if (container.getName().equals(DesiredDeployment.CONTAINER) && backingOff
+            && container.getRestartCount() != null && container.getRestartCount() >= CRASH_LOOP_RESTARTS) {
+          // "at least", not the count: a message that changed with every restart would be a write each time.
+          return Optional.of("its new Pod " + pod.getMetadata().getName() + " keeps crashing: restarted at least "
+              + CRASH_LOOP_RESTARTS + " times, now " + describe(container) + ". Its log: `kubectl logs -n "
+              + pod.getMetadata().getNamespace() + " " + pod.getMetadata().getName() + " --previous`");
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
   /** What holds up the rollout, from the Pods that run the Deployment's current version. */
   static Optional<String> whyNotReady(Deployment deployment, List<Pod> pods) {
     for (Pod pod : current(deployment, pods)) {

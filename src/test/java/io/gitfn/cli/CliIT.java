@@ -129,9 +129,10 @@ class CliIT {
 
     assertThat(table.exitCode()).as(table.err()).isZero();
     List<String> lines = table.out().lines().toList();
-    assertThat(lines.get(0)).matches("NAME +RUNTIME +CONFIGURED +BUILT +RUNNING +REPOSITORY +PINNED +AGE");
-    assertThat(lines.get(1)).matches("bye +python312 +Unknown +Unknown +Unknown +<none> +<none> +\\d+s");
-    assertThat(lines.get(2)).matches("hello +nodejs22 +True +Unknown +Unknown +" + ns.name() + "\\.infra +<none> +\\d+s");
+    assertThat(lines.get(0)).matches("NAME +RUNTIME +CONFIGURED +BUILT +RUNNING +REPOSITORY +PINNED +ROLLED-BACK +AGE");
+    assertThat(lines.get(1)).matches("bye +python312 +Unknown +Unknown +Unknown +<none> +<none> +<none> +\\d+s");
+    assertThat(lines.get(2))
+        .matches("hello +nodejs22 +True +Unknown +Unknown +" + ns.name() + "\\.infra +<none> +<none> +\\d+s");
 
     Run json = gitfn("get", "functions", "-n", ns.name(), "-o", "json");
     JsonNode list = new ObjectMapper().readTree(json.out());
@@ -219,6 +220,7 @@ class CliIT {
     status.setHistory(List.of(
         entry("main@sha1:" + "b".repeat(40), "2026-03-01T11:00:00Z", "Reused", "k1", "registry.local/shop-hello:k1"),
         entry("main@sha1:" + "a".repeat(40), "2026-03-01T10:00:00Z", "Succeeded", "k1", "registry.local/shop-hello:k1")));
+    status.setImage("registry.local/shop-hello:k1");
     hello.setStatus(status);
     client.resource(hello).updateStatus();
 
@@ -226,9 +228,9 @@ class CliIT {
 
     assertThat(table.exitCode()).as(table.err()).isZero();
     assertThat(table.out().lines()).containsExactly(
-        "REVISION                                             TIME                   OUTCOME     KEY   IMAGE",
-        "main@sha1:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb   2026-03-01T11:00:00Z   Reused      k1    registry.local/shop-hello:k1",
-        "main@sha1:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa   2026-03-01T10:00:00Z   Succeeded   k1    registry.local/shop-hello:k1");
+        "REVISION                                             TIME                   OUTCOME           KEY   IMAGE",
+        "main@sha1:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb   2026-03-01T11:00:00Z   Reused, serving   k1    registry.local/shop-hello:k1",
+        "main@sha1:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa   2026-03-01T10:00:00Z   Succeeded         k1    registry.local/shop-hello:k1");
     assertThat(gitfn("history", "function", "nope", "-n", ns.name()).err())
         .isEqualTo("Error: function \"nope\" not found in namespace \"" + ns.name() + "\"\n");
   }

@@ -76,9 +76,14 @@ class RowsTest {
     function.setStatus(status);
 
     assertThat(FunctionRow.of(function, NOW).cells(false))
-        .containsExactly("hello", "nodejs22", "True", "False", "Unknown", "shop.infra", "<none>", "4d");
+        .containsExactly("hello", "nodejs22", "True", "False", "Unknown", "shop.infra", "<none>", "<none>", "4d");
     assertThat(FunctionRow.header(false)).containsExactly("NAME", "RUNTIME", "CONFIGURED", "BUILT", "RUNNING",
-        "REPOSITORY", "PINNED", "AGE");
+        "REPOSITORY", "PINNED", "ROLLED-BACK", "AGE");
+
+    status.setRollback(new io.gitfn.api.function.AutoRollback());
+    status.getRollback().setRestoredRevision("main@sha1:0123456789abcdef0123456789abcdef01234567");
+    assertThat(FunctionRow.of(function, NOW).rolledBack()).as("what runs instead of the spec")
+        .isEqualTo("to main@sha1:0123456");
     assertThat(FunctionRow.header(true)).first().isEqualTo("NAMESPACE");
   }
 

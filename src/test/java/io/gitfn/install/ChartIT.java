@@ -63,6 +63,7 @@ class ChartIT {
         podAnnotations: {example.com/build-pool: dedicated}
       functionSourceInterval: 30s
       clusterName: eu-1
+      autoRollback: false
       allowedTargetNamespaces: [team-a, team-b]
       allowedGitHosts: [github.com, "*.git.example.com"]
       sharding:
@@ -225,7 +226,7 @@ class ChartIT {
         "--base-image=python312=mirror.example.com/library/python:3.12-slim-bookworm",
         "--build-concurrency=3", "--build-deadline=45m",
         "--build-pod-annotation=example.com/build-pool=dedicated", "--function-source-interval=30s",
-        "--cluster-name=eu-1", "--registry-lookup",
+        "--cluster-name=eu-1", "--no-auto-rollback", "--registry-lookup",
         "--insecure-registry=mirror.example.com:5000",
         "--insecure-registry=gitfn-registry.gitfn-system.svc.cluster.local:5000",
         "--allow-target-namespace=team-a", "--allow-target-namespace=team-b", "--allowed-git-host=github.com",

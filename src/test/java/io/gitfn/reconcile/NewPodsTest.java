@@ -31,6 +31,20 @@ class NewPodsTest {
   }
 
   @Test
+  void aNewPodCrashLoopsOnceItBacksOffAfterThreeRestartsAndAnOldOneNever() {
+    Pod crashing = pod("orders-new", "registry.local:5000/shop/orders:new", false, "CrashLoopBackOff", 1);
+    Pod oldCrashing = pod("orders-old", "registry.local:5000/shop/orders:old", false, "CrashLoopBackOff", 1);
+
+    assertThat(NewPods.crashLoop(deployment, List.of(oldCrashing, crashing))).hasValue("its new Pod orders-new keeps"
+        + " crashing: restarted at least 3 times, now CrashLoopBackOff; it last exited with code 1 (Error). Its log:"
+        + " `kubectl logs -n shop orders-new --previous`");
+    assertThat(NewPods.crashLoop(deployment, List.of(oldCrashing))).isEmpty();
+    Pod firstCrash = new PodBuilder(crashing).editStatus().editFirstContainerStatus().withRestartCount(1)
+        .endContainerStatus().endStatus().build();
+    assertThat(NewPods.crashLoop(deployment, List.of(firstCrash))).as("one crash may be a fluke").isEmpty();
+  }
+
+  @Test
   void aNewPodTheSchedulerCannotPlaceIsNamedWithTheSchedulersWords() {
     Pod pending = new PodBuilder().withNewMetadata().withName("orders-new").withNamespace("shop").endMetadata()
         .withNewSpec().addNewContainer().withName(DesiredDeployment.CONTAINER)

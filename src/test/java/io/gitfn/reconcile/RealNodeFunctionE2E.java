@@ -150,7 +150,7 @@ class RealNodeFunctionE2E {
   }
 
   @Test
-  void aReleaseThatCannotStartNeverTakesTrafficAndItsStatusSaysWhy(KubernetesClient client, TestNamespace ns)
+  void aReleaseThatCannotStartNeverTakesTrafficAndIsRolledBackWithNoFailedRequest(KubernetesClient client, TestNamespace ns)
       throws Exception {
     createSecrets(client, ns);
     client.resource(helloFunction(ns, "steady")).create();
@@ -171,7 +171,21 @@ class RealNodeFunctionE2E {
         Condition running = fn.getStatus().getConditions().stream().filter(c -> c.getType().equals("Running"))
             .findFirst().orElseThrow();
         assertThat(running.getStatus()).isNotEqualTo("True");
-        assertThat(running.getMessage()).contains("is not Ready").contains("CrashLoopBackOff");
+        assertThat(running.getMessage()).contains("CrashLoopBackOff");
+      });
+      // After three restarts it counts as crash-looping, and gitfn puts the steady version back with no build.
+      await().atMost(Duration.ofMinutes(3)).untilAsserted(() -> {
+        Function fn = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
+        Condition running = fn.getStatus().getConditions().stream().filter(c -> c.getType().equals("Running"))
+            .findFirst().orElseThrow();
+        assertThat(running.getReason()).isEqualTo("RolledBack");
+        assertThat(fn.getStatus().getRollback().getReason()).isEqualTo("CrashLooping");
+        assertThat(client.pods().inNamespace(ns.name()).withLabels(java.util.Map.of(
+                "serverless.kyma-project.io/function-name", "hello", "serverless.kyma-project.io/resource", "deployment"))
+            .list().getItems()).as("the crashing version's Pods are gone")
+            .filteredOn(p -> p.getMetadata().getDeletionTimestamp() == null).isNotEmpty()
+            .allSatisfy(p -> assertThat(p.getSpec().getContainers().get(0).getImage())
+                .isEqualTo(fn.getStatus().getImage()));
       });
       load.stopAfterAnswers(20);
 

@@ -35,6 +35,16 @@ public final class ConditionReason {
   public static final String MIN_REPLICAS_NOT_AVAILABLE = "MinReplicasNotAvailable";
   public static final String DEPLOYMENT_READY = "DeploymentReady";
   public static final String DEPLOYMENT_FAILED = "DeploymentFailed";
+  /**
+   * gitfn's addition: a new Pod's container keeps crashing (it restarted {@code CrashLoopBackOff} three times); the
+   * old Pods serve on.
+   */
+  public static final String CRASH_LOOPING = "CrashLooping";
+  /**
+   * gitfn's addition: the new version failed to roll out, so gitfn put the last version that ran back; the failed
+   * content key is not tried again until Git moves to another or a {@code gitfn.io/requested-at} asks.
+   */
+  public static final String ROLLED_BACK = "RolledBack";
   /** gitfn's addition: a buildless Pod's init container could not install the dependencies; the old Pods serve on. */
   public static final String DEPENDENCY_INSTALL_FAILED = "DependencyInstallFailed";
   public static final String SERVICE_CREATED = "ServiceCreated";

@@ -26,6 +26,18 @@ public class FunctionHistoryEntry {
       + " nothing was built) or Failed (the build Job failed; the Deployment kept its image).")
   private String outcome;
 
+  @JsonPropertyDescription("When this version first rolled out (every replica Ready), in RFC 3339; automatic"
+      + " rollback returns only to a version that did.")
+  private String rolledOut;
+
+  public String getRolledOut() {
+    return rolledOut;
+  }
+
+  public void setRolledOut(String rolledOut) {
+    this.rolledOut = rolledOut;
+  }
+
   public String getRevision() {
     return revision;
   }

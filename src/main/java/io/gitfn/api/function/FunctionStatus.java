@@ -82,6 +82,11 @@ public class FunctionStatus implements ConditionedStatus {
       + "it runs that revision's image until unpinned, whatever its spec says.")
   private String pinnedRevision;
 
+  @JsonPropertyDescription("Set while gitfn has rolled back a version that failed to roll out: which key failed and"
+      + " why, and which runs instead. The failed key is not tried again until the spec moves to another key or a"
+      + " new gitfn.io/requested-at asks.")
+  private AutoRollback rollback;
+
   @Size(max = HISTORY_LIMIT)
   @JsonPropertyDescription("The latest builds and rollouts, newest first.")
   private List<FunctionHistoryEntry> history;
@@ -236,5 +241,13 @@ public class FunctionStatus implements ConditionedStatus {
 
   public void setPinnedRevision(String pinnedRevision) {
     this.pinnedRevision = pinnedRevision;
+  }
+
+  public AutoRollback getRollback() {
+    return rollback;
+  }
+
+  public void setRollback(AutoRollback rollback) {
+    this.rollback = rollback;
   }
 }

@@ -73,6 +73,11 @@ public class FunctionRepositorySpec {
       + " status, but nothing is applied or pruned until resumed.")
   private Boolean suspend;
 
+  @JsonPropertyDescription("Whether a Function of this repository whose new version fails to roll out goes back to"
+      + " the last version that ran; unset follows the controller's --auto-rollback. false sets the annotation"
+      + " gitfn.io/auto-rollback: \"false\" on its Functions.")
+  private Boolean autoRollback;
+
   @JsonPropertyDescription("Report each revision's outcome as a commit status on the forge.")
   private CommitStatus commitStatus;
 
@@ -183,5 +188,13 @@ public class FunctionRepositorySpec {
 
   public void setCommitStatus(CommitStatus commitStatus) {
     this.commitStatus = commitStatus;
+  }
+
+  public Boolean getAutoRollback() {
+    return autoRollback;
+  }
+
+  public void setAutoRollback(Boolean autoRollback) {
+    this.autoRollback = autoRollback;
   }
 }
