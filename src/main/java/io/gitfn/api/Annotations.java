@@ -38,6 +38,19 @@ public final class Annotations {
    */
   public static final String AUTO_ROLLBACK = "gitfn.io/auto-rollback";
 
+  /**
+   * On a Function with a Git source: the Secret (key {@code token}) to report each revision's outcome with, as a
+   * commit status on the forge; a FunctionRepository's {@code spec.commitStatus} for a Function, whose schema stays
+   * Kyma's.
+   */
+  public static final String COMMIT_STATUS_SECRET = "gitfn.io/commit-status-secret";
+
+  /** With {@link #COMMIT_STATUS_SECRET}: the forge, where the URL's host does not tell it. */
+  public static final String COMMIT_STATUS_FORGE = "gitfn.io/commit-status-forge";
+
+  /** With {@link #COMMIT_STATUS_SECRET}: the forge's API base, where it is not where gitfn derives it. */
+  public static final String COMMIT_STATUS_API_URL = "gitfn.io/commit-status-api-url";
+
   /** On a Function read from Git: the file or folder of the repository it came from. */
   public static final String SOURCE_PATH = "gitfn.io/source-path";
 

@@ -4,7 +4,10 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.net.URI;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -76,17 +79,37 @@ public final class CommitStatusReporter implements AutoCloseable {
    * again (after a refusal too) sends nothing: only another one does.
    *
    * @param token the forge token; kept only in this source's slot, and never in an outcome or a message
+   * @throws IllegalArgumentException when no request can be made of it, such as a token with a line break
    */
   public void report(String key, ForgeRepository forge, String token, CommitStatus status, String revision) {
-    Wanted wanted = new Wanted(forge, token, status, revision);
+    ForgeRequest request = forge.request(status, token);
+    // The request is the identity: another state, description or token is another status.
+    offer(key, new Wanted(request, request, forge.forge().id(), status, revision));
+  }
+
+  /**
+   * Asks that {@code endpoint} gets {@code notification}, signed with {@code secret}, for the source {@code key};
+   * returns at once. Its time is not part of what makes it new: the same state of the same revision again sends
+   * nothing.
+   *
+   * @throws IllegalArgumentException when the endpoint is not an absolute http(s) URL, or the secret is empty
+   */
+  public void notify(String key, URI endpoint, byte[] secret, GenericNotification notification) {
+    ForgeRequest request = notification.request(endpoint, secret);
+    Object identity = List.of(endpoint.toString(), Arrays.hashCode(secret), notification.revision(),
+        notification.status(), notification.reason());
+    offer(key, new Wanted(identity, request, "generic", notification.status(), notification.revision()));
+  }
+
+  private void offer(String key, Wanted wanted) {
     Slot slot = slots.computeIfAbsent(key, k -> new Slot());
-    synchronized (slot) { // the slot's own lock: a report and the send that finishes meet only here
+    synchronized (slot) { // the slot's own lock: an offer and the send that finishes meet only here
       if (wanted.equals(slot.wanted)) {
         return;
       }
       slot.wanted = wanted;
       slot.failures = 0;
-      slot.outcome = new Outcome(status, revision, Result.SENDING, "", clock.instant());
+      slot.outcome = new Outcome(wanted.status(), wanted.revision(), Result.SENDING, "", clock.instant());
       if (slot.busy) {
         return; // the send in flight sees the new status when it ends, and sends it at once
       }
@@ -119,7 +142,7 @@ public final class CommitStatusReporter implements AutoCloseable {
     synchronized (slot) {
       wanted = slot.wanted;
     }
-    String host = wanted.forge().api().getHost() + ":" + wanted.forge().api().getPort();
+    String host = wanted.request().uri().getHost() + ":" + wanted.request().uri().getPort();
     Semaphore permits = hosts.computeIfAbsent(host, h -> new Semaphore(PER_HOST));
     if (!permits.tryAcquire()) {
       schedule(key, slot, HOST_BUSY);
@@ -127,14 +150,11 @@ public final class CommitStatusReporter implements AutoCloseable {
     }
     SendResult result;
     try {
-      result = sender.apply(wanted.forge().request(wanted.status(), wanted.token()));
-    } catch (RuntimeException e) {
-      // A request the builder refuses (a token with a line break) is the user's to fix, like a 401.
-      result = new SendResult(SendResult.Outcome.REJECTED, 0, e.getMessage(), Optional.empty());
+      result = sender.apply(wanted.request());
     } finally {
       permits.release();
     }
-    count(wanted.forge(), result);
+    count(wanted.metricForge(), result);
     Duration again = null;
     synchronized (slot) {
       if (!wanted.equals(slot.wanted)) {
@@ -171,9 +191,9 @@ public final class CommitStatusReporter implements AutoCloseable {
   }
 
   /** {@code gitfn_commit_statuses_total{forge, result}}: requests to forges by what came of them. */
-  private void count(ForgeRepository forge, SendResult result) {
+  private void count(String forge, SendResult result) {
     Counter.builder("gitfn.commit.statuses").description("Commit-status requests sent to forges, by result")
-        .tag("forge", forge.forge().id()).tag("result", result.outcome().name().toLowerCase(java.util.Locale.ROOT))
+        .tag("forge", forge).tag("result", result.outcome().name().toLowerCase(java.util.Locale.ROOT))
         .register(meters).increment();
   }
 
@@ -189,11 +209,26 @@ public final class CommitStatusReporter implements AutoCloseable {
     boolean busy;
   }
 
-  /** What a source wants its forge to show; the token stays out of {@link #toString()}. */
-  private record Wanted(ForgeRepository forge, String token, CommitStatus status, String revision) {
+  /**
+   * What a source wants sent, and what makes it the same as another; the token stays out of {@link #toString()}.
+   *
+   * @param metricForge the forge's id, or {@code generic}, as the metric tags it
+   */
+  private record Wanted(Object identity, ForgeRequest request, String metricForge, CommitStatus status,
+      String revision) {
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Wanted w && identity.equals(w.identity);
+    }
+
+    @Override
+    public int hashCode() {
+      return identity.hashCode();
+    }
+
     @Override
     public String toString() {
-      return forge.fullPath() + " " + status.state().word() + " " + revision;
+      return request.uri().getHost() + " " + status.state().word() + " " + revision;
     }
   }
 }

@@ -65,7 +65,8 @@ final class AutoRollbacks {
    * The release to run: {@code desired}, or while its key is quarantined the release of the version put back.
    * Lifts the quarantine when the spec wants another key, when asked to try again, or when it no longer applies.
    *
-   * @param desiredKey the content key the spec asks for, whether or not its image exists yet
+   * @param desiredKey the content key the spec asks for, whether or not its image exists yet; for a buildless
+   *     Function its release's key, which is the one a quarantine names
    * @param release the release of a history entry, image or buildless ({@link BuildlessSources#pinned})
    */
   Optional<Release> hold(Function fn, Optional<ContentKey> desiredKey, Optional<Release> desired, FunctionPass pass,

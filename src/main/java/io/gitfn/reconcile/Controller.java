@@ -63,13 +63,13 @@ public final class Controller implements AutoCloseable {
   private final Operator operator;
   private final Leadership leadership;
   private final Watchdog watchdog;
-  private final FunctionRepositoryReconciler repositories;
+  private final ForgeReports forge;
 
   private Controller(KubernetesClient client, MirrorCache mirrors, SourceWatcher watcher, WebhookServer webhooks,
       OperationsServer operations, Operator operator, Leadership leadership, Watchdog watchdog,
-      FunctionRepositoryReconciler repositories) {
+      ForgeReports forge) {
     this.watchdog = watchdog;
-    this.repositories = repositories;
+    this.forge = forge;
     this.client = client;
     this.mirrors = mirrors;
     this.watcher = watcher;
@@ -132,8 +132,10 @@ public final class Controller implements AutoCloseable {
     // and a fetch or a few, each within --git-timeout: one that runs five times that long is stuck.
     SourceWatcher watcher = new SourceWatcher(mirrors, clock, Backoff.DEFAULT, CHECK_THREADS, new SourceMetrics(meters),
         watchdog, sources.timeout().multipliedBy(5));
+    // Commit statuses go out on threads of their own; both reconcilers report through it.
+    ForgeReports forge = new ForgeReports(client, settings, clock, meters);
     FunctionRepositoryReconciler repositories = new FunctionRepositoryReconciler(client, watcher, mirrors,
-        new ManifestReader(ManifestOptions.defaults()), settings, clock, meters);
+        new ManifestReader(ManifestOptions.defaults()), settings, clock, forge);
     BuildQueue queue = new BuildQueue(builds.concurrency());
     // The queue stays pure; its depth is read here.
     Gauge.builder(BUILD_QUEUE, queue, BuildQueue::depth).description("Builds waiting for a slot, and running")
@@ -141,7 +143,7 @@ public final class Controller implements AutoCloseable {
     Gauge.builder(BUILD_QUEUE, queue, BuildQueue::runningCount).description("Builds waiting for a slot, and running")
         .tag("state", "running").register(meters);
     FunctionReconciler functions = new FunctionReconciler(client, watcher, mirrors, builds, queue, workloads, settings,
-        clock, meters, repositories.progressBoard());
+        clock, meters, repositories.progressBoard(), forge);
     WebhookServer webhooks = WebhookServer.start(webhookHost, webhookPort,
         new WebhookReceiver(watcher.webhookTargets(), webhookSettings, clock, meters, leadership::leading));
     // Passes wait on the API server, not the CPU, and builds are capped at 5 anyway: ten threads each for
@@ -196,8 +198,7 @@ public final class Controller implements AutoCloseable {
     log.info("reconciling {} as {}{}", settings.shard().isAll() ? "every FunctionRepository and Function"
         : "FunctionRepositories and Functions labelled " + settings.shard(), settings.instance(),
         ops.leaderElection().map(e -> ", once it holds Lease " + e.namespace() + "/" + e.leaseName()).orElse(""));
-    return new Controller(client, mirrors, watcher, webhooks, operations, operator, leadership, watchdog,
-        repositories);
+    return new Controller(client, mirrors, watcher, webhooks, operations, operator, leadership, watchdog, forge);
   }
 
   /** Unhealthy once an informer stopped, or while a reconcile or a Git check is stuck past its budget. */
@@ -255,8 +256,7 @@ public final class Controller implements AutoCloseable {
   @Override
   public void close() throws Exception {
     leadership.stopping();
-    AutoCloseable commitStatuses = repositories::close;
-    try (watchdog; mirrors; watcher; webhooks; operations; commitStatuses) {
+    try (watchdog; mirrors; watcher; webhooks; operations; forge) {
       operator.stop();
       leadership.release(client);
     }

@@ -135,6 +135,15 @@ final class FunctionPass {
     return before;
   }
 
+  /** The progress the status this pass is about to write shows, before {@link #finish}. */
+  FunctionProgress progressNow() {
+    FunctionStatus preview = new FunctionStatus();
+    preview.setConditions(pass.conditions());
+    preview.setObservedGeneration(fn.getMetadata().getGeneration());
+    preview.setPinnedRevision(status().getPinnedRevision());
+    return FunctionProgress.of(fn, preview);
+  }
+
   /** The progress the status this pass writes shows; call after {@link #finish}. */
   FunctionProgress progress() {
     return FunctionProgress.of(fn, status());

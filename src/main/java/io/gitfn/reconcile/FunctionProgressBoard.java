@@ -25,8 +25,11 @@ final class FunctionProgressBoard {
    * when the phase or reason moved from {@code before}, what the Function's status said when the pass began.
    */
   void report(FunctionProgress before, FunctionProgress after, String repository) {
+    if (repository == null) {
+      return; // no repository reads it
+    }
     FunctionProgress previous = newest.put(key(after.namespace(), after.name()), after);
-    if (repository != null && after.movedFrom(previous == null ? before : previous)) {
+    if (after.movedFrom(previous == null ? before : previous)) {
       wakeRepository.accept(repository);
     }
   }

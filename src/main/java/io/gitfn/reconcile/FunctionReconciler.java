@@ -26,15 +26,19 @@ import io.gitfn.api.function.AutoRollback;
 import io.gitfn.api.function.BuildMode;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
+import io.gitfn.api.function.GitRepositorySource;
+import io.gitfn.api.function.GitRepositoryStatus;
 import io.gitfn.api.function.ScaleConfig;
 import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
 import io.gitfn.build.FunctionBuildPlan;
+import io.gitfn.notify.CommitState;
 import io.gitfn.reconcile.Rollout.Release;
 import io.gitfn.reconcile.cache.JobStatusItemStore;
 import io.gitfn.reconcile.registry.RegistryLookup;
 import io.gitfn.source.MirrorCache;
+import io.gitfn.source.Revision;
 import io.gitfn.trigger.SourceWatcher;
 import io.gitfn.workload.DesiredDeployment;
 import io.gitfn.workload.Scaling;
@@ -81,6 +85,7 @@ import java.util.stream.Collectors;
     @Dependent(name = "hpa", type = FunctionHpa.class, reconcilePrecondition = FunctionHpa.RoomToScale.class)})
 public final class FunctionReconciler implements Reconciler<Function>, Cleaner<Function> {
 
+  static final String KIND = "Function";
   // A safety net only: the informers on Jobs and Deployments wake the Function when they change.
   private static final Duration WAITING = Duration.ofSeconds(30);
 
@@ -94,6 +99,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
   private final BuildSettings buildSettings;
   private final FunctionProgressBoard progress;
   private final AutoRollbacks rollbacks;
+  private final ForgeReports forge;
   private final SimpleInboundEventSource<Function> wakeUps = new SimpleInboundEventSource<>("function-wake-ups");
 
   /**
@@ -102,10 +108,13 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
    */
   FunctionReconciler(KubernetesClient client, SourceWatcher watcher, MirrorCache mirrors,
       BuildSettings buildSettings, BuildQueue queue, WorkloadSettings workloads, ControllerSettings settings,
-      Clock clock, io.micrometer.core.instrument.MeterRegistry meters, FunctionProgressBoard progress) {
+      Clock clock, io.micrometer.core.instrument.MeterRegistry meters, FunctionProgressBoard progress,
+      ForgeReports forge) {
     this.client = client;
     this.progress = progress;
     this.rollbacks = new AutoRollbacks(settings.autoRollback(), clock, meters);
+    this.forge = forge;
+    forge.onAnswer(KIND, wakeUps::propagateEvent);
     this.workloads = workloads;
     this.clock = clock;
     this.events = new EventRecorder(client, clock, settings.instance());
@@ -147,7 +156,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
         : build.filter(b -> builds.ensure(fn, b, jobs, pass)).map(b -> new Release(b.key(), b.image()));
     // The pin wins over a rollback, which waits, as it was, until the pin goes.
     Optional<Release> release = pin != null ? desired
-        : rollbacks.hold(fn, build.map(FunctionBuildPlan::key), desired, pass, entry -> buildless.pinned(fn, entry));
+        : rollbacks.hold(fn, desiredKey(desired, build), desired, pass, entry -> buildless.pinned(fn, entry));
     AutoRollback holding = pin == null ? pass.status().getRollback() : null;
     new Rollout(release, workloads, buildSettings).handTo(context);
     context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
@@ -167,18 +176,71 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     if (rolledOut && release.isPresent() && (buildlessMode || release.get().buildless())) {
       buildless.collect(fn, history(pass), release.get().key());
     }
+    reconcileCommitStatus(fn, pass);
     UpdateControl<Function> control = pass.finish(events);
     String repository = fn.getMetadata().getLabels() == null ? null : fn.getMetadata().getLabels().get(Labels.REPOSITORY);
     progress.report(pass.progressBefore(), pass.progress(), repository);
     return control;
   }
 
+  /**
+   * The content key the spec asks for: its release's (a buildless release derives its own key from the plan's), or
+   * the plan's while the image is still being built.
+   */
+  private static Optional<ContentKey> desiredKey(Optional<Release> desired, Optional<FunctionBuildPlan> build) {
+    return desired.map(Release::key).or(() -> build.map(FunctionBuildPlan::key));
+  }
+
   private static List<FunctionHistoryEntry> history(FunctionPass pass) {
     return pass.status().getHistory() == null ? List.of() : pass.status().getHistory();
   }
 
+  /**
+   * For a Git source with {@code gitfn.io/commit-status-secret}: tells the forge how the commit the Function is on
+   * is doing (pending while it builds and rolls out, success once it runs, failure with the reason), and shows in
+   * {@code status.commitStatus} how the forge took it. A pinned Function reports nothing: it runs another commit.
+   */
+  private void reconcileCommitStatus(Function fn, FunctionPass pass) {
+    String namespace = fn.getMetadata().getNamespace();
+    String name = fn.getMetadata().getName();
+    Optional<String> secret = Annotations.get(fn, Annotations.COMMIT_STATUS_SECRET).map(String::strip);
+    GitRepositorySource git = fn.getSpec().getSource() == null ? null : fn.getSpec().getSource().getGitRepository();
+    if (secret.isEmpty() || git == null) {
+      forge.forgetStatus(KIND, namespace, name);
+      pass.status().setCommitStatus(null);
+      return;
+    }
+    ForgeReports.Target target = new ForgeReports.Target(KIND, namespace, name, git.getUrl(), secret.get(),
+        "annotation " + Annotations.COMMIT_STATUS_SECRET, Annotations.get(fn, Annotations.COMMIT_STATUS_FORGE)
+        .orElse(null), Annotations.get(fn, Annotations.COMMIT_STATUS_API_URL).orElse(null));
+    forge.report(target, verdict(pass), pass.status().getCommitStatus())
+        .ifPresent(report -> pass.status().setCommitStatus(report));
+  }
+
+  private static Optional<ForgeReports.Verdict> verdict(FunctionPass pass) {
+    GitRepositoryStatus at = pass.status().getGitRepository();
+    FunctionProgress progress = pass.progressNow();
+    if (at == null || at.getCommit() == null || progress.phase() == FunctionProgress.Phase.PINNED) {
+      return Optional.empty();
+    }
+    Revision revision;
+    try {
+      revision = new Revision(at.getReference(), at.getCommit());
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+    return Optional.of(switch (progress.phase()) {
+      case RUNNING -> new ForgeReports.Verdict(revision, CommitState.SUCCESS, progress.reason(), "runs");
+      case FAILED -> new ForgeReports.Verdict(revision, CommitState.FAILURE, progress.reason(), progress.reason()
+          + ": " + progress.message());
+      default -> new ForgeReports.Verdict(revision, CommitState.PENDING, progress.reason(),
+          "building and rolling out");
+    });
+  }
+
   @Override
   public DeleteControl cleanup(Function fn, Context<Function> context) {
+    forge.forget(KIND, fn.getMetadata().getNamespace(), fn.getMetadata().getName());
     planner.untrack(fn);
     builds.forget(fn);
     progress.forget(fn.getMetadata().getNamespace(), fn.getMetadata().getName());

@@ -14,20 +14,16 @@ import io.gitfn.api.GoDuration;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.CommitStatus;
-import io.gitfn.api.repository.CommitStatusReport;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositorySpec;
 import io.gitfn.api.repository.FunctionRepositoryStatus;
+import io.gitfn.api.repository.Notification;
 import io.gitfn.api.repository.RepositoryConditionType;
 import io.gitfn.api.repository.RepositoryReference;
 import io.gitfn.manifest.InvalidManifestException;
 import io.gitfn.manifest.Manifest;
 import io.gitfn.manifest.ManifestError;
 import io.gitfn.manifest.ManifestReader;
-import io.gitfn.notify.CommitStatusReporter;
-import io.gitfn.notify.CommitStatusSender;
-import io.gitfn.notify.Forge;
-import io.gitfn.notify.ForgeRepository;
 import io.gitfn.reconcile.sync.FunctionSync;
 import io.gitfn.reconcile.sync.SyncFailedException;
 import io.gitfn.reconcile.sync.SyncRefusedException;
@@ -52,12 +48,9 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
-import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -94,7 +87,7 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
   private final Clock clock;
   private final EventRecorder events;
   private final SourceBinding sources;
-  private final CommitStatusReporter commitStatuses;
+  private final ForgeReports forge;
   /**
    * Whether each repository's last pass left it Ready, for the generation it saw: a dependent woken by that pass
    * reads it here, as the status write may not have reached the cache yet.
@@ -105,8 +98,8 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
   private final SimpleInboundEventSource<FunctionRepository> gitEvents = new SimpleInboundEventSource<>("git");
   private final FunctionProgressBoard progress = new FunctionProgressBoard(this::wakeOwner);
 
-  public FunctionRepositoryReconciler(KubernetesClient client, SourceWatcher watcher, MirrorCache mirrors,
-      ManifestReader manifests, ControllerSettings settings, Clock clock, MeterRegistry meters) {
+  FunctionRepositoryReconciler(KubernetesClient client, SourceWatcher watcher, MirrorCache mirrors,
+      ManifestReader manifests, ControllerSettings settings, Clock clock, ForgeReports forge) {
     this.client = client;
     this.mirrors = mirrors;
     this.manifests = manifests;
@@ -116,7 +109,8 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     this.events = new EventRecorder(client, clock, settings.instance());
     this.sources = new SourceBinding(client, watcher, settings, clock,
         id -> gitEvents.propagateEvent(new ResourceID(id.name(), id.namespace())));
-    this.commitStatuses = new CommitStatusReporter(new CommitStatusSender()::send, clock, this::wakeKey, meters);
+    this.forge = forge;
+    forge.onAnswer(KIND, gitEvents::propagateEvent);
   }
 
   @Override
@@ -323,95 +317,32 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
   }
 
   /**
-   * Tells the forge what this pass found about its revision, when {@code spec.commitStatus} asks: the request goes
-   * out on the reporter's threads, and {@code status.commitStatus} shows how the forge took the newest one. A
-   * status the forge already has is not sent again (after a restart too, as the status remembers it). Nothing
-   * here fails the pass: a missing Secret, a URL whose forge is unknown or a forge that refuses show in
-   * {@code status.commitStatus} alone.
+   * Tells the forge what this pass found about its revision, when {@code spec.commitStatus} asks, and shows in
+   * {@code status.commitStatus} how the forge took the newest. Nothing of it fails the pass.
    */
   private void reconcileCommitStatus(FunctionRepository repository, RepositoryPass pass) {
     CommitStatus spec = repository.getSpec().getCommitStatus();
-    String key = keyOf(repository);
+    Notification notification = repository.getSpec().getNotification();
+    String namespace = repository.getMetadata().getNamespace();
+    String name = repository.getMetadata().getName();
     if (spec == null) {
-      commitStatuses.forget(key);
+      forge.forgetStatus(KIND, namespace, name);
       pass.status().setCommitStatus(null);
-      return;
+    } else {
+      ForgeReports.Target target = new ForgeReports.Target(KIND, namespace, name, repository.getSpec().getUrl(),
+          spec.getSecretRef().getName(), "spec.commitStatus.secretRef", spec.getForge(), spec.getApiURL());
+      forge.report(target, pass.verdict(), pass.status().getCommitStatus())
+          .ifPresent(report -> pass.status().setCommitStatus(report));
     }
-    String context = "gitfn/" + settings.clusterName() + "/" + repository.getMetadata().getNamespace() + "/"
-        + repository.getMetadata().getName();
-    Optional<RepositoryPass.Verdict> verdict = pass.verdict();
-    CommitStatusReport last = pass.status().getCommitStatus();
-    if (verdict.isPresent() && !alreadyTold(last, verdict.get(), context)) {
-      RepositoryPass.Verdict v = verdict.get();
-      try {
-        ForgeRepository forge = forgeOf(repository.getSpec().getUrl(), spec);
-        String name = spec.getSecretRef().getName();
-        String token = sources.secret(repository.getMetadata().getNamespace(), name, "spec.commitStatus.secretRef")
-            .get("token");
-        if (token == null || token.isBlank()) {
-          throw new InvalidSourceException(INVALID_SECRET, "spec.commitStatus.secretRef " + name
-              + " has no key `token`");
-        }
-        commitStatuses.report(key, forge, token, new io.gitfn.notify.CommitStatus(v.revision().sha(), v.state(),
-            context, v.description(), null), v.revision().toString());
-      } catch (InvalidSourceException | IllegalArgumentException e) {
-        commitStatuses.forget(key);
-        pass.status().setCommitStatus(report(v.revision().toString(), v.state().word(), context, "Invalid",
-            e.getMessage(), clock.instant()));
-        return;
-      }
+    if (notification == null) {
+      forge.forgetNotification(KIND, namespace, name);
+      pass.status().setNotification(null);
+    } else {
+      ForgeReports.Endpoint endpoint = new ForgeReports.Endpoint(KIND, namespace, name, notification.getUrl(),
+          notification.getSecretRef().getName(), "spec.notification.secretRef");
+      forge.notification(endpoint, pass.verdict(), pass.status().getNotification())
+          .ifPresent(report -> pass.status().setNotification(report));
     }
-    commitStatuses.outcome(key).ifPresent(o -> pass.status().setCommitStatus(report(o.revision(),
-        o.status().state().word(), o.status().context(), switch (o.result()) {
-          case SENDING -> "Sending";
-          case SENT -> "Sent";
-          case RETRYING -> "Retrying";
-          case REJECTED -> "Rejected";
-        }, o.error().isEmpty() ? null : o.error(), o.time())));
-  }
-
-  /** The forge has this revision's state already, as the status says it accepted it. */
-  private static boolean alreadyTold(CommitStatusReport last, RepositoryPass.Verdict verdict, String context) {
-    return last != null && "Sent".equals(last.getResult()) && verdict.revision().toString().equals(last.getRevision())
-        && verdict.state().word().equals(last.getState()) && context.equals(last.getContext());
-  }
-
-  /** The forge of the repository's URL; an apiURL override must name a host the controller may reach. */
-  private ForgeRepository forgeOf(String url, CommitStatus spec) {
-    Optional<URI> api = Optional.ofNullable(spec.getApiURL()).map(URI::create);
-    api.ifPresent(uri -> {
-      if (uri.getHost() == null || !settings.gitHosts().allows(uri.getHost())) {
-        throw new IllegalArgumentException("spec.commitStatus.apiURL: host " + uri.getHost() + " is not one the"
-            + " controller may reach (--allowed-git-host: " + settings.gitHosts() + ")");
-      }
-    });
-    return ForgeRepository.of(url, Optional.ofNullable(spec.getForge()).map(Forge::parse), api);
-  }
-
-  private static CommitStatusReport report(String revision, String state, String context, String result, String error,
-      Instant time) {
-    CommitStatusReport report = new CommitStatusReport();
-    report.setRevision(revision);
-    report.setState(state);
-    report.setContext(context);
-    report.setResult(result);
-    report.setError(error == null ? null : StatusPass.shortened(error));
-    report.setTime(time.toString());
-    return report;
-  }
-
-  /** Stops sending commit statuses; those not sent yet are dropped, and the next controller sends them. */
-  public void close() {
-    commitStatuses.close();
-  }
-
-  private static String keyOf(FunctionRepository repository) {
-    return repository.getMetadata().getNamespace() + "/" + repository.getMetadata().getName();
-  }
-
-  private void wakeKey(String key) {
-    int slash = key.indexOf('/');
-    gitEvents.propagateEvent(new ResourceID(key.substring(slash + 1), key.substring(0, slash)));
   }
 
   /**
@@ -421,7 +352,7 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
   @Override
   public DeleteControl cleanup(FunctionRepository repository, Context<FunctionRepository> context) {
     sources.untrack(idOf(repository));
-    commitStatuses.forget(keyOf(repository));
+    forge.forget(KIND, repository.getMetadata().getNamespace(), repository.getMetadata().getName());
     readiness.remove(ResourceID.fromResource(repository));
     if (!Boolean.FALSE.equals(repository.getSpec().getPrune())) {
       String owner = repository.getMetadata().getNamespace() + "." + repository.getMetadata().getName();

@@ -23,6 +23,7 @@ import io.gitfn.api.repository.PendingFunction;
 import io.gitfn.api.repository.SyncRecord;
 import io.gitfn.api.repository.WebhookReceipt;
 import io.gitfn.notify.CommitState;
+import io.gitfn.reconcile.ForgeReports.Verdict;
 import io.gitfn.reconcile.sync.SyncResult;
 import io.gitfn.source.Revision;
 import io.gitfn.trigger.SourceState;
@@ -56,9 +57,6 @@ final class RepositoryPass {
   private String eventReason;
   private String eventMessage;
   private Verdict verdict;
-
-  /** What this pass found about a revision, for the forge's commit status. */
-  record Verdict(Revision revision, CommitState state, String description) {}
 
   RepositoryPass(FunctionRepository repository, Clock clock, KubernetesSerialization json) {
     this.repository = repository;
@@ -130,7 +128,7 @@ final class RepositoryPass {
     stalled(reason, message);
     // A revision that cannot be read is not the commit's fault; one that is invalid or refused is.
     verdict = new Verdict(revision, SOURCE_READ_FAILED.equals(reason) ? CommitState.ERROR : CommitState.FAILURE,
-        message);
+        reason, message);
     record(revision, FAILED, 0, 0, 0);
   }
 
@@ -191,7 +189,7 @@ final class RepositoryPass {
           + list(pending, namespace);
       pass.set(READY, "Unknown", ROLLING_OUT, message);
       // Not the list of Functions: its words change at every step, and each change would be another request.
-      verdict = new Verdict(revision, CommitState.PENDING, "applied; " + moving.size() + " of " + total
+      verdict = new Verdict(revision, CommitState.PENDING, ROLLING_OUT, "applied; " + moving.size() + " of " + total
           + " Functions rolling out");
       pass.set(RECONCILING, "True", ROLLING_OUT, message);
       // Function passes wake this one as their phases move; this is only a safety net.
@@ -203,7 +201,7 @@ final class RepositoryPass {
       String message = "revision " + revision + " is applied, but " + failed.size() + " of " + total
           + " Functions failed: " + list(failed, namespace);
       pass.set(READY, "False", FUNCTIONS_FAILED, message);
-      verdict = new Verdict(revision, CommitState.FAILURE, failed.size() + " of " + total + " Functions failed: "
+      verdict = new Verdict(revision, CommitState.FAILURE, FUNCTIONS_FAILED, failed.size() + " of " + total + " Functions failed: "
           + list(failed, namespace));
       pass.remove(RECONCILING);
       event("Warning", FUNCTIONS_FAILED, message);
@@ -211,7 +209,7 @@ final class RepositoryPass {
       String message = "revision " + revision + " runs: " + (total == 1 ? "1 Function" : total + " Functions")
           + " ready" + pinnedNote;
       pass.set(READY, "True", SUCCEEDED, message);
-      verdict = new Verdict(revision, CommitState.SUCCESS, "runs: " + (total == 1 ? "1 Function" : total
+      verdict = new Verdict(revision, CommitState.SUCCESS, SUCCEEDED, "runs: " + (total == 1 ? "1 Function" : total
           + " Functions") + " ready");
       pass.remove(RECONCILING);
       event("Normal", SUCCEEDED, applied != null ? applied + "; " + message : message);
@@ -227,7 +225,8 @@ final class RepositoryPass {
 
   /** A dependency does not run its revision yet: nothing of this one is applied until it does. */
   void waitingForDependency(Revision revision, String message) {
-    verdict = new Verdict(revision, CommitState.PENDING, "waiting for the repositories it depends on");
+    verdict = new Verdict(revision, CommitState.PENDING, DEPENDENCY_NOT_READY,
+        "waiting for the repositories it depends on");
     pass.set(READY, "False", DEPENDENCY_NOT_READY, message);
     pass.set(RECONCILING, "True", DEPENDENCY_NOT_READY, message);
     pass.remove(STALLED);

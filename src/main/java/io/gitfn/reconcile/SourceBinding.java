@@ -82,6 +82,12 @@ final class SourceBinding {
 
   /** The decoded data of the Secret that {@code field} names in {@code namespace}. */
   Map<String, String> secret(String namespace, String name, String field) throws InvalidSourceException {
+    return secret(client, namespace, name, field);
+  }
+
+  /** The decoded data of the Secret that {@code field} names in {@code namespace}, read with {@code client}. */
+  static Map<String, String> secret(KubernetesClient client, String namespace, String name, String field)
+      throws InvalidSourceException {
     if (name == null || name.isBlank()) {
       throw new InvalidSourceException(INVALID_SECRET, field + " names no Secret");
     }

@@ -6,10 +6,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.Annotations;
+import io.gitfn.api.CommitStatusReport;
 import io.gitfn.api.Conditions;
-import io.gitfn.api.repository.CommitStatusReport;
+import io.gitfn.api.function.AuthType;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.testbed.GiteaServer;
@@ -20,11 +26,19 @@ import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.testbed.git.GitClient;
 import io.gitfn.testbed.git.WorkingCopy;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.security.GeneralSecurityException;
+import java.util.HexFormat;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,7 +60,8 @@ class CommitStatusIT {
   static void start(KubeTestBed bed) throws Exception {
     gitea = GiteaServer.start(Files.createTempDirectory(
         Files.createDirectories(TestBedBinaries.projectDir().resolve("target/testbed")), "gitea-"));
-    running = ControllerUnderTest.start(bed, "commit-status", ControllerSettings.defaults().withClusterName("kind-a"),
+    running = ControllerUnderTest.start(bed, "commit-status", ControllerSettings.defaults().withClusterName("kind-a")
+        .withFunctionSourceInterval(Duration.ofSeconds(2)),
         BuildSettings.defaults().withPodAnnotations(KwokBuildStages.buildDuration(Duration.ofSeconds(2))));
   }
 
@@ -61,7 +76,9 @@ class CommitStatusIT {
   void theForgeShowsPendingThenSuccessForARevisionThatRunsAndFailureForOneThatDoesNot(KubernetesClient client,
       TestNamespace ns, @TempDir Path home) throws Exception {
     String repository = "infra-" + ns.name();
-    WorkingCopy copy = repository(client, ns, repository, home, gitea.createToken("gitfn-" + ns.name()));
+    try (NotificationReceiver receiver = NotificationReceiver.start()) {
+    WorkingCopy copy = repository(client, ns, repository, home, gitea.createToken("gitfn-" + ns.name()),
+        receiver.url());
     String good = copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml()).commit("hello");
     copy.push("HEAD:refs/heads/main");
     String context = "gitfn/kind-a/" + ns.name() + "/infra";
@@ -88,13 +105,27 @@ class CommitStatusIT {
         }));
     assertThat(gitea.commitStatuses(repository, good)).as("an older commit keeps its own")
         .first().satisfies(s -> assertThat(s.get("status").asText()).isEqualTo("success"));
+
+    // The same news, signed, to the generic endpoint: one POST per state of each revision.
+    await().atMost(WAIT).untilAsserted(() -> assertThat(receiver.received())
+        .extracting(n -> n.get("revision").asText() + " " + n.get("state").asText() + " " + n.get("reason").asText())
+        .containsSubsequence("main@sha1:" + good + " pending RollingOut", "main@sha1:" + good + " success Succeeded",
+            "main@sha1:" + broken + " failure FunctionsFailed"));
+    assertThat(receiver.received()).allSatisfy(n -> {
+      assertThat(n.get("kind").asText()).isEqualTo("FunctionRepository");
+      assertThat(n.get("context").asText()).isEqualTo(context);
+      assertThat(n.get("cluster").asText()).isEqualTo("kind-a");
+    });
+    assertThat(receiver.badSignatures()).as("bodies whose X-Gitfn-Signature did not verify").isZero();
+    assertThat(infra(client, ns).getStatus().getNotification().getResult()).isEqualTo("Sent");
+    }
   }
 
   @Test
   void aTokenTheForgeRefusesShowsInStatusAndHoldsNothingUp(KubernetesClient client, TestNamespace ns,
       @TempDir Path home) throws Exception {
     String repository = "infra-" + ns.name();
-    WorkingCopy copy = repository(client, ns, repository, home, "not-a-token");
+    WorkingCopy copy = repository(client, ns, repository, home, "not-a-token", null);
     String commit = copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml()).commit("hello");
     copy.push("HEAD:refs/heads/main");
 
@@ -112,20 +143,108 @@ class CommitStatusIT {
     assertThat(gitea.commitStatuses(repository, commit)).isEmpty();
   }
 
+  @Test
+  void aFunctionWithAGitSourceReportsTheCommitItRunsUnderItsOwnContext(KubernetesClient client, TestNamespace ns,
+      @TempDir Path home) throws Exception {
+    String repository = "hello-" + ns.name();
+    String cloneUrl = gitea.createRepository(repository);
+    WorkingCopy copy = GitClient.create(home, gitea.admin(), null).clone(cloneUrl);
+    String commit = copy.write("hello/handler.js", "module.exports = { main: () => 'v1' };\n")
+        .write("hello/package.json", "{\"name\": \"hello\"}\n").commit("hello");
+    copy.push("HEAD:refs/heads/main");
+    client.secrets().inNamespace(ns.name()).resource(gitea.basicAuthSecret("git")).create();
+    client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("forge")
+        .endMetadata().withStringData(Map.of("token", gitea.createToken("fn-" + ns.name()))).build()).create();
+    client.resource(TestFunction.fromGit(cloneUrl, "main", "hello").named("hello").inNamespace(ns.name()).uid(null)
+        .gitAuth(AuthType.BASIC, "git").metadataAnnotation(Annotations.COMMIT_STATUS_SECRET, "forge")
+        .metadataAnnotation(Annotations.COMMIT_STATUS_FORGE, "gitea").build()).create();
+
+    await().atMost(WAIT).untilAsserted(() -> assertThat(gitea.commitStatuses(repository, commit)).first()
+        .satisfies(s -> {
+          assertThat(s.get("status").asText()).isEqualTo("success");
+          assertThat(s.get("context").asText()).isEqualTo("gitfn/kind-a/" + ns.name() + "/function/hello");
+          assertThat(s.get("description").asText()).isEqualTo("runs");
+        }));
+    await().atMost(WAIT).untilAsserted(() -> assertThat(client.resources(Function.class).inNamespace(ns.name())
+        .withName("hello").get().getStatus().getCommitStatus()).extracting(CommitStatusReport::getRevision,
+        CommitStatusReport::getResult).containsExactly("main@sha1:" + commit, "Sent"));
+  }
+
   /** A Gitea repository with a FunctionRepository that reports to it with {@code token}; polled every 10 s. */
   private static WorkingCopy repository(KubernetesClient client, TestNamespace ns, String name, Path home,
-      String token) throws Exception {
+      String token, String notificationUrl) throws Exception {
     String cloneUrl = gitea.createRepository(name);
     WorkingCopy copy = GitClient.create(home, gitea.admin(), null).clone(cloneUrl);
     client.secrets().inNamespace(ns.name()).resource(gitea.basicAuthSecret("git")).create();
     client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("forge")
         .endMetadata().withStringData(Map.of("token", token)).build()).create();
+    client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("hook")
+        .endMetadata().withStringData(Map.of("token", NotificationReceiver.SECRET)).build()).create();
     client.resource(client.getKubernetesSerialization().unmarshal(
         "---\n{apiVersion: gitfn.io/v1alpha1, kind: FunctionRepository, metadata: {name: infra, namespace: "
             + ns.name() + "}, spec: {url: '" + cloneUrl + "', ref: {branch: main}, path: functions, interval: 10s,"
-            + " secretRef: {name: git}, commitStatus: {forge: gitea, secretRef: {name: forge}}}}",
+            + " secretRef: {name: git}, commitStatus: {forge: gitea, secretRef: {name: forge}}"
+            + (notificationUrl == null ? "" : ", notification: {url: '" + notificationUrl + "', secretRef: {name:"
+                + " hook}}") + "}}",
         FunctionRepository.class)).create();
     return copy;
+  }
+
+  /** A generic notification endpoint that keeps each body and checks its signature with its own HMAC. */
+  private static final class NotificationReceiver implements AutoCloseable {
+    static final String SECRET = "hook-secret";
+    private final HttpServer server;
+    private final List<JsonNode> received = new CopyOnWriteArrayList<>();
+    private final AtomicInteger badSignatures = new AtomicInteger();
+
+    private NotificationReceiver(HttpServer server) {
+      this.server = server;
+    }
+
+    static NotificationReceiver start() throws Exception {
+      HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+      NotificationReceiver receiver = new NotificationReceiver(server);
+      server.createContext("/hooks/gitfn", exchange -> {
+        byte[] body = exchange.getRequestBody().readNBytes(64 * 1024);
+        Mac mac = hmac();
+        String expected = "sha256=" + HexFormat.of().formatHex(mac.doFinal(body));
+        if (!expected.equals(exchange.getRequestHeaders().getFirst("X-Gitfn-Signature"))) {
+          receiver.badSignatures.incrementAndGet();
+        }
+        receiver.received.add(new ObjectMapper().readTree(body));
+        exchange.sendResponseHeaders(204, -1);
+        exchange.close();
+      });
+      server.start();
+      return receiver;
+    }
+
+    private static Mac hmac() {
+      try {
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        return mac;
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    String url() {
+      return "http://127.0.0.1:" + server.getAddress().getPort() + "/hooks/gitfn";
+    }
+
+    List<JsonNode> received() {
+      return received;
+    }
+
+    int badSignatures() {
+      return badSignatures.get();
+    }
+
+    @Override
+    public void close() {
+      server.stop(0);
+    }
   }
 
   private static FunctionRepository infra(KubernetesClient client, TestNamespace ns) {

@@ -33,6 +33,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -143,11 +144,14 @@ class RealNodeBuildlessE2E {
         Function fn = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
         Condition running = fn.getStatus().getConditions().stream().filter(c -> c.getType().equals("Running"))
             .findFirst().orElseThrow();
+        // The install fails, and gitfn rolls back to the steady version, saying why.
         assertThat(running.getStatus()).isEqualTo("False");
-        assertThat(running.getReason()).isEqualTo("DependencyInstallFailed");
-        assertThat(running.getMessage()).contains("init container install exited with code")
+        assertThat(running.getReason()).isEqualTo("RolledBack");
+        assertThat(running.getMessage()).contains("failed to roll out: DependencyInstallFailed")
+            .contains("init container install exited with code")
             .contains("installing the Function's dependencies from package.json");
       });
+      assertRollbackHolds(client, ns, "hello");
       load.stopAfterAnswers(20);
 
       assertThat(load.failures()).as("requests that failed while the new version could not install").isEmpty();
@@ -188,14 +192,29 @@ class RealNodeBuildlessE2E {
         Function fn = client.resources(Function.class).inNamespace(ns.name()).withName("clock").get();
         Condition running = fn.getStatus().getConditions().stream().filter(c -> c.getType().equals("Running"))
             .findFirst().orElseThrow();
-        assertThat(running.getReason()).isEqualTo("DependencyInstallFailed");
-        assertThat(running.getMessage())
+        assertThat(running.getReason()).isEqualTo("RolledBack");
+        assertThat(running.getMessage()).contains("failed to roll out: DependencyInstallFailed")
             .contains("installing the Function's dependencies from package-lock.json failed");
       });
+      assertRollbackHolds(client, ns, "clock");
       String clusterIp = client.services().inNamespace(ns.name()).withName("clock").get().getSpec().getClusterIP();
       assertThat(FunctionAnswers.get("http://" + clusterIp + "/")).as("the running version")
           .isEqualTo("ms 2.1.3: 2m");
     }
+  }
+
+  /**
+   * The rollback stays put: the failed version is not rolled out again (a buildless release's key is derived from
+   * the plan's, and a quarantine compared with the plan's key once let it loop, rolling back every pass).
+   */
+  private static void assertRollbackHolds(KubernetesClient client, TestNamespace ns, String name) {
+    String since = client.resources(Function.class).inNamespace(ns.name()).withName(name).get().getStatus()
+        .getRollback().getTime();
+    await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(8)).untilAsserted(() -> {
+      Function fn = client.resources(Function.class).inNamespace(ns.name()).withName(name).get();
+      assertThat(fn.getStatus().getRollback()).isNotNull();
+      assertThat(fn.getStatus().getRollback().getTime()).as("rolled back once, not again and again").isEqualTo(since);
+    });
   }
 
   private static final String CLOCK_PACKAGE = """

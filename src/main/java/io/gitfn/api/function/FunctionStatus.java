@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.model.annotation.LabelSelector;
 import io.fabric8.kubernetes.model.annotation.StatusReplicas;
+import io.gitfn.api.CommitStatusReport;
 import io.gitfn.api.ConditionedStatus;
 import java.util.List;
 import java.util.Map;
@@ -86,6 +87,10 @@ public class FunctionStatus implements ConditionedStatus {
       + " why, and which runs instead. The failed key is not tried again until the spec moves to another key or a"
       + " new gitfn.io/requested-at asks.")
   private AutoRollback rollback;
+
+  @JsonPropertyDescription("For a Git source with the gitfn.io/commit-status-secret annotation: the last commit"
+      + " status sent to the forge, and how the forge took it.")
+  private CommitStatusReport commitStatus;
 
   @Size(max = HISTORY_LIMIT)
   @JsonPropertyDescription("The latest builds and rollouts, newest first.")
@@ -249,5 +254,13 @@ public class FunctionStatus implements ConditionedStatus {
 
   public void setRollback(AutoRollback rollback) {
     this.rollback = rollback;
+  }
+
+  public CommitStatusReport getCommitStatus() {
+    return commitStatus;
+  }
+
+  public void setCommitStatus(CommitStatusReport commitStatus) {
+    this.commitStatus = commitStatus;
   }
 }

@@ -81,6 +81,9 @@ public class FunctionRepositorySpec {
   @JsonPropertyDescription("Report each revision's outcome as a commit status on the forge.")
   private CommitStatus commitStatus;
 
+  @JsonPropertyDescription("Send a signed JSON notification of each revision's state to an endpoint.")
+  private Notification notification;
+
   @Size(max = 32)
   @JsonPropertyDescription("FunctionRepositories that must run their revision (be Ready) before this one applies"
       + " a revision, as a Flux Kustomization's dependsOn.")
@@ -196,5 +199,13 @@ public class FunctionRepositorySpec {
 
   public void setAutoRollback(Boolean autoRollback) {
     this.autoRollback = autoRollback;
+  }
+
+  public Notification getNotification() {
+    return notification;
+  }
+
+  public void setNotification(Notification notification) {
+    this.notification = notification;
   }
 }

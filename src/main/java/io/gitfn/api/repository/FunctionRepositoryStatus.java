@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.gitfn.api.CommitStatusReport;
 import io.gitfn.api.ConditionedStatus;
 import java.util.List;
 
@@ -49,6 +50,9 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
 
   @JsonPropertyDescription("The last commit status sent to the forge, and how the forge took it.")
   private CommitStatusReport commitStatus;
+
+  @JsonPropertyDescription("The last notification sent to spec.notification's URL, and how the endpoint took it.")
+  private CommitStatusReport notification;
 
   @JsonPropertyDescription("The last value of the gitfn.io/requested-at annotation that was acted on.")
   private String lastHandledRequestedAt;
@@ -139,5 +143,13 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
 
   public void setCommitStatus(CommitStatusReport commitStatus) {
     this.commitStatus = commitStatus;
+  }
+
+  public CommitStatusReport getNotification() {
+    return notification;
+  }
+
+  public void setNotification(CommitStatusReport notification) {
+    this.notification = notification;
   }
 }

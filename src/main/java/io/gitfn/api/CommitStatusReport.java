@@ -1,9 +1,9 @@
-package io.gitfn.api.repository;
+package io.gitfn.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
-/** The last commit status gitfn sent, or tried to send, to the forge. */
+/** The last commit status gitfn sent, or tried to send, to the forge, for a FunctionRepository or a Function. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class CommitStatusReport {
 
@@ -13,7 +13,8 @@ public class CommitStatusReport {
   @JsonPropertyDescription("pending, success, failure or error.")
   private String state;
 
-  @JsonPropertyDescription("The status's context on the forge: gitfn/<cluster>/<namespace>/<name>.")
+  @JsonPropertyDescription("The status's context on the forge: gitfn/<cluster>/<namespace>/<name> for a"
+      + " FunctionRepository, gitfn/<cluster>/<namespace>/function/<name> for a Function.")
   private String context;
 
   @JsonPropertyDescription("Sent when the forge accepted it; Retrying, or Rejected when the forge refused it (a"
