@@ -150,21 +150,37 @@ class RealNodeFunctionE2E {
   }
 
   @Test
-  void aReleaseThatCannotStartNeverTakesTrafficAndIsRolledBackWithNoFailedRequest(KubernetesClient client, TestNamespace ns)
-      throws Exception {
+  void releasesThatCannotBuildOrStartNeverTakeTrafficAndAFixDeploysWithNoFailedRequest(KubernetesClient client,
+      TestNamespace ns) throws Exception {
     createSecrets(client, ns);
     client.resource(helloFunction(ns, "steady")).create();
     assertAnswers(client, ns, "hello", "hello steady");
     String clusterIp = clusterIp(client, ns, "hello");
 
     try (ServiceLoad load = ServiceLoad.start(URI.create("http://" + clusterIp + "/"), 2)) {
+      String steadyImage = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get()
+          .getStatus().getImage();
+      // A build that fails (npm cannot find the package): the Deployment never moves, and the build is not retried.
+      FunctionEdits.edit(client, ns, "hello", fn -> {
+        fn.getSpec().getSource().getInline().setDependencies(
+            "{\"name\": \"hello\", \"version\": \"1.0.0\", \"dependencies\": {\"gitfn-no-such-package\": \"1.0.0\"}}");
+        return fn;
+      });
+      await().atMost(FunctionAnswers.BUILD_AND_ROLL_OUT).untilAsserted(() -> {
+        Function fn = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
+        assertThat(fn.getStatus().getConditions()).filteredOn(c -> c.getType().equals("BuildReady")).singleElement()
+            .satisfies(c -> assertThat(c.getReason()).isEqualTo("JobFailed"));
+      });
+      assertThat(client.apps().deployments().inNamespace(ns.name()).withName("hello").get().getSpec().getTemplate()
+          .getSpec().getContainers().get(0).getImage()).as("the Deployment after a failed build").isEqualTo(steadyImage);
+
       Function broken = helloFunction(ns, "broken");
       broken.getSpec().getSource().getInline().setSource("throw new Error('cannot start');\n");
-      client.resources(Function.class).inNamespace(ns.name()).withName("hello")
-          .edit(fn -> {
-            fn.getSpec().getSource().getInline().setSource(broken.getSpec().getSource().getInline().getSource());
-            return fn;
-          });
+      FunctionEdits.edit(client, ns, "hello", fn -> {
+        fn.getSpec().getSource().getInline().setSource(broken.getSpec().getSource().getInline().getSource());
+        fn.getSpec().getSource().getInline().setDependencies(null);
+        return fn;
+      });
       // The new image is built, and its Pod crashes at start: Running says so, and the old Pod keeps serving.
       await().atMost(FunctionAnswers.BUILD_AND_ROLL_OUT).untilAsserted(() -> {
         Function fn = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
@@ -187,11 +203,22 @@ class RealNodeFunctionE2E {
             .allSatisfy(p -> assertThat(p.getSpec().getContainers().get(0).getImage())
                 .isEqualTo(fn.getStatus().getImage()));
       });
-      load.stopAfterAnswers(20);
 
-      assertThat(load.requests()).as("requests sent while the broken release tried to start").isGreaterThan(100);
-      assertThat(load.failures()).as("requests that failed while the broken release tried to start").isEmpty();
-      assertThat(load.answers()).as("every answer came from the running version").containsOnly("hello steady");
+      // A fix deploys as any version does, and ends the quarantine.
+      FunctionEdits.edit(client, ns, "hello", fn -> {
+        fn.getSpec().getSource().getInline().setSource("module.exports = { main: () => 'hello fixed' };\n");
+        return fn;
+      });
+      await().atMost(FunctionAnswers.BUILD_AND_ROLL_OUT).until(() -> load.lastAnswer().equals("hello fixed"));
+      load.stopAfterAnswers(20);
+      assertThat(client.resources(Function.class).inNamespace(ns.name()).withName("hello").get().getStatus()
+          .getRollback()).isNull();
+
+      assertThat(load.requests()).as("requests sent while the broken releases tried to build and start")
+          .isGreaterThan(100);
+      assertThat(load.failures()).as("requests that failed meanwhile").isEmpty();
+      assertThat(load.answers()).as("every answer came from a version that ran").containsOnly("hello steady",
+          "hello fixed");
     }
   }
 
