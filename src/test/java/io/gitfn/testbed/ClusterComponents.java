@@ -21,6 +21,14 @@ final class ClusterComponents implements AutoCloseable {
   /** kwok manages only nodes with this annotation, never a real one. */
   static final String KWOK_NODE_ANNOTATION = "kwok.x-k8s.io/node";
 
+  /**
+   * The client-side rate limits kwokctl sets when it disables them. The defaults (20 requests/s for the
+   * controller-manager, 50 for the scheduler) would make the cluster, not gitfn, the bound of any test or benchmark
+   * with thousands of Pods; kwok itself has no limit.
+   */
+  private static final String UNLIMITED_QPS = "--kube-api-qps=5000";
+  private static final String UNLIMITED_BURST = "--kube-api-burst=10000";
+
   private final List<ComponentProcess> processes = new ArrayList<>();
 
   static ClusterComponents start(
@@ -47,11 +55,13 @@ final class ClusterComponents implements AutoCloseable {
             "--service-account-private-key-file=" + plane.serviceAccountKey(),
             "--root-ca-file=" + plane.caCertificate(),
             "--use-service-account-credentials=false",
-            "--cluster-cidr=10.244.0.0/16"));
+            "--cluster-cidr=10.244.0.0/16",
+            UNLIMITED_QPS,
+            UNLIMITED_BURST));
   }
 
   private void startScheduler(TestBedBinaries binaries, ControlPlane plane, Duration timeout) {
-    processes.add(plane.startControlLoop("kube-scheduler", binaries, timeout));
+    processes.add(plane.startControlLoop("kube-scheduler", binaries, timeout, UNLIMITED_QPS, UNLIMITED_BURST));
   }
 
   private void startKwok(TestBedBinaries binaries, ControlPlane plane, Path dir) {
@@ -72,14 +82,14 @@ final class ClusterComponents implements AutoCloseable {
                 // node controller marks every Pod on it NotReady for good.
                 "--node-lease-duration-seconds=40",
                 "--node-ip=127.0.0.1",
-                "--cidr=10.244.0.0/20")));
+                "--cidr=10.244.0.0/16")));
   }
 
   private void addFakeNode(ControlPlane plane, Duration timeout) {
-    // CPU and memory for 2000 Pods at gitfn's default requests (a build 500m/700Mi, a Function 400m/512Mi): with
-    // less, the scheduler, not the controller, would bound how many Functions a test can run at once.
+    // CPU and memory for 20,000 Pods at gitfn's default requests (a build 500m/700Mi, a Function 400m/512Mi): with
+    // less, the scheduler, not the controller, would bound how many Functions a test or the scale benchmark can run.
     Map<String, Quantity> capacity =
-        Map.of("cpu", new Quantity("1000"), "memory", new Quantity("2Ti"), "pods", new Quantity("2000"));
+        Map.of("cpu", new Quantity("10000"), "memory", new Quantity("20Ti"), "pods", new Quantity("20000"));
     Node node =
         new NodeBuilder()
             .withNewMetadata()

@@ -60,9 +60,21 @@ public final class KubeTestBed implements AutoCloseable {
 
   /** A test bed of its own in {@code dir}, for benchmarks; the caller closes it. */
   public static KubeTestBed start(Path dir) {
+    return start(dir, List.of());
+  }
+
+  /**
+   * A test bed of its own whose kube-apiserver also gets {@code apiServerFlags}, such as an audit log that counts
+   * each client's writes; the caller closes it.
+   */
+  public static KubeTestBed start(Path dir, List<String> apiServerFlags) {
     TestBedBinaries binaries = TestBedBinaries.locate();
     long started = System.nanoTime();
-    ControlPlane plane = ControlPlane.start(binaries, dir, START_TIMEOUT);
+    ControlPlane.Options loopback = ControlPlane.LOOPBACK;
+    List<String> flags = new ArrayList<>(loopback.apiServerFlags());
+    flags.addAll(apiServerFlags);
+    ControlPlane plane = ControlPlane.start(binaries, dir, START_TIMEOUT,
+        new ControlPlane.Options(loopback.address(), loopback.serviceRange(), flags));
     log.info(
         "kube-apiserver {} ready at {} in {} ms (logs in {})",
         binaries.kubernetesVersion(),
@@ -94,10 +106,18 @@ public final class KubeTestBed implements AutoCloseable {
 
   /** {@link #installCrds()} through {@code client}, for a cluster of its own such as the real node. */
   public static List<String> installCrds(KubernetesClient client) {
-    Path crds = TestBedBinaries.projectDir().resolve("config/crd");
+    // .yml: the folder's kustomization.yaml is not a CRD.
+    return installCrds(client, TestBedBinaries.projectDir().resolve("config/crd"), ".yml");
+  }
+
+  /**
+   * Applies the CRD in each file of {@code crds} whose name ends in {@code suffix}, server-side, and waits until each
+   * is Established. Returns their names.
+   */
+  static List<String> installCrds(KubernetesClient client, Path crds, String suffix) {
     try (var files = Files.list(crds)) {
       List<String> names = new ArrayList<>();
-      for (Path file : files.filter(f -> f.toString().endsWith(".yml")).sorted().toList()) {
+      for (Path file : files.filter(f -> f.toString().endsWith(suffix)).sorted().toList()) {
         CustomResourceDefinition crd;
         try (var in = Files.newInputStream(file)) {
           crd = client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);

@@ -1,7 +1,17 @@
 package io.gitfn.testbed.git;
 
 import jakarta.servlet.http.HttpServletRequest;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.ee10.servlet.security.ConstraintMapping;
@@ -30,11 +40,13 @@ public final class GitHttpServer implements AutoCloseable {
   private final Server server;
   private final int port;
   private final HttpCredentials credentials;
+  private final RequestCounts requests;
 
-  private GitHttpServer(Server server, int port, HttpCredentials credentials) {
+  private GitHttpServer(Server server, int port, HttpCredentials credentials, RequestCounts requests) {
     this.server = server;
     this.port = port;
     this.credentials = credentials;
+    this.requests = requests;
   }
 
   /** Starts a server on a free port that serves {@code <baseDirectory>/<repo>.git}. */
@@ -46,14 +58,15 @@ public final class GitHttpServer implements AutoCloseable {
     connector.setHost("127.0.0.1");
     connector.setPort(0);
     server.addConnector(connector);
-    server.setHandler(gitContext(baseDirectory, credentials));
+    RequestCounts requests = new RequestCounts(gitContext(baseDirectory, credentials));
+    server.setHandler(requests);
     try {
       server.start();
     } catch (Exception e) {
       server.stop();
       throw e;
     }
-    GitHttpServer http = new GitHttpServer(server, connector.getLocalPort(), credentials);
+    GitHttpServer http = new GitHttpServer(server, connector.getLocalPort(), credentials, requests);
     LOG.info(
         "Git HTTP server on port {} for {} started in {} ms",
         http.port,
@@ -71,6 +84,47 @@ public final class GitHttpServer implements AutoCloseable {
     context.addServlet(new ServletHolder("git", git), "/git/*");
     context.setSecurityHandler(basicAuth(credentials));
     return context;
+  }
+
+  /** Counts requests before they reach authentication, so a 401 challenge counts as the request it is. */
+  private static final class RequestCounts extends Handler.Wrapper {
+
+    private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
+
+    RequestCounts(Handler handler) {
+      super(handler);
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+      String product = product(request);
+      counts.computeIfAbsent(product + " " + request.getMethod() + " " + kind(request), k -> new LongAdder())
+          .increment();
+      LongAdder bytes = counts.computeIfAbsent(product + " response bytes", k -> new LongAdder());
+      return super.handle(request, new Response.Wrapper(request, response) {
+        @Override
+        public void write(boolean last, ByteBuffer content, Callback done) {
+          bytes.add(content == null ? 0 : content.remaining());
+          super.write(last, content, done);
+        }
+      }, callback);
+    }
+
+    private static String product(Request request) {
+      String agent = request.getHeaders().get(HttpHeader.USER_AGENT);
+      return agent == null || agent.isBlank() ? "(none)" : agent.strip().split("[/ ]", 2)[0];
+    }
+
+    private static String kind(Request request) {
+      String path = request.getHttpURI().getPath();
+      return path.endsWith("/info/refs") ? "info/refs" : path.substring(path.lastIndexOf('/') + 1);
+    }
+
+    Map<String, Long> snapshot() {
+      Map<String, Long> copy = new TreeMap<>();
+      counts.forEach((k, v) -> copy.put(k, v.sum()));
+      return copy;
+    }
   }
 
   // Container auth, not a filter: JGit enables receive-pack only for a request with a remote user.
@@ -101,6 +155,15 @@ public final class GitHttpServer implements AutoCloseable {
 
   public int port() {
     return port;
+  }
+
+  /**
+   * Every request served so far, by client and kind: {@code "JGit GET info/refs"}, {@code "go-git POST
+   * git-upload-pack"}, and the bytes of the answers' bodies by client: {@code "JGit response bytes"}. The client is
+   * the User-Agent's product name, so that two controllers polling the same server are counted apart.
+   */
+  public Map<String, Long> requests() {
+    return requests.snapshot();
   }
 
   public HttpCredentials credentials() {
