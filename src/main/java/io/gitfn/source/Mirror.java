@@ -136,7 +136,11 @@ public final class Mirror {
     try {
       Collection<Ref> refs = network.run("ls-remote", settings.timeout(), () -> CappedInputStream.limit(
           MAX_ADVERTISEMENT_BYTES,
-          () -> access.applyTo(Git.lsRemoteRepository().setRemote(url.fetchUrl()).setTimeout(timeoutSeconds())).call()));
+          // Branches and tags are all a selector can name. Over protocol v2 the server sends only those (ls-refs
+          // with ref prefixes): a forge's pull-request refs, tens of thousands on a busy GitHub repository, never
+          // count against the caps below, nor cross the network at every check.
+          () -> access.applyTo(Git.lsRemoteRepository().setRemote(url.fetchUrl()).setHeads(true).setTags(true)
+              .setTimeout(timeoutSeconds())).call()));
       if (refs.size() > MAX_REFS) {
         throw new SourceException(Kind.TOO_LARGE, url.fetchUrl() + " advertises " + refs.size() + " refs, more than"
             + " the " + MAX_REFS + " gitfn reads; track a repository with fewer branches and tags");
@@ -160,8 +164,10 @@ public final class Mirror {
   /**
    * Makes sure the mirror holds the commit of every revision, fetching in one go those it lacks. Does nothing
    * when it has them all. Branches and tags are fetched with {@code +} refspecs, so a force-push is followed.
+   *
+   * @return whether this call fetched; false when the mirror had them all, or another caller's fetch brought them
    */
-  public void ensure(Collection<Revision> revisions) throws SourceException {
+  public boolean ensure(Collection<Revision> revisions) throws SourceException {
     touch();
     boolean discard = false;
     files.readLock().lock();
@@ -171,7 +177,7 @@ public final class Mirror {
       while (true) {
         List<Revision> missing = missing(open(), wanted);
         if (missing.isEmpty()) {
-          return;
+          return fetchedMyself;
         }
         if (fetchedMyself) {
           throw stillMissing(missing);

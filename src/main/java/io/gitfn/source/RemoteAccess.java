@@ -18,6 +18,7 @@ import org.apache.sshd.common.util.security.SecurityUtils;
 import org.eclipse.jgit.api.TransportCommand;
 import org.eclipse.jgit.transport.SshSessionFactory;
 import org.eclipse.jgit.transport.SshTransport;
+import org.eclipse.jgit.transport.TransportHttp;
 import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
 import org.eclipse.jgit.transport.sshd.SshdSessionFactory;
 import org.eclipse.jgit.transport.sshd.SshdSessionFactoryBuilder;
@@ -45,6 +46,13 @@ final class RemoteAccess implements AutoCloseable {
   <C extends TransportCommand<C, ?>> C applyTo(C command) throws SourceException {
     if (credentials instanceof GitCredentials.Basic basic) {
       command.setCredentialsProvider(new UsernamePasswordCredentialsProvider(basic.username(), basic.password()));
+      // Sent with the first request, as git and go-git do once they know the credentials: without it every check
+      // costs a 401 round trip before the real request, a third of an idle poll's requests.
+      command.setTransportConfigCallback(transport -> {
+        if (transport instanceof TransportHttp http) {
+          http.setPreemptiveBasicAuthentication(basic.username(), basic.password());
+        }
+      });
     }
     if (!overSsh) {
       return command;

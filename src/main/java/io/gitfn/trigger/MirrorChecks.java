@@ -167,8 +167,10 @@ final class MirrorChecks {
     });
     if (!moved.isEmpty()) {
       try {
-        mirror.ensure(moved);
-        metrics.fetched(true);
+        // After a restart every source "moves" from nothing to what the mirror on disk already has: no fetch.
+        if (mirror.ensure(moved)) {
+          metrics.fetched(true);
+        }
       } catch (SourceException e) {
         metrics.fetched(false);
         // One source's bad commit (a pin no ref reaches) must not fail the others on this mirror: try each alone.

@@ -44,7 +44,7 @@ public final class SourceMetrics {
   }
 
   private static Counter fetch(MeterRegistry registry, String result) {
-    return Counter.builder("gitfn.git.fetches").description("Fetches of revisions that moved, by result")
+    return Counter.builder("gitfn.git.fetches").description("Fetches of revisions that moved and the mirror lacked, by result")
         .tag("result", result).register(registry);
   }
 }

@@ -18,9 +18,6 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.quartz.JobBuilder;
 import org.quartz.JobKey;
@@ -84,14 +81,11 @@ public final class SourceWatcher implements AutoCloseable {
     this.clock = clock;
     this.backoff = backoff;
     AtomicInteger thread = new AtomicInteger();
-    ThreadPoolExecutor pool = new ThreadPoolExecutor(checkThreads, checkThreads, 1, TimeUnit.MINUTES,
-        new LinkedBlockingQueue<>(), r -> {
-          Thread t = new Thread(r, "gitfn-source-check-" + thread.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
-    pool.allowCoreThreadTimeOut(true);
-    this.checkThreads = pool;
+    this.checkThreads = ElasticPool.create(checkThreads, r -> {
+      Thread t = new Thread(r, "gitfn-source-check-" + thread.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
     this.scheduler = startScheduler();
   }
 

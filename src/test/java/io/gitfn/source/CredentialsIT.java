@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -71,6 +72,33 @@ class CredentialsIT {
 
     assertThat(revision.sha()).isEqualTo(commit);
     assertThat(mirror.snapshot(revision).read("a.txt")).isEqualTo("1\n".getBytes());
+  }
+
+  @Test
+  void aCheckSendsTheCredentialsWithItsFirstRequestInsteadOfWaitingForA401(GitHttpServer http,
+      BareRepository repository, GitClient git) throws Exception {
+    pushOneCommit(git, http.url(repository.name()));
+    Mirror mirror = cache.mirror(RepositoryUrl.parse(http.url(repository.name())),
+        new GitCredentials.Basic(http.credentials().username(), http.credentials().password()));
+    Map<String, Long> before = http.requests();
+
+    mirror.remoteRefs();
+
+    // One advertisement and one ls-refs (protocol v2); a challenge first would be a second GET.
+    assertThat(requestsSince(before, http.requests())).containsAllEntriesOf(
+        Map.of("JGit GET info/refs", 1L, "JGit POST git-upload-pack", 1L)).containsOnlyKeys(
+        "JGit GET info/refs", "JGit POST git-upload-pack", "JGit response bytes");
+  }
+
+  private static Map<String, Long> requestsSince(Map<String, Long> before, Map<String, Long> after) {
+    Map<String, Long> since = new java.util.TreeMap<>();
+    after.forEach((key, count) -> {
+      long more = count - before.getOrDefault(key, 0L);
+      if (more > 0) {
+        since.put(key, more);
+      }
+    });
+    return since;
   }
 
   @Test

@@ -217,6 +217,22 @@ class MirrorIT {
 
   @ParameterizedTest
   @EnumSource(GitRemote.class)
+  void aChecksAnswerHoldsBranchesAndTagsButNotAForgesPullRequestRefs(GitRemote remote, BareRepository repository,
+      GitClient git) throws Exception {
+    GitRemote.Access access = access(remote, repository);
+    WorkingCopy clone = git.clone(access.cloneUrl());
+    String commit = clone.write("a.txt", "1\n").commit("1");
+    clone.tag("v1.0.0");
+    clone.push("main", "v1.0.0", "HEAD:refs/pull/1/head", "HEAD:refs/merge-requests/2/head");
+
+    RemoteRefs refs = mirror(access).remoteRefs();
+
+    assertThat(refs.refs()).containsOnlyKeys("refs/heads/main", "refs/tags/v1.0.0")
+        .containsEntry("refs/heads/main", commit);
+  }
+
+  @ParameterizedTest
+  @EnumSource(GitRemote.class)
   void aFetchHappensOnlyWhenTheRefMoved(GitRemote remote, BareRepository repository, GitClient git)
       throws Exception {
     GitRemote.Access access = access(remote, repository);
