@@ -1,6 +1,7 @@
 package io.gitfn.reconcile;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
@@ -43,6 +44,11 @@ final class FunctionProgressBoard {
   FunctionProgress newest(FunctionProgress listed) {
     FunctionProgress known = newest.get(key(listed.namespace(), listed.name()));
     return known != null && known.generation() >= listed.generation() ? known : listed;
+  }
+
+  /** What the Function's last pass reported, if it reported since this controller started. */
+  Optional<FunctionProgress> known(String namespace, String name) {
+    return Optional.ofNullable(newest.get(key(namespace, name)));
   }
 
   private static String key(String namespace, String name) {

@@ -51,6 +51,7 @@ import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInbound
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -95,6 +96,19 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
   private final Map<ResourceID, Readiness> readiness = new ConcurrentHashMap<>();
 
   private record Readiness(Long generation, boolean ready) {}
+
+  /**
+   * What each repository's last full pass applied. A later pass reports its Functions' progress from it without a
+   * Secret read, a Git read, a list or an apply, as long as nothing the repository applies has changed since and the
+   * interval has not passed: thousands of Functions rolling out would otherwise each re-sync their repository at
+   * every step they take, and at every rollout check.
+   *
+   * @param functions {@code namespace/name} of each Function applied, and its generation after the apply
+   */
+  private record Applied(String revision, Long generation, Map<String, String> labels, Instant at,
+      Map<String, Long> functions) {}
+
+  private final Map<ResourceID, Applied> applied = new ConcurrentHashMap<>();
   private final SimpleInboundEventSource<FunctionRepository> gitEvents = new SimpleInboundEventSource<>("git");
   private final FunctionProgressBoard progress = new FunctionProgressBoard(this::wakeOwner);
 
@@ -120,12 +134,24 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
 
   @Override
   public UpdateControl<FunctionRepository> reconcile(FunctionRepository repository, Context<FunctionRepository> context) {
-    boolean wasRunning = runs(repository, readiness.get(ResourceID.fromResource(repository)));
+    ResourceID id = ResourceID.fromResource(repository);
+    boolean wasRunning = runs(repository, readiness.get(id));
+    Optional<UpdateControl<FunctionRepository>> progressed = progressPass(repository, id, wasRunning, context);
+    if (progressed.isPresent()) {
+      return progressed.get();
+    }
+    applied.remove(id); // a full pass: only an apply in it makes the next progress-only pass possible
     RepositoryPass pass = new RepositoryPass(repository, clock, client.getKubernetesSerialization());
     Duration interval = interval(repository.getSpec());
     try {
       TrackedSource source = reconcileSource(repository, interval);
       SourceState state = sources.state(source.id());
+      if (state.revision().isEmpty() && state.error().isEmpty() && repository.getStatus() != null
+          && repository.getStatus().getLastFetchedRevision() != null) {
+        // A restarted controller: the watcher's first check of a source fetched before is under way, and its answer
+        // wakes this repository. Until then the status stands as the last pass left it, so a restart writes nothing.
+        return UpdateControl.<FunctionRepository>noUpdate().rescheduleAfter(interval);
+      }
       reconcileRequest(repository, pass);
       pass.reportGit(state);
       if (state.revision().isEmpty()) {
@@ -140,14 +166,67 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     } catch (InvalidSourceException e) {
       pass.stalled(e.reason(), e.getMessage());
     }
+    return finish(repository, pass, interval, wasRunning, context);
+  }
+
+  private UpdateControl<FunctionRepository> finish(FunctionRepository repository, RepositoryPass pass,
+      Duration next, boolean wasRunning, Context<FunctionRepository> context) {
     reconcileCommitStatus(repository, pass);
-    UpdateControl<FunctionRepository> control = pass.finish(events, interval);
+    UpdateControl<FunctionRepository> control = pass.finish(events, next);
     readiness.put(ResourceID.fromResource(repository),
         new Readiness(repository.getMetadata().getGeneration(), pass.ready()));
     if (pass.ready() && !wasRunning) {
       wakeDependents(repository, context);
     }
     return control;
+  }
+
+  /**
+   * A pass that only reports progress: when the last full pass applied the revision Git still names, for this
+   * generation and these labels, less than an interval ago, with no request or Git failure since, the Functions'
+   * progress comes from the board and nothing else is read. Empty when any of that does not hold, or the board has
+   * not heard from a Function since it was applied: then the pass is a full one. So a new revision, a spec or label
+   * change, a request and the interval's re-sync (which sets back hand edits, and reads rotated Secrets) all still
+   * run in full.
+   */
+  private Optional<UpdateControl<FunctionRepository>> progressPass(FunctionRepository repository, ResourceID id,
+      boolean wasRunning, Context<FunctionRepository> context) {
+    Applied last = applied.get(id);
+    FunctionRepositoryStatus status = repository.getStatus();
+    Duration interval = interval(repository.getSpec());
+    SourceState state = sources.state(idOf(repository));
+    Instant now = clock.instant();
+    Optional<String> requested = Annotations.get(repository, Annotations.REQUESTED_AT);
+    if (last == null || status == null || Boolean.TRUE.equals(repository.getSpec().getSuspend())
+        || !Objects.equals(last.generation(), repository.getMetadata().getGeneration())
+        || !Objects.equals(last.labels(), labels(repository))
+        || !last.revision().equals(status.getLastAppliedRevision())
+        || !state.revision().map(Revision::toString).equals(Optional.of(last.revision()))
+        || state.error().isPresent()
+        || requested.filter(r -> !r.equals(status.getLastHandledRequestedAt())).isPresent()
+        || !now.isBefore(last.at().plus(interval))) {
+      return Optional.empty();
+    }
+    List<FunctionProgress> functions = new ArrayList<>();
+    for (Map.Entry<String, Long> fn : last.functions().entrySet()) {
+      int slash = fn.getKey().indexOf('/');
+      Optional<FunctionProgress> known = progress.known(fn.getKey().substring(0, slash),
+          fn.getKey().substring(slash + 1)).filter(p -> p.generation() >= fn.getValue());
+      if (known.isEmpty()) {
+        return Optional.empty();
+      }
+      functions.add(known.get());
+    }
+    RepositoryPass pass = new RepositoryPass(repository, clock, client.getKubernetesSerialization());
+    pass.reportGit(state);
+    pass.progressed(state.revision().get(), functions);
+    // The next full pass keeps the interval's beat: progress does not put it off.
+    return Optional.of(finish(repository, pass, Duration.between(now, last.at().plus(interval)), wasRunning,
+        context));
+  }
+
+  private static Map<String, String> labels(FunctionRepository repository) {
+    return repository.getMetadata().getLabels() == null ? Map.of() : Map.copyOf(repository.getMetadata().getLabels());
   }
 
   /** Makes sure the watcher tracks this repository's URL, ref and credentials. Stalls on a bad spec or Secret. */
@@ -237,9 +316,15 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
       pass.retrying(APPLY_FAILED, "applying " + revision + " failed and will be retried: " + e.getMessage());
       return;
     }
-    pass.applied(revision, manifest.functions(), result, result.functions().stream()
-        .map(f -> progress.newest(FunctionProgress.of(client.getKubernetesSerialization().convertValue(f, Function.class))))
-        .toList());
+    List<Function> functions = result.functions().stream()
+        .map(f -> client.getKubernetesSerialization().convertValue(f, Function.class)).toList();
+    pass.applied(revision, manifest.functions(), result, functions.stream()
+        .map(f -> progress.newest(FunctionProgress.of(f))).toList());
+    Map<String, Long> generations = new java.util.TreeMap<>();
+    functions.forEach(f -> generations.put(f.getMetadata().getNamespace() + "/" + f.getMetadata().getName(),
+        Objects.requireNonNullElse(f.getMetadata().getGeneration(), 0L)));
+    applied.put(ResourceID.fromResource(repository), new Applied(revision.toString(),
+        repository.getMetadata().getGeneration(), labels(repository), clock.instant(), generations));
   }
 
   /**
@@ -354,6 +439,7 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     sources.untrack(idOf(repository));
     forge.forget(KIND, repository.getMetadata().getNamespace(), repository.getMetadata().getName());
     readiness.remove(ResourceID.fromResource(repository));
+    applied.remove(ResourceID.fromResource(repository));
     if (!Boolean.FALSE.equals(repository.getSpec().getPrune())) {
       String owner = repository.getMetadata().getNamespace() + "." + repository.getMetadata().getName();
       client.resources(Function.class).inAnyNamespace().withLabel(Labels.REPOSITORY, owner).delete();

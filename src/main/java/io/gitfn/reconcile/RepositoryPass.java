@@ -168,6 +168,14 @@ final class RepositoryPass {
     reportRunning(revision, functions.size(), progress, changed ? applied : null);
   }
 
+  /**
+   * The revision {@code status.lastAppliedRevision} names is still what Git and the spec ask for, and nothing of it
+   * was re-applied: only its Functions' progress is new. The inventory stays as the last apply left it.
+   */
+  void progressed(Revision revision, List<FunctionProgress> progress) {
+    reportRunning(revision, progress.size(), progress, null);
+  }
+
   private void reportRunning(Revision revision, int total, List<FunctionProgress> progress, String applied) {
     String namespace = repository.getMetadata().getNamespace();
     List<FunctionProgress> failed = progress.stream().filter(p -> p.phase() == FunctionProgress.Phase.FAILED).toList();

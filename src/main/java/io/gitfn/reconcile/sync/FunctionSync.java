@@ -76,25 +76,49 @@ public final class FunctionSync {
     return result;
   }
 
-  /** Compares the desired Functions with every Function in the namespaces the repository may write to. */
+  /**
+   * Compares the desired Functions with the live ones that matter: those the repository owns (to update or prune)
+   * and any other of a desired name (a conflict, or one made by hand to take over). The repository's own are listed
+   * by its label, so a namespace shared by many repositories is not read whole at every sync; a desired Function
+   * not among them is asked for by name, or, when there are more than {@value #GETS_BEFORE_LIST} such (a first
+   * sync), the namespace is listed once instead.
+   */
   private SyncPlan plan(SyncRequest request, Map<FunctionKey, GenericKubernetesResource> liveByKey) {
     List<AppliedFunction> desired = new ArrayList<>();
     for (Function function : request.desired()) {
       FunctionKey key = Refusals.placement(function, request);
       desired.add(AppliedFunction.of(function, key.namespace(), request.owner(), request.revision()));
     }
-    List<GenericKubernetesResource> live = new ArrayList<>();
     for (String namespace : request.targetNamespaces()) {
-      try {
-        live.addAll(cluster.list(namespace));
-      } catch (KubernetesClientException e) {
-        throw new SyncFailedException(
-            "cannot list the Functions in namespace " + namespace + ": " + ApiErrors.message(e),
-            nothingDone(), e);
+      read(() -> cluster.listOwnedBy(namespace, request.owner()), namespace)
+          .forEach(object -> liveByKey.put(FunctionKey.of(object), object));
+    }
+    List<FunctionKey> unknown = desired.stream().map(AppliedFunction::key).filter(k -> !liveByKey.containsKey(k))
+        .toList();
+    if (unknown.size() > GETS_BEFORE_LIST) {
+      for (String namespace : unknown.stream().map(FunctionKey::namespace).distinct().toList()) {
+        read(() -> cluster.list(namespace), namespace).forEach(object -> liveByKey.put(FunctionKey.of(object), object));
+      }
+    } else {
+      for (FunctionKey key : unknown) {
+        read(() -> cluster.get(key).map(List::of).orElse(List.of()), key.namespace())
+            .forEach(object -> liveByKey.put(key, object));
       }
     }
-    live.forEach(object -> liveByKey.put(FunctionKey.of(object), object));
-    return SyncPlanner.plan(desired, live, request.owner(), request.prune());
+    return SyncPlanner.plan(desired, List.copyOf(liveByKey.values()), request.owner(), request.prune());
+  }
+
+  /** Beyond this many desired Functions the repository does not own yet, one list of the namespace is cheaper. */
+  static final int GETS_BEFORE_LIST = 10;
+
+  private static List<GenericKubernetesResource> read(Supplier<List<GenericKubernetesResource>> call,
+      String namespace) {
+    try {
+      return call.get();
+    } catch (KubernetesClientException e) {
+      throw new SyncFailedException(
+          "cannot read the Functions in namespace " + namespace + ": " + ApiErrors.message(e), nothingDone(), e);
+    }
   }
 
   /** Guarantees that the API server accepts every write of the plan, or throws with each rejection. */

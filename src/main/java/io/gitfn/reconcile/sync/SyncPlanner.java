@@ -15,7 +15,7 @@ final class SyncPlanner {
    * The plan that makes {@code live} match {@code desired}. A live Function without the repository label, made
    * by hand, is taken over; one with another repository's label is a conflict.
    *
-   * @param live every Function in the namespaces the repository may write to, whoever owns it
+   * @param live every Function the repository owns, and any other whose name it desires, whoever owns it
    * @param owner the repository label value; only live Functions carrying it are ever deleted
    * @param prune whether Functions of {@code owner} that are not desired are deleted
    */
