@@ -44,7 +44,7 @@ ENTRYPOINT = ["java", "-cp", "@/app/jib-classpath-file", "io.gitfn.cli.Main"]
 JVM_FLAGS = ["-XX:+UseSerialGC", "-Xms32m", "-Xmx96m", "-XX:MaxMetaspaceSize=96m", "-XX:ReservedCodeCacheSize=48m",
              "-XX:TieredStopAtLevel=1", "-Xss512k", "-XX:MaxDirectMemorySize=32m",
              "-XX:+ExitOnOutOfMemoryError"]
-ENV = {"HOME": HOME, "XDG_CACHE_HOME": "/var/cache", "LANG": "C.UTF-8"}
+ENV = {"HOME": HOME, "XDG_CACHE_HOME": "/var/cache", "LANG": "C.UTF-8", "MALLOC_ARENA_MAX": "2"}
 PORTS = {"9292/tcp", "8080/tcp"}
 LABELS = ["org.opencontainers.image.source", "org.opencontainers.image.version", "org.opencontainers.image.title"]
 RUNTIMES = PROJECT / "src/main/resources/io/gitfn/runtimes"

@@ -23,6 +23,12 @@ public final class Labels {
   /** On a synced Function, {@code <namespace>.<name>} of its FunctionRepository; prune touches nothing else. */
   public static final String REPOSITORY = "gitfn.io/repository";
 
+  /**
+   * The conventional shard key (docs/operations.md#sharding). A FunctionRepository's value of it goes to its Functions
+   * whatever an instance selects on, so that splitting one instance into shards finds them labelled already.
+   */
+  public static final String SHARD = "gitfn.io/shard";
+
   /** On the leader's Pod: the Lease it holds, so that the webhook Service selects the instance that acts. */
   public static final String LEADER = "gitfn.io/leader";
 

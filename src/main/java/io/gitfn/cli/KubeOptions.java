@@ -1,6 +1,7 @@
 package io.gitfn.cli;
 
 import io.fabric8.kubernetes.client.Config;
+import io.gitfn.BuildInfo;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
@@ -23,6 +24,8 @@ final class KubeOptions {
       throw new UncheckedIOException(new IOException("cannot read --kubeconfig " + kubeconfig));
     }
     Config config = kubeconfig != null ? Config.fromKubeconfig(context, kubeconfig.toFile()) : Config.autoConfigure(context);
+    // What audit logs and the API server's request metrics name this client by, like kubectl/v1.36.
+    config.setUserAgent("gitfn/" + BuildInfo.load().gitfn());
     return new KubernetesClientBuilder().withConfig(config).build();
   }
 }

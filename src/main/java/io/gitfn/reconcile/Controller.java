@@ -51,6 +51,11 @@ public final class Controller implements AutoCloseable {
 
   static final int RECONCILE_THREADS = 10;
   static final int CHECK_THREADS = 64;
+  /**
+   * Informers list in pages of this many objects, as client-go's reflectors do: a first list of 10,000 Deployments
+   * in one answer would be tens of MiB of JSON held at once, next to the cache it fills.
+   */
+  static final long LIST_PAGE = 500;
   static final String BUILD_QUEUE = "gitfn.build.queue";
 
   private static final Logger log = LoggerFactory.getLogger(Controller.class);
@@ -171,7 +176,8 @@ public final class Controller implements AutoCloseable {
             || !Objects.equals(updated.getMetadata().getFinalizers(), old.getMetadata().getFinalizers())
             || updated.getMetadata().getDeletionTimestamp() != null));
     // The same for Functions, whose annotations ask for a rebuild or pin a revision.
-    operator.register(functions, o -> shard(o, settings.shard()).withFieldManager(FieldManagers.FUNCTION_CONTROLLER)
+    operator.register(functions, o -> ChildInformers.narrow(shard(o, settings.shard()), settings.shard())
+        .withFieldManager(FieldManagers.FUNCTION_CONTROLLER)
         .withItemStore(new LeanItemStore<>()).withGenerationAware(false).withOnUpdateFilter((updated, old) ->
         !Objects.equals(updated.getMetadata().getGeneration(), old.getMetadata().getGeneration())
             || !Objects.equals(updated.getMetadata().getAnnotations(), old.getMetadata().getAnnotations())
@@ -226,6 +232,7 @@ public final class Controller implements AutoCloseable {
 
   private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> ControllerConfigurationOverrider<R> shard(
       ControllerConfigurationOverrider<R> overrider, ShardSelector shard) {
+    overrider.withInformerListLimit(LIST_PAGE);
     // Informers list and watch with the selector: another shard's objects never reach this instance.
     return shard.isAll() ? overrider : overrider.withLabelSelector(shard.expression());
   }

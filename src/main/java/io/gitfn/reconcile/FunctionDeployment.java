@@ -25,7 +25,7 @@ import java.util.Set;
  * with its Function.
  */
 @KubernetesDependent(informer = @Informer(labelSelector = Labels.MANAGED_BY + "=" + Labels.MANAGER,
-    itemStore = OwnFieldsItemStore.class))
+    itemStore = OwnFieldsItemStore.class, informerListLimit = Controller.LIST_PAGE))
 public final class FunctionDeployment extends KubernetesDependentResource<Deployment, Function>
     implements Creator<Deployment, Function>, Updater<Deployment, Function>, SecondaryToPrimaryMapper<Deployment> {
 

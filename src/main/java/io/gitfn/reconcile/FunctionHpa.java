@@ -17,7 +17,7 @@ import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
  * scaleConfig leaves room to scale; the workflow deletes it when min and max meet.
  */
 @KubernetesDependent(informer = @Informer(labelSelector = Labels.MANAGED_BY + "=" + Labels.MANAGER,
-    itemStore = OwnFieldsItemStore.class))
+    itemStore = OwnFieldsItemStore.class, informerListLimit = Controller.LIST_PAGE))
 public final class FunctionHpa extends CRUDKubernetesDependentResource<HorizontalPodAutoscaler, Function> {
 
   public FunctionHpa() {

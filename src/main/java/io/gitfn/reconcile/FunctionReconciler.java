@@ -100,6 +100,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
   private final FunctionProgressBoard progress;
   private final AutoRollbacks rollbacks;
   private final ForgeReports forge;
+  private final ShardSelector shard;
   private final SimpleInboundEventSource<Function> wakeUps = new SimpleInboundEventSource<>("function-wake-ups");
 
   /**
@@ -112,6 +113,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
       ForgeReports forge) {
     this.client = client;
     this.progress = progress;
+    this.shard = settings.shard();
     this.rollbacks = new AutoRollbacks(settings.autoRollback(), clock, meters);
     this.forge = forge;
     forge.onAnswer(KIND, wakeUps::propagateEvent);
@@ -131,8 +133,9 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     // The dependents bring their own informers; Jobs are not dependents, since a pass may keep several.
     return List.of(new InformerEventSource<>(InformerEventSourceConfiguration.from(Job.class, Function.class)
         .withName("job")
-        .withLabelSelector(Labels.MANAGED)
+        .withLabelSelector(ChildInformers.selector(shard))
         .withItemStore(new JobStatusItemStore())
+        .withInformerListLimit(Controller.LIST_PAGE)
         .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Function.class))
         .build(), context), wakeUps);
   }

@@ -12,7 +12,7 @@ import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDep
 
 /** The Function's Service, port 80 to the runtime's 8080, named after the Function. */
 @KubernetesDependent(informer = @Informer(labelSelector = Labels.MANAGED_BY + "=" + Labels.MANAGER,
-    itemStore = OwnFieldsItemStore.class))
+    itemStore = OwnFieldsItemStore.class, informerListLimit = Controller.LIST_PAGE))
 public final class FunctionService extends CRUDKubernetesDependentResource<Service, Function> {
 
   public FunctionService() {

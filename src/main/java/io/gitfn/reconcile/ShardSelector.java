@@ -1,5 +1,7 @@
 package io.gitfn.reconcile;
 
+import io.gitfn.api.Labels;
+
 import io.gitfn.api.function.Function;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,13 +92,19 @@ public record ShardSelector(String expression, List<Requirement> requirements) {
 
   /**
    * The labels a FunctionRepository's Functions carry so that they land on the same instance as the repository:
-   * the repository's own values of every key the selector names. The repository matched the selector, so its
+   * the repository's own values of every key the selector names, and of {@link Labels#SHARD}. The repository matched the selector, so its
    * Functions do too; for {@code !key} the repository has no value and the Functions get none.
    */
   public Map<String, String> shardLabelsOf(Map<String, String> repositoryLabels) {
     Map<String, String> labels = new TreeMap<>();
     if (repositoryLabels == null) {
       return labels;
+    }
+    // The conventional key travels even when this instance selects on nothing or on other keys: an instance split
+    // into shards by it then finds every Function labelled, and its first passes write nothing.
+    String conventional = repositoryLabels.get(Labels.SHARD);
+    if (conventional != null) {
+      labels.put(Labels.SHARD, conventional);
     }
     for (Requirement r : requirements) {
       String value = repositoryLabels.get(r.key());

@@ -43,6 +43,15 @@ class ShardSelectorTest {
   }
 
   @Test
+  void theConventionalShardLabelTravelsWhateverTheInstanceSelects() {
+    Map<String, String> repository = Map.of("gitfn.io/shard", "b", "team", "x");
+    assertThat(ShardSelector.ALL.shardLabelsOf(repository)).containsExactly(Map.entry("gitfn.io/shard", "b"));
+    assertThat(ShardSelector.parse(FLAG, "team=x").shardLabelsOf(repository)).containsExactly(
+        Map.entry("gitfn.io/shard", "b"), Map.entry("team", "x"));
+    assertThat(ShardSelector.ALL.shardLabelsOf(Map.of("team", "x"))).isEmpty();
+  }
+
+  @Test
   void noSelectorIsEverything() {
     assertThat(ShardSelector.parse(FLAG, null).isAll()).isTrue();
     assertThat(ShardSelector.parse(FLAG, " ").matches(Map.of("any", "thing"))).isTrue();

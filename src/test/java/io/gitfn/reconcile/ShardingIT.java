@@ -43,7 +43,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Two controllers with {@code --shard-selector gitfn.io/shard=a} and {@code gitfn.io/shard=b}: each reconciles the
  * objects of its shard only (the Events' source host names the instance that wrote them), a repository's Functions
  * land on the repository's shard, and an object without the label is left to an unsharded instance: neither
- * instance's Function informer lists or watches anything but its own shard, so none ever sees it.
+ * instance's Function informer lists or watches anything but its own shard, so none ever sees it. The informers of
+ * the Functions' children select the shard too.
  */
 @WithKubeApi
 @ExtendWith(GitServers.class)
@@ -100,6 +101,11 @@ class ShardingIT {
         .allSatisfy(query -> assertThat(query).contains("labelSelector=" + SHARD + "=a"));
     assertThat(requestsB.functionInformer()).as("instance b's lists and watches of Functions").isNotEmpty()
         .allSatisfy(query -> assertThat(query).contains("labelSelector=" + SHARD + "=b"));
+    // The children's informers too: another shard's Deployments, Services, HPAs and Jobs never fill its caches.
+    assertThat(requestsA.childInformers()).as("instance a's lists and watches of children").hasSizeGreaterThan(3)
+        .allSatisfy(query -> assertThat(query).contains(",gitfn.io/shard=a"));
+    assertThat(requestsB.childInformers()).as("instance b's lists and watches of children").hasSizeGreaterThan(3)
+        .allSatisfy(query -> assertThat(query).contains(",gitfn.io/shard=b"));
     // And neither touched it: no request about it, no finalizer, no status, no Event.
     assertThat(requestsA.sent).noneMatch(request -> request.contains("/functions/unsharded"));
     assertThat(requestsB.sent).noneMatch(request -> request.contains("/functions/unsharded"));
@@ -144,6 +150,8 @@ class ShardingIT {
   private static final class Requests implements Interceptor {
 
     private static final String FUNCTIONS = "/apis/serverless.kyma-project.io/v1alpha2/functions";
+    private static final List<String> CHILDREN = List.of("/apis/apps/v1/deployments", "/api/v1/services",
+        "/apis/autoscaling/v2/horizontalpodautoscalers", "/apis/batch/v1/jobs");
 
     final List<String> sent = new CopyOnWriteArrayList<>();
 
@@ -155,6 +163,12 @@ class ShardingIT {
     @Override
     public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
       sent.add(request.method() + " " + request.uri().getPath() + "?" + request.uri().getQuery());
+    }
+
+    /** The queries of the lists and watches of Deployments, Services, HPAs and Jobs in every namespace. */
+    List<String> childInformers() {
+      return sent.stream().filter(r -> CHILDREN.stream().anyMatch(kind -> r.startsWith("GET " + kind + "?")))
+          .map(r -> r.substring(r.indexOf('?'))).toList();
     }
 
     /** The queries of the lists and watches of Functions in every namespace: what the Function informer asked. */

@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.FieldManagers;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionStatus;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.workload.DesiredDeployment;
 import io.gitfn.workload.WorkloadSettings;
@@ -34,6 +36,32 @@ class CompactModelTest {
     assertThat(JSON.asJson(deployment)).isEqualTo(before);
     assertThat(emptyAdditionalProperties(deployment)).as("one shared map instead of one each")
         .allSatisfy(map -> assertThat(map).isSameAs(Map.of()));
+  }
+
+  @Test
+  void equalStringsOfTwoCachedObjectsAreOneStringWhateverTheyAreIn() {
+    Function fn = TestFunction.inline().build();
+    String image = "registry.local:5000/default-fn:abc";
+    Deployment a = fromTheApiServer(DesiredDeployment.forFunction(fn, image, WorkloadSettings.defaults()));
+    Deployment b = fromTheApiServer(DesiredDeployment.forFunction(fn, image, WorkloadSettings.defaults()));
+    Function f = JSON.unmarshal(JSON.asJson(fn), Function.class);
+    f.setStatus(new FunctionStatus());
+    f.getStatus().setImage(new String(image.toCharArray()));
+    assertThat(image(a)).isNotSameAs(image(b));
+
+    CompactModel.compact(a);
+    CompactModel.compact(b);
+    CompactModel.compact(f);
+
+    assertThat(image(a)).isSameAs(image(b)).isSameAs(f.getStatus().getImage());
+    String label = a.getMetadata().getLabels().keySet().iterator().next();
+    assertThat(a.getMetadata().getLabels().get(label)).isSameAs(b.getMetadata().getLabels().get(label));
+    assertThat(a.getSpec().getTemplate().getSpec().getContainers().get(0).getName())
+        .isSameAs(b.getSpec().getTemplate().getSpec().getContainers().get(0).getName());
+  }
+
+  private static String image(Deployment deployment) {
+    return deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
   }
 
   @Test
