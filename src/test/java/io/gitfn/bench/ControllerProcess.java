@@ -2,6 +2,7 @@ package io.gitfn.bench;
 
 import io.gitfn.testbed.ComponentProcess;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,41 +36,62 @@ final class ControllerProcess implements AutoCloseable {
    * {@code -Dbench.nmt=true} asks for the breakdown.
    */
   static final boolean NATIVE_MEMORY_TRACKING = Boolean.getBoolean("bench.nmt");
+  /** The environment the image sets for the JVM beyond its flags (docs/image.md). */
+  static final Map<String, String> ENVIRONMENT = Map.of("MALLOC_ARENA_MAX", "2");
   private static final String READY = "gitfn controller running";
   // "Total: reserved=..KB, committed=..KB" and "-   Java Heap (reserved=..KB, committed=..KB)"
   private static final Pattern NMT_LINE =
       Pattern.compile("^(?:-\\s+)?([A-Za-z][A-Za-z ]*?):? \\(?reserved=\\d+KB, committed=(\\d+)KB");
 
+  // "... running against https://...; webhooks at http://127.0.0.1:1234/hooks/; health and metrics at http://..."
+  private static final Pattern ENDPOINTS = Pattern.compile("webhooks at (\\S+); health and metrics at (\\S+)");
+
   private final ComponentProcess guarded;
   private final ProcessHandle java;
+  private final URI webhooks;
+  private final URI operations;
 
-  private ControllerProcess(ComponentProcess guarded, ProcessHandle java) {
+  private ControllerProcess(ComponentProcess guarded, ProcessHandle java, URI webhooks, URI operations) {
     this.guarded = guarded;
     this.java = java;
+    this.webhooks = webhooks;
+    this.operations = operations;
   }
 
   /** Starts the controller against the cluster of {@code kubeconfig} and returns once it runs. */
   static ControllerProcess start(Path jar, Path kubeconfig, Path cacheDir, Path log, Duration timeout)
       throws IOException, InterruptedException {
+    return start(jar, kubeconfig, cacheDir, log, timeout, JVM_FLAGS, List.of());
+  }
+
+  /**
+   * Starts the controller with {@code jvmFlags} instead of {@link #JVM_FLAGS} and {@code arguments} after the
+   * ones every benchmark gives it, and returns once it runs.
+   */
+  static ControllerProcess start(Path jar, Path kubeconfig, Path cacheDir, Path log, Duration timeout,
+      List<String> jvmFlags, List<String> arguments) throws IOException, InterruptedException {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(jar + " is missing; the bench profile builds it in `package`");
     }
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    command.addAll(JVM_FLAGS);
+    command.addAll(jvmFlags);
     if (NATIVE_MEMORY_TRACKING) {
       command.add("-XX:NativeMemoryTracking=summary");
     }
     command.addAll(List.of("-jar", jar.toString(), "controller", "--kubeconfig", kubeconfig.toString(),
         "--webhook-bind", "127.0.0.1", "--webhook-port", "0", "--metrics-bind", "127.0.0.1", "--metrics-port", "0",
         "--cache-dir", cacheDir.toString()));
-    ComponentProcess guarded = ComponentProcess.start("controller", log, command);
+    command.addAll(arguments);
+    ComponentProcess guarded = ComponentProcess.start("controller", log, command, ENVIRONMENT);
     long deadline = System.nanoTime() + timeout.toNanos();
     try {
       while (System.nanoTime() < deadline && guarded.isAlive()) {
-        if (Files.isRegularFile(log) && Files.readString(log).contains(READY)) {
+        String text = Files.isRegularFile(log) ? Files.readString(log) : "";
+        Matcher endpoints = ENDPOINTS.matcher(text);
+        if (text.contains(READY) && endpoints.find()) {
           ProcessHandle java = guarded.server("java")
               .orElseThrow(() -> new IllegalStateException("the controller runs, but no java is below its guard"));
-          return new ControllerProcess(guarded, java);
+          return new ControllerProcess(guarded, java, URI.create(endpoints.group(1)), URI.create(endpoints.group(2)));
         }
         Thread.sleep(100); // waiting for a start, not measuring anything
       }
@@ -83,6 +105,21 @@ final class ControllerProcess implements AutoCloseable {
 
   long pid() {
     return java.pid();
+  }
+
+  /** The webhook receiver's base, ending in {@code /hooks/}. */
+  URI webhooks() {
+    return webhooks;
+  }
+
+  /** Where {@code /metrics}, {@code /healthz} and {@code /readyz} are. */
+  URI operations() {
+    return operations;
+  }
+
+  /** CPU time the process has used so far, user and system, from {@code /proc/<pid>/stat}. */
+  Duration cpu() throws IOException {
+    return ProcessCpu.of(pid());
   }
 
   /** The {@code Vm*} lines of {@code /proc/<pid>/status}, in KiB: VmRSS, VmHWM and the rest. */
@@ -126,6 +163,7 @@ final class ControllerProcess implements AutoCloseable {
     return out;
   }
 
+  /** Stops the controller as the kubelet would, with SIGTERM, and waits until it has exited. */
   @Override
   public void close() {
     guarded.close();

@@ -33,7 +33,13 @@ final class InfraRepository {
 
   /** Writes {@code functions/<name>.yaml}: a nodejs22 Function whose inline source returns {@code version}. */
   InfraRepository write(String name, String version) throws IOException {
-    copy.write(FOLDER + "/" + name + ".yaml", """
+    copy.write(FOLDER + "/" + name + ".yaml", manifest(name, version));
+    return this;
+  }
+
+  /** A nodejs22 Function named {@code name} whose inline source returns {@code "<name> <version>"}. */
+  static String manifest(String name, String version) {
+    return """
         apiVersion: serverless.kyma-project.io/v1alpha2
         kind: Function
         metadata:
@@ -44,8 +50,7 @@ final class InfraRepository {
             inline:
               source: |
                 module.exports = { main: () => "%s %s" };
-        """.formatted(name, name, version));
-    return this;
+        """.formatted(name, name, version);
   }
 
   /** Commits every change and pushes it; returns the commit's SHA. */

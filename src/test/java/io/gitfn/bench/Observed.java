@@ -1,7 +1,10 @@
 package io.gitfn.bench;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.Informable;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.Map;
@@ -29,9 +32,14 @@ final class Observed<T extends HasMetadata> implements AutoCloseable {
 
   private Observed(KubernetesClient client, Class<T> kind, String namespace,
       java.util.function.Function<T, String> key) {
+    this(namespace == null ? client.resources(kind).inAnyNamespace() : client.resources(kind).inNamespace(namespace),
+        namespace, key);
+  }
+
+  private Observed(Informable<T> scope, String namespace, java.util.function.Function<T, String> key) {
     this.namespace = namespace;
     this.key = key;
-    this.informer = client.resources(kind).inNamespace(namespace).inform(new ResourceEventHandler<T>() {
+    this.informer = scope.inform(new ResourceEventHandler<T>() {
       @Override
       public void onAdd(T object) {
         added.incrementAndGet();
@@ -51,6 +59,20 @@ final class Observed<T extends HasMetadata> implements AutoCloseable {
   /** Starts an informer on {@code kind} in {@code namespace}, keyed by name; returns once it has listed. */
   static <T extends HasMetadata> Observed<T> start(KubernetesClient client, Class<T> kind, String namespace) {
     return new Observed<>(client, kind, namespace, o -> o.getMetadata().getName());
+  }
+
+  /**
+   * Starts an informer on {@code kind} in every namespace, keyed by {@code namespace/name}; returns once it has
+   * listed.
+   */
+  static <T extends HasMetadata> Observed<T> everywhere(KubernetesClient client, Class<T> kind) {
+    return new Observed<>(client, kind, null, o -> o.getMetadata().getNamespace() + "/" + o.getMetadata().getName());
+  }
+
+  /** {@link #everywhere} for a kind the client has no class for, such as Flux's GitRepository. */
+  static Observed<GenericKubernetesResource> everywhere(KubernetesClient client, ResourceDefinitionContext kind) {
+    return new Observed<>(client.genericKubernetesResources(kind).inAnyNamespace(), null,
+        o -> o.getMetadata().getNamespace() + "/" + o.getMetadata().getName());
   }
 
   /** Starts an informer on {@code kind} in {@code namespace} whose objects are awaited by the label {@code key}. */
@@ -75,9 +97,9 @@ final class Observed<T extends HasMetadata> implements AutoCloseable {
     return wait.at();
   }
 
-  /** The informer's copy of the object named {@code name}, or null. */
+  /** The informer's copy of the object named {@code name} ({@code namespace/name} for {@link #everywhere}), or null. */
   T get(String name) {
-    return informer.getStore().getByKey(namespace + "/" + name);
+    return informer.getStore().getByKey(namespace == null ? name : namespace + "/" + name);
   }
 
   long count(Predicate<T> state) {
