@@ -377,7 +377,7 @@ final class ControllerBenchmark implements Benchmark {
         && Objects.requireNonNullElse(status.getAvailableReplicas(), 0) >= desired;
   }
 
-  private static String image(Deployment deployment) {
+  static String image(Deployment deployment) {
     return deployment.getSpec().getTemplate().getSpec().getContainers().stream()
         .filter(c -> c.getName().equals(DesiredDeployment.CONTAINER)).findFirst().map(Container::getImage).orElse(null);
   }
@@ -428,7 +428,7 @@ final class ControllerBenchmark implements Benchmark {
    * From {@code jcmd GC.heap_info}: group 1 is the committed heap, group 2 the used heap, summed over the lines
    * that have them (G1 prints one, the serial collector one per generation).
    */
-  private static double heapMib(String heapInfo, int group) {
+  static double heapMib(String heapInfo, int group) {
     Matcher m = HEAP.matcher(heapInfo);
     long kib = 0;
     boolean found = false;
@@ -439,11 +439,11 @@ final class ControllerBenchmark implements Benchmark {
     return found ? kib / 1024.0 : -1;
   }
 
-  private static double max(double[] values) {
+  static double max(double[] values) {
     return Arrays.stream(values).max().orElse(0);
   }
 
-  private static double percentile(double[] values, int p) {
+  static double percentile(double[] values, int p) {
     double[] sorted = values.clone();
     Arrays.sort(sorted);
     int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;

@@ -1,6 +1,5 @@
 package io.gitfn.bench;
 
-import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -14,7 +13,6 @@ import io.gitfn.testbed.FluxSourceController;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.git.RunningGitServers;
-import io.gitfn.workload.DesiredDeployment;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -75,7 +73,6 @@ final class ScaleBenchmark implements Benchmark {
   private static final Duration STEP_TIMEOUT = Duration.ofMinutes(40);
   private static final Duration CHANGE_TIMEOUT = Duration.ofSeconds(60);
   private static final Pattern METRIC = Pattern.compile("^(\\w+)\\{([^}]*)\\} (\\S+)$", Pattern.MULTILINE);
-  private static final Pattern HEAP = Pattern.compile("total (\\d+)K, used (\\d+)K");
 
   private final int repositories = Integer.getInteger("bench.scale.repositories", 1000);
   /** Where this run's logs, audit log and heap histograms go. */
@@ -362,7 +359,7 @@ final class ScaleBenchmark implements Benchmark {
       String key = namespace + "/" + function;
       String earlier = Objects.requireNonNull(functions.get(key).getStatus().getImage(), key + " has no image");
       String sha = team.change(function, "v" + (round + 2));
-      CompletableFuture<Long> deployed = deployments.when(key, d -> !earlier.equals(image(d)));
+      CompletableFuture<Long> deployed = deployments.when(key, d -> !earlier.equals(ControllerBenchmark.image(d)));
       CompletableFuture<Long> recorded = functionRepositories.when(namespace + "/" + team.name(),
           r -> r.getStatus() != null && String.valueOf(r.getStatus().getLastFetchedRevision()).contains(sha));
       CompletableFuture<Long> fluxRecorded = gitRepositories.when(namespace + "/" + team.name(),
@@ -381,12 +378,12 @@ final class ScaleBenchmark implements Benchmark {
           round + 1, key, toRevision[round], toDeployment[round], fluxToRevision[round]);
       awaitState(() -> ControllerBenchmark.ready(functions.get(key)), CHANGE_TIMEOUT, key + " Ready on its change");
     }
-    metrics.add(changeP50.value(percentile(toDeployment, 50)));
-    metrics.add(changeP99.value(percentile(toDeployment, 99)));
-    metrics.add(revisionP50.value(percentile(toRevision, 50)));
-    metrics.add(revisionMax.value(max(toRevision)));
-    metrics.add(fluxRevisionP50.value(percentile(fluxToRevision, 50)));
-    metrics.add(fluxRevisionMax.value(max(fluxToRevision)));
+    metrics.add(changeP50.value(ControllerBenchmark.percentile(toDeployment, 50)));
+    metrics.add(changeP99.value(ControllerBenchmark.percentile(toDeployment, 99)));
+    metrics.add(revisionP50.value(ControllerBenchmark.percentile(toRevision, 50)));
+    metrics.add(revisionMax.value(ControllerBenchmark.max(toRevision)));
+    metrics.add(fluxRevisionP50.value(ControllerBenchmark.percentile(fluxToRevision, 50)));
+    metrics.add(fluxRevisionMax.value(ControllerBenchmark.max(fluxToRevision)));
   }
 
   /**
@@ -574,18 +571,9 @@ final class ScaleBenchmark implements Benchmark {
   /** The live set: the used heap after a full collection that {@code jcmd GC.run} asks for. */
   private static double liveHeapMib(ControllerProcess gitfn) throws IOException, InterruptedException {
     gitfn.jcmd("GC.run");
-    Matcher m = HEAP.matcher(gitfn.jcmd("GC.heap_info"));
-    long kib = 0;
-    while (m.find()) {
-      kib += Long.parseLong(m.group(2));
-    }
-    return kib / 1024.0;
+    return ControllerBenchmark.heapMib(gitfn.jcmd("GC.heap_info"), 2);
   }
 
-  private static String image(Deployment deployment) {
-    return deployment.getSpec().getTemplate().getSpec().getContainers().stream()
-        .filter(c -> c.getName().equals(DesiredDeployment.CONTAINER)).findFirst().map(Container::getImage).orElse(null);
-  }
 
   /** Polls {@code state} every second (waiting for a state, not timing one); returns when it held. */
   private static long awaitState(BooleanSupplier state, Duration timeout, String what) {
@@ -612,14 +600,5 @@ final class ScaleBenchmark implements Benchmark {
     }
   }
 
-  private static double max(double[] values) {
-    return Arrays.stream(values).max().orElse(Double.NaN);
-  }
 
-  private static double percentile(double[] values, int p) {
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
-  }
 }
