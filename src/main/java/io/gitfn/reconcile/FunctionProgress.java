@@ -76,9 +76,13 @@ record FunctionProgress(String namespace, String name, long generation, Phase ph
     return phase == Phase.RUNNING || phase == Phase.PINNED;
   }
 
-  /** Whether {@code other} says something different enough to tell the repository: another phase or reason. */
+  /**
+   * Whether {@code other} says something different enough to tell the repository: another phase or reason, or
+   * another generation (the spec changed, maybe by hand, which the repository sets back).
+   */
   boolean movedFrom(FunctionProgress other) {
-    return other == null || phase != other.phase || !java.util.Objects.equals(reason, other.reason);
+    return other == null || phase != other.phase || !java.util.Objects.equals(reason, other.reason)
+        || generation != other.generation;
   }
 
   /** {@code name: message}, or {@code namespace/name: message} outside the repository's namespace. */

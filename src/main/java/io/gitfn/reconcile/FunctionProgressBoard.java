@@ -9,7 +9,8 @@ import java.util.function.Consumer;
  * The newest progress of each Function, as its last pass left it, and the wake-up of its FunctionRepository when
  * that progress moves. A Function pass reports here before its status write reaches the API server, so a
  * repository pass woken by it could list the Function's older status; it takes the board's word instead, as long
- * as the board speaks of the same generation or a newer one.
+ * as the board speaks of the same generation or a newer one. A Function whose generation moved, or that is gone,
+ * wakes its repository too: that is how a hand edit is set back at once.
  */
 final class FunctionProgressBoard {
 
@@ -35,9 +36,12 @@ final class FunctionProgressBoard {
     }
   }
 
-  /** The Function is gone. */
-  void forget(String namespace, String name) {
+  /** The Function is gone; {@code repository} (a label value, or null) is woken, as it may want it back. */
+  void forget(String namespace, String name, String repository) {
     newest.remove(key(namespace, name));
+    if (repository != null) {
+      wakeRepository.accept(repository);
+    }
   }
 
   /** The board's progress for a Function the API server listed, when it is as new; otherwise the listed one. */

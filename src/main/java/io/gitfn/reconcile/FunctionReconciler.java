@@ -181,9 +181,13 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     }
     reconcileCommitStatus(fn, pass);
     UpdateControl<Function> control = pass.finish(events);
-    String repository = fn.getMetadata().getLabels() == null ? null : fn.getMetadata().getLabels().get(Labels.REPOSITORY);
-    progress.report(pass.progressBefore(), pass.progress(), repository);
+    progress.report(pass.progressBefore(), pass.progress(), repositoryOf(fn));
     return control;
+  }
+
+  /** The {@code gitfn.io/repository} label: which FunctionRepository applied this Function, if one did. */
+  private static String repositoryOf(Function fn) {
+    return fn.getMetadata().getLabels() == null ? null : fn.getMetadata().getLabels().get(Labels.REPOSITORY);
   }
 
   /**
@@ -246,7 +250,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     forge.forget(KIND, fn.getMetadata().getNamespace(), fn.getMetadata().getName());
     planner.untrack(fn);
     builds.forget(fn);
-    progress.forget(fn.getMetadata().getNamespace(), fn.getMetadata().getName());
+    progress.forget(fn.getMetadata().getNamespace(), fn.getMetadata().getName(), repositoryOf(fn));
     return DeleteControl.defaultDelete(); // the children go with their owner
   }
 

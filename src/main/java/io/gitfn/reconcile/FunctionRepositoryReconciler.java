@@ -67,14 +67,21 @@ import java.util.stream.Collectors;
  * <p>A pass runs three steps, each named for what it brings into line: {@link #reconcileSource} (the watcher tracks
  * the spec's URL, ref and credentials), {@link #reconcileRequest} (a manual request is answered by a fresh check),
  * and, unless suspended, {@link #reconcileRevision} (the newest revision is read, validated whole and synced with
- * server-side apply). The pass repeats every interval, which sets back hand edits. {@link RepositoryPass} turns what
- * the steps found into status and one Event at the end.
+ * server-side apply). {@link RepositoryPass} turns what the steps found into status and one Event at the end.
+ *
+ * <p>Git is checked every interval by the watcher, which wakes the repository when the revision moves. A Function
+ * whose spec is edited by hand, or that is deleted, wakes it through the {@link FunctionProgressBoard} and is set
+ * back at once. The full pass also repeats every interval, but at most once in {@link #RESYNC}: it sets back what no
+ * watch shows (a Function's labels or annotations) and reads Secrets again. Between full passes a pass only reports
+ * progress, so a thousand repositories at rest cost their Git checks and little else.
  */
 public final class FunctionRepositoryReconciler implements Reconciler<FunctionRepository>, Cleaner<FunctionRepository> {
 
   static final String KIND = "FunctionRepository";
   private static final Duration MIN_INTERVAL = Duration.ofSeconds(10);
   private static final Duration MAX_INTERVAL = Duration.ofHours(24);
+  /** The shortest time between two full passes of a repository whose revision, spec and Functions stand still. */
+  static final Duration RESYNC = Duration.ofMinutes(10);
   // Look again soon: the check a request asked for may find nothing new, and then sends no event.
   private static final Duration REQUEST_PENDING = Duration.ofMillis(500);
   // A condition message must stay far below the object size limit, however broken the revision is.
@@ -100,8 +107,8 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
   /**
    * What each repository's last full pass applied. A later pass reports its Functions' progress from it without a
    * Secret read, a Git read, a list or an apply, as long as nothing the repository applies has changed since and the
-   * interval has not passed: thousands of Functions rolling out would otherwise each re-sync their repository at
-   * every step they take, and at every rollout check.
+   * resync period has not passed: thousands of Functions rolling out would otherwise each re-sync their repository
+   * at every step they take, and at every rollout check, and every repository at rest at every interval.
    *
    * @param functions {@code namespace/name} of each Function applied, and its generation after the apply
    */
@@ -166,7 +173,8 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     } catch (InvalidSourceException e) {
       pass.stalled(e.reason(), e.getMessage());
     }
-    return finish(repository, pass, interval, wasRunning, context);
+    // An apply makes the passes until the next full one progress-only; anything else is looked at again in an interval.
+    return finish(repository, pass, applied.containsKey(id) ? resync(interval) : interval, wasRunning, context);
   }
 
   private UpdateControl<FunctionRepository> finish(FunctionRepository repository, RepositoryPass pass,
@@ -183,11 +191,11 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
 
   /**
    * A pass that only reports progress: when the last full pass applied the revision Git still names, for this
-   * generation and these labels, less than an interval ago, with no request or Git failure since, the Functions'
-   * progress comes from the board and nothing else is read. Empty when any of that does not hold, or the board has
-   * not heard from a Function since it was applied: then the pass is a full one. So a new revision, a spec or label
-   * change, a request and the interval's re-sync (which sets back hand edits, and reads rotated Secrets) all still
-   * run in full.
+   * generation and these labels, less than {@link #resync} ago, with no request or Git failure since, and the board
+   * knows every Function at the generation that pass left, the Functions' progress comes from the board and nothing
+   * else is read. Empty when any of that does not hold: then the pass is a full one. So a new revision, a spec or
+   * label change, a request, a Function edited or deleted by hand, and the periodic re-sync (which sets back edited
+   * labels and annotations, and reads rotated Secrets) all run in full.
    */
   private Optional<UpdateControl<FunctionRepository>> progressPass(FunctionRepository repository, ResourceID id,
       boolean wasRunning, Context<FunctionRepository> context) {
@@ -204,14 +212,15 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
         || !state.revision().map(Revision::toString).equals(Optional.of(last.revision()))
         || state.error().isPresent()
         || requested.filter(r -> !r.equals(status.getLastHandledRequestedAt())).isPresent()
-        || !now.isBefore(last.at().plus(interval))) {
+        || !now.isBefore(last.at().plus(resync(interval)))) {
       return Optional.empty();
     }
     List<FunctionProgress> functions = new ArrayList<>();
     for (Map.Entry<String, Long> fn : last.functions().entrySet()) {
       int slash = fn.getKey().indexOf('/');
+      // Another generation than the applied one is an edit by someone else: the full pass sets it back.
       Optional<FunctionProgress> known = progress.known(fn.getKey().substring(0, slash),
-          fn.getKey().substring(slash + 1)).filter(p -> p.generation() >= fn.getValue());
+          fn.getKey().substring(slash + 1)).filter(p -> p.generation() == fn.getValue());
       if (known.isEmpty()) {
         return Optional.empty();
       }
@@ -220,8 +229,8 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     RepositoryPass pass = new RepositoryPass(repository, clock, client.getKubernetesSerialization());
     pass.reportGit(state);
     pass.progressed(state.revision().get(), functions);
-    // The next full pass keeps the interval's beat: progress does not put it off.
-    return Optional.of(finish(repository, pass, Duration.between(now, last.at().plus(interval)), wasRunning,
+    // The next full pass keeps its beat: progress does not put it off.
+    return Optional.of(finish(repository, pass, Duration.between(now, last.at().plus(resync(interval))), wasRunning,
         context));
   }
 
@@ -463,6 +472,11 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
       return MIN_INTERVAL;
     }
     return interval.compareTo(MAX_INTERVAL) > 0 ? MAX_INTERVAL : interval;
+  }
+
+  /** How long a full pass's apply stands, at rest: an interval, but at least {@link #RESYNC}. */
+  static Duration resync(Duration interval) {
+    return interval.compareTo(RESYNC) > 0 ? interval : RESYNC;
   }
 
   private static List<String> ignoreLines(FunctionRepositorySpec spec) {

@@ -73,13 +73,15 @@ class FunctionProgressTest {
   }
 
   @Test
-  void movesOnlyWithAnotherPhaseOrReason() {
+  void movesOnlyWithAnotherPhaseReasonOrGeneration() {
     FunctionProgress building = new FunctionProgress("shop", "hello", 1, Phase.ROLLING_OUT, "JobRunning", "a");
 
     assertThat(building.movedFrom(new FunctionProgress("shop", "hello", 1, Phase.ROLLING_OUT, "JobRunning", "b")))
         .isFalse();
     assertThat(building.movedFrom(new FunctionProgress("shop", "hello", 1, Phase.ROLLING_OUT, "JobQueued", "a")))
         .isTrue();
+    assertThat(building.movedFrom(new FunctionProgress("shop", "hello", 2, Phase.ROLLING_OUT, "JobRunning", "a")))
+        .as("an edited spec, same phase").isTrue();
     assertThat(building.movedFrom(null)).isTrue();
   }
 
@@ -101,8 +103,10 @@ class FunctionProgressTest {
     assertThat(board.newest(listed)).isEqualTo(ready);
     FunctionProgress newerSpec = new FunctionProgress("shop", "hello", 2, Phase.ROLLING_OUT, "Pending", "new spec");
     assertThat(board.newest(newerSpec)).isEqualTo(newerSpec);
-    board.forget("shop", "hello");
+    board.forget("shop", "hello", "shop.infra");
     assertThat(board.newest(listed)).isEqualTo(listed);
+    assertThat(woken).as("a Function gone wakes its repository, which may want it back")
+        .containsExactly("shop.infra", "shop.infra");
   }
 
   private static Function function(long generation, Integer observed, Condition... conditions) {

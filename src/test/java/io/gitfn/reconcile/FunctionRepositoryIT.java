@@ -222,6 +222,32 @@ class FunctionRepositoryIT {
     assertThat(functionNames(client, ns)).isEmpty();
   }
 
+  /** The interval here is an hour, and a full pass comes at most every ten minutes: only the watch can do this. */
+  @Test
+  void aFunctionEditedOrDeletedByHandIsSetBackAtOnce(
+      KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository, GitClient git)
+      throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml())
+        .write("functions/bye.yaml", function("bye", PYTHON312, "v1").toYaml()).commit("two functions");
+    copy.push();
+    createRepository(client, ns, http, repository, Map.of());
+    await().atMost(WAIT).until(() -> functionNames(client, ns).size() == 2);
+
+    FunctionEdits.edit(client, ns, "hello", f -> {
+      f.getSpec().getEnv().get(0).setValue("edited by hand");
+      return f;
+    });
+    client.resources(Function.class).inNamespace(ns.name()).withName("bye").delete();
+
+    await().atMost(WAIT).untilAsserted(() -> {
+      assertThat(env(client, ns, "hello")).isEqualTo("v1");
+      Function bye = client.resources(Function.class).inNamespace(ns.name()).withName("bye").get();
+      assertThat(bye).as("bye, made again").isNotNull();
+      assertThat(bye.getMetadata().getDeletionTimestamp()).isNull();
+    });
+  }
+
   @Test
   void deletingARepositoryDeletesItsFunctionsButNotOthers(KubernetesClient client, TestNamespace ns,
       GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
