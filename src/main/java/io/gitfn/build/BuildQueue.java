@@ -154,6 +154,20 @@ public final class BuildQueue {
     });
   }
 
+  /**
+   * Whether {@code owner} waits for a slot for {@code job}, with none handed to it yet: then the Job does not exist,
+   * as only an admitted build creates one.
+   */
+  public boolean waits(String owner, String job) {
+    lock.lock();
+    try {
+      Waiter waiter = waiting.get(owner);
+      return waiter != null && waiter.job().equals(job) && !reserved.contains(job) && !running.containsKey(job);
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Builds waiting for a slot. */
   public int depth() {
     lock.lock();

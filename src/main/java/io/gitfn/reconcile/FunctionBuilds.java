@@ -193,12 +193,18 @@ final class FunctionBuilds {
     queue.settle(owner(fn), live);
   }
 
-  /** The Job of this name: from the informer, or from the API server when the informer has not seen it yet. */
+  /**
+   * The Job of this name: from the informer, or from the API server when the informer may not have seen it yet. A
+   * build still waiting in the queue has no Job, so thousands of queued Functions ask the server nothing.
+   */
   private Optional<Job> find(Function fn, String name, Collection<Job> jobs) {
     Optional<Job> cached = jobs.stream().filter(j -> j.getMetadata().getName().equals(name)).findFirst();
     // A failed Job in the cache may already be deleted and made again under the same name: ask the server.
     if (cached.isPresent() && !failed(cached.get())) {
       return cached;
+    }
+    if (cached.isEmpty() && queue.waits(owner(fn), jobKey(fn, name))) {
+      return Optional.empty();
     }
     return Optional.ofNullable(client.batch().v1().jobs().inNamespace(fn.getMetadata().getNamespace())
         .withName(name).get());

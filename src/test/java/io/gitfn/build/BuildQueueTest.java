@@ -67,6 +67,20 @@ class BuildQueueTest {
   }
 
   @Test
+  void onlyABuildWithNoSlotYetWaits() {
+    admit("a");
+    admit("b");
+    admit("c");
+
+    assertThat(queue.waits("c", "c/job")).isTrue();
+    assertThat(queue.waits("c", "c/other")).as("another build of c").isFalse();
+    assertThat(queue.waits("a", "a/job")).as("running").isFalse();
+    assertThat(queue.waits("d", "d/job")).as("never asked").isFalse();
+    queue.finished("a/job");
+    assertThat(queue.waits("c", "c/job")).as("a slot is handed to it").isFalse();
+  }
+
+  @Test
   void askingAgainWhileWaitingKeepsThePlace() {
     admit("a");
     admit("b");
