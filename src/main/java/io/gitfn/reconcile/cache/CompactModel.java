@@ -23,6 +23,12 @@ import java.util.Map;
  * keys are shared; every string value is replaced here by the JVM's interned copy, which the collector frees once no
  * cached object holds it.
  *
+ * <p>The lists and maps of the model objects are the third share: every list field starts as an empty
+ * {@code ArrayList}, and labels, annotations and selectors come as {@code LinkedHashMap}s, several dozen per
+ * Function with its children. They are replaced by immutable copies of their exact size ({@link #frozen}); a map's
+ * iteration order is then not the server's, which no reader of a cached object relies on (Kubernetes maps have no
+ * order).
+ *
  * <p>Objects in an informer cache must not be changed anyway: they are shared with every reader. A cached object
  * that somebody did change this way fails loudly with {@link UnsupportedOperationException} instead of quietly
  * changing what every other reader sees.
@@ -42,6 +48,8 @@ final class CompactModel {
   private static final String ADDITIONAL_PROPERTIES = "additionalProperties";
   // A Function's spec and status are gitfn's own classes, not fabric8 model objects.
   private static final String GITFN_API = "io.gitfn.api.";
+  // Some model classes (Quantity) are not KubernetesResources.
+  private static final String FABRIC8_MODEL = "io.fabric8.kubernetes.api.model.";
   // The fields of a model class worth walking: its own and its superclasses', without statics and primitives.
   private static final ClassValue<List<Field>> FIELDS = fields(type -> !type.isPrimitive() && type != String.class
       && !type.isEnum());
@@ -105,7 +113,9 @@ final class CompactModel {
 
   @SuppressWarnings("unchecked")
   private static void visit(Object value) {
-    if (value instanceof KubernetesResource || value != null && value.getClass().getName().startsWith(GITFN_API)) {
+    boolean model = value instanceof KubernetesResource
+        || value != null && value.getClass().getName().startsWith(FABRIC8_MODEL);
+    if (model || value != null && value.getClass().getName().startsWith(GITFN_API)) {
       for (Field field : STRINGS.get(value.getClass())) {
         if (read(field, value) instanceof String text) {
           write(field, value, text.intern());
@@ -122,6 +132,10 @@ final class CompactModel {
           }
         } else {
           visit(held);
+          Object frozen = model ? frozen(held) : held;
+          if (frozen != held) {
+            write(field, value, frozen);
+          }
         }
       }
     } else if (value instanceof List<?> list) {
@@ -144,6 +158,27 @@ final class CompactModel {
         ((Map<Object, Object>) map).replaceAll((key, held) -> held instanceof String text ? text.intern() : held);
       }
     }
+  }
+
+  /**
+   * An immutable copy of a model object's list or map, sized to what it holds: Jackson gives every list field an
+   * {@code ArrayList} with room for ten, and every map (labels, annotations, selectors, resource quantities) a
+   * {@code LinkedHashMap} with a table of sixteen and an entry object per item. Most are empty or hold one to three
+   * items; an empty one becomes the shared empty list or map. One with a null in it stays as it is, as the immutable
+   * copies refuse nulls. Only fabric8's model objects are frozen: gitfn's own types and the fields the model does not
+   * know are left as Jackson made them.
+   */
+  private static Object frozen(Object held) {
+    if (held instanceof ArrayList<?> list) {
+      return list.isEmpty() ? List.of() : list.contains(null) ? list : List.copyOf(list);
+    }
+    if (held instanceof java.util.HashMap<?, ?> map) {
+      if (map.isEmpty()) {
+        return NONE;
+      }
+      return map.containsKey(null) || map.containsValue(null) ? map : Map.copyOf(map);
+    }
+    return held;
   }
 
   private static Object read(Field field, Object owner) {

@@ -3,6 +3,7 @@ package io.gitfn.reconcile.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -27,13 +28,13 @@ class CompactModelTest {
   void aCachedDeploymentKeepsEveryFieldButNoEmptyMapOfItsOwn() {
     Deployment deployment = fromTheApiServer(DesiredDeployment.forFunction(TestFunction.inline().build(),
         "registry.local:5000/default-fn:abc", WorkloadSettings.defaults()));
-    String before = JSON.asJson(deployment);
+    JsonNode before = tree(deployment);
     List<Map<String, Object>> emptyBefore = emptyAdditionalProperties(deployment);
     assertThat(emptyBefore).as("every model object comes with an empty map of its own").hasSizeGreaterThan(30);
 
     CompactModel.compact(deployment);
 
-    assertThat(JSON.asJson(deployment)).isEqualTo(before);
+    assertThat(tree(deployment)).isEqualTo(before);
     assertThat(emptyAdditionalProperties(deployment)).as("one shared map instead of one each")
         .allSatisfy(map -> assertThat(map).isSameAs(Map.of()));
   }
@@ -62,6 +63,37 @@ class CompactModelTest {
 
   private static String image(Deployment deployment) {
     return deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
+  }
+
+  @Test
+  void aCachedDeploymentsListsAndMapsAreImmutableCopiesOfTheirSize() {
+    Deployment deployment = fromTheApiServer(DesiredDeployment.forFunction(TestFunction.inline().build(),
+        "registry.local:5000/default-fn:abc", WorkloadSettings.defaults()));
+    JsonNode before = tree(deployment);
+
+    CompactModel.compact(deployment);
+
+    assertThat(tree(deployment)).isEqualTo(before);
+    Map<String, String> labels = deployment.getMetadata().getLabels();
+    assertThat(labels).isNotEmpty().isEqualTo(Map.copyOf(labels));
+    assertThat(labels.getClass()).isEqualTo(Map.copyOf(labels).getClass());
+    assertThat(deployment.getMetadata().getFinalizers()).isSameAs(List.of());
+    assertThatThrownBy(() -> deployment.getSpec().getTemplate().getSpec().getContainers().add(null))
+        .isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> labels.put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
+  }
+
+  @Test
+  void aListOrMapWithANullInItIsKeptAsItIs() {
+    Deployment deployment = fromTheApiServer(DesiredDeployment.forFunction(TestFunction.inline().build(),
+        "registry.local:5000/default-fn:abc", WorkloadSettings.defaults()));
+    Map<String, String> annotations = new java.util.LinkedHashMap<>();
+    annotations.put("empty", null);
+    deployment.getMetadata().setAnnotations(annotations);
+
+    CompactModel.compact(deployment);
+
+    assertThat(deployment.getMetadata().getAnnotations()).isSameAs(annotations).containsEntry("empty", null);
   }
 
   @Test
@@ -127,6 +159,11 @@ class CompactModelTest {
            {"manager": "kube-controller-manager", "operation": "Update", "subresource": "status",
             "fieldsType": "FieldsV1", "fieldsV1": {"f:status": {"f:replicas": {}}}}]}}
         """.formatted(name, FieldManagers.FUNCTION_CONTROLLER, fieldsV1), Deployment.class);
+  }
+
+  /** The object as JSON, whose maps compare without their order. */
+  private static JsonNode tree(Object object) {
+    return JSON.convertValue(object, JsonNode.class);
   }
 
   /** As an informer gets it: parsed from JSON. */
