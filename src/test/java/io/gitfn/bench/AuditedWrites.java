@@ -2,6 +2,7 @@ package io.gitfn.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gitfn.testbed.UserAgents;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -83,7 +84,7 @@ final class AuditedWrites {
           continue;
         }
         JsonNode event = json.readTree(line);
-        if (!client.equals(product(event.path("userAgent").asText("")))) {
+        if (!client.equals(UserAgents.product(event.path("userAgent").asText("")))) {
           continue;
         }
         JsonNode ref = event.path("objectRef");
@@ -97,9 +98,5 @@ final class AuditedWrites {
 
   static long total(Map<String, Long> counts) {
     return counts.values().stream().mapToLong(Long::longValue).sum();
-  }
-
-  private static String product(String userAgent) {
-    return userAgent.strip().split("[/ ]", 2)[0];
   }
 }

@@ -443,7 +443,11 @@ final class ControllerBenchmark implements Benchmark {
     return Arrays.stream(values).max().orElse(0);
   }
 
+  /** The nearest-rank percentile; NaN for no values. */
   static double percentile(double[] values, int p) {
+    if (values.length == 0) {
+      return Double.NaN;
+    }
     double[] sorted = values.clone();
     Arrays.sort(sorted);
     int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;

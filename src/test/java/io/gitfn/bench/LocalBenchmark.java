@@ -1,5 +1,8 @@
 package io.gitfn.bench;
 
+import static io.gitfn.bench.ControllerBenchmark.max;
+import static io.gitfn.bench.ControllerBenchmark.percentile;
+
 import io.gitfn.local.LocalMode;
 import io.gitfn.local.LocalSettings;
 import io.gitfn.testbed.Directories;
@@ -357,19 +360,5 @@ final class LocalBenchmark implements Benchmark {
 
   private static double[] concat(List<double[]> blocks) {
     return blocks.stream().flatMapToDouble(Arrays::stream).toArray();
-  }
-
-  private static double max(double[] values) {
-    return Arrays.stream(values).max().orElse(0);
-  }
-
-  private static double percentile(double[] values, int p) {
-    if (values.length == 0) {
-      return Double.NaN;
-    }
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
   }
 }

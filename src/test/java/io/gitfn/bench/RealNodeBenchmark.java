@@ -1,5 +1,7 @@
 package io.gitfn.bench;
 
+import static io.gitfn.bench.ControllerBenchmark.percentile;
+
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -390,15 +392,5 @@ final class RealNodeBenchmark implements Benchmark {
 
   private static double p50(List<ChangeTimeline.Steps> changes, ToDoubleFunction<ChangeTimeline.Steps> step) {
     return percentile(changes.stream().mapToDouble(step).filter(v -> !Double.isNaN(v)).toArray(), 50);
-  }
-
-  private static double percentile(double[] values, int p) {
-    if (values.length == 0) {
-      return Double.NaN;
-    }
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
   }
 }

@@ -1,5 +1,7 @@
 package io.gitfn.bench;
 
+import static io.gitfn.bench.ControllerBenchmark.percentile;
+
 import io.gitfn.source.Backoff;
 import io.gitfn.source.GitCredentials;
 import io.gitfn.source.Mirror;
@@ -285,10 +287,5 @@ final class SourcesBenchmark implements Benchmark {
 
   private static long processCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
-  }
-
-  private static double percentile(double[] sorted, int p) {
-    int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
   }
 }

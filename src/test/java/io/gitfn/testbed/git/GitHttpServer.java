@@ -1,5 +1,6 @@
 package io.gitfn.testbed.git;
 
+import io.gitfn.testbed.UserAgents;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -111,8 +112,7 @@ public final class GitHttpServer implements AutoCloseable {
     }
 
     private static String product(Request request) {
-      String agent = request.getHeaders().get(HttpHeader.USER_AGENT);
-      return agent == null || agent.isBlank() ? "(none)" : agent.strip().split("[/ ]", 2)[0];
+      return UserAgents.product(request.getHeaders().get(HttpHeader.USER_AGENT));
     }
 
     private static String kind(Request request) {
