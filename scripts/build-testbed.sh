@@ -65,20 +65,47 @@ export CGO_ENABLED=0
 
 # timed NAME COMMAND... runs the build of NAME unless $bin/NAME exists, and says how long it took. The
 # command writes $out; only a finished build is moved into $bin, so an interrupted one is never "cached".
+# timed_in DIR NAME COMMAND... does the same into a cache folder of its own, DIR: what the command puts beside
+# the binary (Gitea's source folder, Flux's CRDs) is written before the binary, so the binary vouches for it.
 timed() {
   local name=$1; shift
-  if [[ -x "$bin/$name" ]]; then
+  timed_in "$bin" "$name" "$@"
+}
+timed_in() {
+  local dir=$1 name=$2; shift 2
+  if [[ -x "$dir/$name" ]]; then
     log "$name: cached"
     return
   fi
   log "$name: building"
   local start=$SECONDS
+  mkdir -p "$dir"
   out="$work/$name.partial"
   rm -f "$out"
   "$@"
   [[ -x "$out" ]] || { echo "build-testbed: $name was not produced" >&2; exit 1; }
-  mv "$out" "$bin/$name"
+  mv "$out" "$dir/$name"
   log "$name: built in $((SECONDS - start)) s"
+}
+
+# module_of_our_own NAME MODULE@VERSION makes $work/NAME a module that requires MODULE and repeats its replace
+# lines, which a consuming module must do; those into MODULE's own folder are left out, as a consuming module
+# cannot follow them. `go build` there then builds MODULE's commands with the dependencies MODULE pins. Sets
+# $module_source to MODULE's folder in the module cache.
+module_of_our_own() {
+  local name=$1 module=$2 json gomod
+  mkdir -p "$work/$name"
+  json=$(go mod download -json "$module")
+  gomod=$(sed -n 's/.*"GoMod": "\(.*\)".*/\1/p' <<<"$json")
+  module_source=$(sed -n 's/.*"Dir": "\(.*\)".*/\1/p' <<<"$json")
+  {
+    echo "module gitfn.io/testbed/$name"
+    echo
+    grep -m1 '^go ' "$gomod"
+    echo
+    grep -E '^replace ' "$gomod" | grep -vE '=> \.\.?/' | sed 's| //.*||'
+  } >"$work/$name/go.mod"
+  (cd "$work/$name" && go get "$module")
 }
 
 build_etcd() {
@@ -176,36 +203,11 @@ write_kwok_stages() {
 # and these tags. Without the bindata tag Gitea reads templates and options from its source tree, so the
 # module's directory is recorded beside the binary for the test to point STATIC_ROOT_PATH at.
 gitea_root="${GITFN_TESTENV_DIR:-$HOME/.cache/gitfn-testenv}/gitea-${GITEA_VERSION}"
-build_gitea() {
-  local dir="$work/gitea" gomod src
-  mkdir -p "$dir" "$gitea_root"
-  gomod=$(go mod download -json "code.gitea.io/gitea@${GITEA_VERSION}" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
-  src=$(go mod download -json "code.gitea.io/gitea@${GITEA_VERSION}" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
-  {
-    echo "module gitfn.io/testbed/gitea"
-    echo
-    grep -m1 '^go ' "$gomod"
-    echo
-    grep -E '^replace ' "$gomod" | sed 's| //.*||'
-  } >"$dir/go.mod"
-  (cd "$dir" && go get "code.gitea.io/gitea@${GITEA_VERSION}" &&
-    CGO_ENABLED=1 go build -tags 'sqlite sqlite_unlock_notify' -o "$out" code.gitea.io/gitea)
-  echo "$src" >"$gitea_root/source-dir"
-}
 # Gitea lives in a cache folder of its own, so that bumping it does not rebuild Kubernetes and back.
-timed_gitea() {
-  if [[ -x "$gitea_root/gitea" && -s "$gitea_root/source-dir" ]]; then
-    log "gitea: cached"
-    return
-  fi
-  log "gitea: building"
-  local start=$SECONDS
-  out="$work/gitea.partial"
-  rm -f "$out"
-  build_gitea
-  [[ -x "$out" ]] || { echo "build-testbed: gitea was not produced" >&2; exit 1; }
-  mv "$out" "$gitea_root/gitea"
-  log "gitea: built in $((SECONDS - start)) s"
+build_gitea() {
+  module_of_our_own gitea "code.gitea.io/gitea@${GITEA_VERSION}"
+  (cd "$work/gitea" && CGO_ENABLED=1 go build -tags 'sqlite sqlite_unlock_notify' -o "$out" code.gitea.io/gitea)
+  echo "$module_source" >"$gitea_root/source-dir"
 }
 
 # helm and kustomize install gitfn (charts/gitfn, config/default); the install tests render and apply them.
@@ -236,41 +238,14 @@ timed_tool() {
 # Dockerfile builds it. Its CRDs come from the same module zip, all of them: it exits if a kind it watches is unknown.
 flux_root=$(tool_root source-controller "${FLUX_SOURCE_CONTROLLER_VERSION}")
 build_source_controller() {
-  local dir="$work/source-controller" module="github.com/fluxcd/source-controller@${FLUX_SOURCE_CONTROLLER_VERSION}"
-  local gomod src
-  mkdir -p "$dir"
-  gomod=$(go mod download -json "$module" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
-  src=$(go mod download -json "$module" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
-  {
-    echo "module gitfn.io/testbed/source-controller"
-    echo
-    grep -m1 '^go ' "$gomod"
-    echo
-    grep -E '^replace ' "$gomod" | grep -vE '=> \.\.?/' | sed 's| //.*||'
-  } >"$dir/go.mod"
-  (cd "$dir" && go get "$module" &&
-    go build -ldflags "-s -w" -o "$out" github.com/fluxcd/source-controller)
+  module_of_our_own source-controller "github.com/fluxcd/source-controller@${FLUX_SOURCE_CONTROLLER_VERSION}"
+  (cd "$work/source-controller" && go build -ldflags "-s -w" -o "$out" github.com/fluxcd/source-controller)
   rm -rf "$flux_root/crds"
   mkdir -p "$flux_root/crds"
-  cp "$src"/config/crd/bases/*.yaml "$flux_root/crds/"
-}
-timed_source_controller() {
-  if [[ -x "$flux_root/source-controller" ]] && compgen -G "$flux_root/crds/*.yaml" >/dev/null; then
-    log "source-controller: cached"
-    return
-  fi
-  log "source-controller: building"
-  local start=$SECONDS
-  mkdir -p "$flux_root"
-  out="$work/source-controller.partial"
-  rm -f "$out"
-  build_source_controller
-  [[ -x "$out" ]] || { echo "build-testbed: source-controller was not produced" >&2; exit 1; }
-  mv "$out" "$flux_root/source-controller"
-  log "source-controller: built in $((SECONDS - start)) s"
+  cp "$module_source"/config/crd/bases/*.yaml "$flux_root/crds/"
 }
 if [[ "${1:-}" == flux ]]; then
-  timed_source_controller
+  timed_in "$flux_root" source-controller build_source_controller
   log "source-controller ready: $flux_root"
   exit 0
 fi
@@ -285,7 +260,7 @@ timed kwok build_kwok
 timed kubelet build_kubernetes kubelet
 timed kube-proxy build_kubernetes kube-proxy
 write_kwok_stages
-timed_gitea
+timed_in "$gitea_root" gitea build_gitea
 # helm's own Makefile sets these: its version, and the Kubernetes release that `helm template` and `helm lint`
 # assume without a cluster, taken from the client-go it is built with (v0.N.P is Kubernetes 1.N). Without
 # them helm assumes Kubernetes 1.20 and refuses charts that ask for a newer one.
