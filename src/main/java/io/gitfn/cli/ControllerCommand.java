@@ -149,6 +149,12 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--metrics-port", defaultValue = "8080", description = "Port of /healthz, /readyz and /metrics; 0 picks a free one (default: ${DEFAULT-VALUE}).")
   int metricsPort;
 
+  @Option(names = "--dashboard-bind", defaultValue = "127.0.0.1", description = "Address of the read-only dashboard; loopback, for kubectl port-forward (default: ${DEFAULT-VALUE}).")
+  String dashboardBind;
+
+  @Option(names = "--dashboard-port", defaultValue = "8081", description = "Port of the dashboard; 0 picks a free one, -1 serves none (default: ${DEFAULT-VALUE}).")
+  int dashboardPort;
+
   @Option(names = "--log-format", defaultValue = "text", description = "text, or json for one JSON object per line (default: ${DEFAULT-VALUE}).")
   String logFormat;
 
@@ -187,7 +193,8 @@ final class ControllerCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--" + e.getMessage());
       }
     }));
-    OperationSettings ops = flag(() -> new OperationSettings(Optional.empty(), metricsBind, metricsPort, shutdown));
+    OperationSettings ops = flag(() -> new OperationSettings(Optional.empty(), metricsBind, metricsPort, dashboardBind,
+        dashboardPort, shutdown));
     String instance = instanceName();
     if (leaderElect) {
       // Checked before the client exists, so that a typo fails as a usage error; the namespace may come later.

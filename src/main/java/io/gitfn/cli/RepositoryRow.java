@@ -4,7 +4,6 @@ import io.gitfn.api.Conditions;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositorySpec;
 import io.gitfn.api.repository.FunctionRepositoryStatus;
-import io.gitfn.api.repository.GitRef;
 import io.gitfn.api.repository.RepositoryConditionType;
 import io.gitfn.api.repository.WebhookReceipt;
 import java.time.Instant;
@@ -29,7 +28,7 @@ record RepositoryRow(String namespace, String name, String url, String revision,
         Conditions.status(status.getConditions(), RepositoryConditionType.READY),
         Table.shorten(Conditions.message(status.getConditions(), RepositoryConditionType.READY), STATUS_WIDTH),
         Age.since(repository.getMetadata().getCreationTimestamp(), now),
-        Table.orNone(ref(spec.getRef())),
+        Table.orNone(spec.getRef() == null ? null : spec.getRef().describe()),
         Table.orNone(spec.getPath()),
         Table.orNone(webhook(status.getLastWebhook(), now)));
   }
@@ -56,22 +55,6 @@ record RepositoryRow(String namespace, String name, String url, String revision,
       cells.addAll(List.of(ref, path, lastWebhook));
     }
     return cells;
-  }
-
-  private static String ref(GitRef ref) {
-    if (ref == null) {
-      return null;
-    }
-    if (ref.getBranch() != null) {
-      return "branch:" + ref.getBranch();
-    }
-    if (ref.getTag() != null) {
-      return "tag:" + ref.getTag();
-    }
-    if (ref.getSemver() != null) {
-      return "semver:" + (ref.getTagPrefix() == null ? "" : ref.getTagPrefix()) + ref.getSemver();
-    }
-    return ref.getCommit() == null ? null : "commit:" + ref.getCommit();
   }
 
   private static String webhook(WebhookReceipt receipt, Instant now) {

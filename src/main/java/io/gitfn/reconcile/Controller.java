@@ -6,6 +6,7 @@ import io.gitfn.api.FieldManagers;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
+import io.gitfn.dashboard.DashboardServer;
 import io.gitfn.health.Watchdog;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
@@ -69,10 +70,12 @@ public final class Controller implements AutoCloseable {
   private final Leadership leadership;
   private final Watchdog watchdog;
   private final ForgeReports forge;
+  private final Optional<DashboardServer> dashboard;
 
   private Controller(KubernetesClient client, MirrorCache mirrors, SourceWatcher watcher, WebhookServer webhooks,
       OperationsServer operations, Operator operator, Leadership leadership, Watchdog watchdog,
-      ForgeReports forge) {
+      ForgeReports forge, Optional<DashboardServer> dashboard) {
+    this.dashboard = dashboard;
     this.watchdog = watchdog;
     this.forge = forge;
     this.client = client;
@@ -204,7 +207,30 @@ public final class Controller implements AutoCloseable {
     log.info("reconciling {} as {}{}", settings.shard().isAll() ? "every FunctionRepository and Function"
         : "FunctionRepositories and Functions labelled " + settings.shard(), settings.instance(),
         ops.leaderElection().map(e -> ", once it holds Lease " + e.namespace() + "/" + e.leaseName()).orElse(""));
-    return new Controller(client, mirrors, watcher, webhooks, operations, operator, leadership, watchdog, forge);
+    Optional<DashboardServer> dashboard = Optional.empty();
+    if (ops.dashboard()) {
+      try {
+        dashboard = Optional.of(DashboardServer.start(ops.dashboardHost(), ops.dashboardPort(),
+            new DashboardServer.Source() {
+              @Override
+              public java.util.Collection<FunctionRepository> repositories() {
+                return repositories.cached();
+              }
+
+              @Override
+              public java.util.Collection<io.gitfn.api.function.Function> functions() {
+                return functions.cached();
+              }
+            }, clock));
+      } catch (Exception e) {
+        try (watchdog; mirrors; watcher; webhooks; operations) {
+          operator.stop();
+          throw e;
+        }
+      }
+    }
+    return new Controller(client, mirrors, watcher, webhooks, operations, operator, leadership, watchdog, forge,
+        dashboard);
   }
 
   /** Unhealthy once an informer stopped, or while a reconcile or a Git check is stuck past its budget. */
@@ -251,6 +277,11 @@ public final class Controller implements AutoCloseable {
     return operations.baseUri();
   }
 
+  /** Where the dashboard is served, ending in {@code /}; empty when it is off. */
+  public Optional<URI> dashboardUri() {
+    return dashboard.map(DashboardServer::baseUri);
+  }
+
   /** Whether this instance leads (always, without leader election). */
   public boolean leading() {
     return leadership.leading();
@@ -264,6 +295,9 @@ public final class Controller implements AutoCloseable {
   public void close() throws Exception {
     leadership.stopping();
     try (watchdog; mirrors; watcher; webhooks; operations; forge) {
+      if (dashboard.isPresent()) {
+        dashboard.get().close(); // first: its pages read the caches the operator is about to drop
+      }
       operator.stop();
       leadership.release(client);
     }

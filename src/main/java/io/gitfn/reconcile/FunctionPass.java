@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
+import io.gitfn.api.function.FunctionProgress;
 import io.gitfn.api.function.FunctionStatus;
 import io.gitfn.build.ContentKey;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;

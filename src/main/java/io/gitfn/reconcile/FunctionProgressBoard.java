@@ -1,5 +1,6 @@
 package io.gitfn.reconcile;
 
+import io.gitfn.api.function.FunctionProgress;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;

@@ -26,6 +26,7 @@ import io.gitfn.api.function.AutoRollback;
 import io.gitfn.api.function.BuildMode;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
+import io.gitfn.api.function.FunctionProgress;
 import io.gitfn.api.function.GitRepositorySource;
 import io.gitfn.api.function.GitRepositoryStatus;
 import io.gitfn.api.function.ScaleConfig;
@@ -54,6 +55,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Workflow;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
@@ -102,6 +104,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
   private final ForgeReports forge;
   private final ShardSelector shard;
   private final SimpleInboundEventSource<Function> wakeUps = new SimpleInboundEventSource<>("function-wake-ups");
+  private volatile IndexerResourceCache<Function> cache;
 
   /**
    * @param progress where each pass reports how far its Function is, so that its FunctionRepository's readiness
@@ -128,8 +131,15 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     this.buildSettings = buildSettings;
   }
 
+  /** Every Function in this controller's informer cache; none before the controller started. */
+  java.util.Collection<Function> cached() {
+    IndexerResourceCache<Function> current = cache;
+    return current == null ? List.of() : current.list().toList();
+  }
+
   @Override
   public List<EventSource<?, Function>> prepareEventSources(EventSourceContext<Function> context) {
+    cache = context.getPrimaryCache();
     // The dependents bring their own informers; Jobs are not dependents, since a pass may keep several.
     return List.of(new InformerEventSource<>(InformerEventSourceConfiguration.from(Job.class, Function.class)
         .withName("job")

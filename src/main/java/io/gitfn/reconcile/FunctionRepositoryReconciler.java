@@ -13,6 +13,7 @@ import io.gitfn.api.Conditions;
 import io.gitfn.api.GoDuration;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionProgress;
 import io.gitfn.api.repository.CommitStatus;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositorySpec;
@@ -47,6 +48,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import java.io.IOException;
 import java.time.Clock;
@@ -116,6 +118,7 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
       Map<String, Long> functions) {}
 
   private final Map<ResourceID, Applied> applied = new ConcurrentHashMap<>();
+  private volatile IndexerResourceCache<FunctionRepository> cache;
   private final SimpleInboundEventSource<FunctionRepository> gitEvents = new SimpleInboundEventSource<>("git");
   private final FunctionProgressBoard progress = new FunctionProgressBoard(this::wakeOwner);
 
@@ -136,7 +139,14 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
 
   @Override
   public List<EventSource<?, FunctionRepository>> prepareEventSources(EventSourceContext<FunctionRepository> context) {
+    cache = context.getPrimaryCache();
     return List.of(gitEvents);
+  }
+
+  /** Every FunctionRepository in this controller's informer cache; none before the controller started. */
+  java.util.Collection<FunctionRepository> cached() {
+    IndexerResourceCache<FunctionRepository> current = cache;
+    return current == null ? List.of() : current.list().toList();
   }
 
   @Override

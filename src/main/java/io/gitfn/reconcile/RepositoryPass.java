@@ -16,6 +16,7 @@ import static io.gitfn.api.repository.RepositoryConditionType.STALLED;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionProgress;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositoryStatus;
 import io.gitfn.api.repository.InventoryEntry;

@@ -10,10 +10,7 @@ import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * What the kubelet and Prometheus ask the controller: {@code /healthz} (liveness), {@code /readyz} (readiness) and
@@ -25,12 +22,10 @@ public final class OperationsServer implements AutoCloseable {
   /** The answer of a probe: 200 when {@code ok}, else 503, with a one-line reason either way. */
   public record Check(boolean ok, String reason) {}
 
-  private final Server server;
-  private final URI baseUri;
+  private final SmallServer server;
 
-  private OperationsServer(Server server, URI baseUri) {
+  private OperationsServer(SmallServer server) {
     this.server = server;
-    this.baseUri = baseUri;
   }
 
   /**
@@ -41,34 +36,19 @@ public final class OperationsServer implements AutoCloseable {
    */
   public static OperationsServer start(String host, int port, Supplier<Check> health, Supplier<Check> readiness,
       MeterRegistry registry) throws Exception {
-    // Probes and scrapes are a few requests a minute: a small pool, not Jetty's 200 threads.
-    QueuedThreadPool threads = new QueuedThreadPool(4, 1);
-    threads.setName("gitfn-ops");
-    Server server = new Server(threads);
-    ServerConnector connector = new ServerConnector(server, 1, 1);
-    connector.setHost(host);
-    connector.setPort(port);
-    server.addConnector(connector);
-    server.setHandler(new Endpoints(health, readiness, registry));
-    try {
-      server.start();
-    } catch (Exception e) {
-      server.stop();
-      throw new IllegalStateException("cannot serve health and metrics on " + host + ":" + port + ": "
-          + e.getMessage(), e);
-    }
-    String authority = host.contains(":") ? "[" + host + "]" : host;
-    return new OperationsServer(server, URI.create("http://" + authority + ":" + connector.getLocalPort() + "/"));
+    // Probes and scrapes are a few requests a minute.
+    return new OperationsServer(SmallServer.start("gitfn-ops", 4, host, port,
+        new Endpoints(health, readiness, registry), "health and metrics"));
   }
 
   /** Where the server listens, ending in {@code /}: {@code baseUri().resolve("metrics")}. */
   public URI baseUri() {
-    return baseUri;
+    return server.baseUri();
   }
 
   @Override
   public void close() throws Exception {
-    server.stop();
+    server.close();
   }
 
   private static final class Endpoints extends Handler.Abstract {

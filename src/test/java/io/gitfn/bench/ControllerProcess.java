@@ -80,6 +80,7 @@ final class ControllerProcess implements AutoCloseable {
     }
     command.addAll(List.of("-jar", jar.toString(), "controller", "--kubeconfig", kubeconfig.toString(),
         "--webhook-bind", "127.0.0.1", "--webhook-port", "0", "--metrics-bind", "127.0.0.1", "--metrics-port", "0",
+        "--dashboard-port", "0",
         "--cache-dir", cacheDir.toString()));
     command.addAll(arguments);
     ComponentProcess guarded = ComponentProcess.start("controller", log, command, ENVIRONMENT);

@@ -19,6 +19,7 @@ class ControllerCommandTest {
       "--log-level|loud|--log-level `loud` is not one of",
       "--shutdown-timeout|soon|--shutdown-timeout `soon` is not a duration",
       "--metrics-port|70000|--metrics-port must be between 0 and 65535",
+      "--dashboard-port|-2|--dashboard-port must be between 0 and 65535, or -1 for no dashboard",
       "--leader-election-id|Not_A_Name|--leader-election-id `Not_A_Name` is not a Kubernetes object name",
       "--allowed-git-host|git.example.com:22|--allowed-git-host `git.example.com:22` is not a host name or *.domain",
       "--builder|docker|--builder `docker` is not one of kaniko, buildah",
@@ -49,6 +50,13 @@ class ControllerCommandTest {
     assertThat(options.get("--metrics-bind").defaultValue()).isEqualTo("0.0.0.0");
     assertThat(options.get("--leader-election-id").defaultValue()).isEqualTo("gitfn-controller");
     assertThat(options.get("--shutdown-timeout").defaultValue()).isEqualTo("20s");
+  }
+
+  @Test
+  void theDashboardIsOnLoopbackUnlessToldOtherwise() {
+    var options = new CommandLine(new Main()).getSubcommands().get("controller").getCommandSpec().optionsMap();
+    assertThat(options.get("--dashboard-bind").defaultValue()).isEqualTo("127.0.0.1");
+    assertThat(options.get("--dashboard-port").defaultValue()).isEqualTo("8081");
   }
 
   @Test

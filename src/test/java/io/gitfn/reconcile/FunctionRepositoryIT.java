@@ -20,6 +20,7 @@ import io.gitfn.testbed.git.GitClient;
 import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;
 import io.gitfn.testbed.git.WorkingCopy;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -220,6 +221,25 @@ class FunctionRepositoryIT {
       assertThat(condition(client, ns, "Ready")).hasValueSatisfying(c -> assertThat(c.getReason()).isEqualTo("Suspended"));
     });
     assertThat(functionNames(client, ns)).isEmpty();
+  }
+
+  @Test
+  void theDashboardShowsTheRepositoryFromTheControllersCache(
+      KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository, GitClient git)
+      throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    String sha = copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml()).commit("hello");
+    copy.push();
+    createRepository(client, ns, http, repository, Map.of());
+    URI dashboard = running.controller().dashboardUri().orElseThrow();
+
+    await().atMost(WAIT).untilAsserted(() -> {
+      String page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(dashboard).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+      assertThat(page).contains("<span class=\"namespace\">" + ns.name() + "/</span>infra")
+          .contains("title=\"main@sha1:" + sha + "\"")
+          .contains("<code>" + http.url(repository.name()) + "</code>");
+    });
   }
 
   /** The interval here is an hour, and a full pass comes at most every ten minutes: only the watch can do this. */

@@ -74,4 +74,18 @@ public class GitRef {
   public void setCommit(String commit) {
     this.commit = commit;
   }
+
+  /** How {@code gitfn get} and the dashboard show it: {@code branch:main}, {@code semver:v>=1.2}, ...; null if unset. */
+  public String describe() {
+    if (branch != null) {
+      return "branch:" + branch;
+    }
+    if (tag != null) {
+      return "tag:" + tag;
+    }
+    if (semver != null) {
+      return "semver:" + (tagPrefix == null ? "" : tagPrefix) + semver;
+    }
+    return commit == null ? null : "commit:" + commit;
+  }
 }

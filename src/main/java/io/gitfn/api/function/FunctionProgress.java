@@ -1,4 +1,4 @@
-package io.gitfn.reconcile;
+package io.gitfn.api.function;
 
 import static io.gitfn.api.function.ConditionType.BUILD_READY;
 import static io.gitfn.api.function.ConditionType.CONFIGURATION_READY;
@@ -6,8 +6,6 @@ import static io.gitfn.api.function.ConditionType.RUNNING;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.gitfn.api.Conditions;
-import io.gitfn.api.function.Function;
-import io.gitfn.api.function.FunctionStatus;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,9 +19,9 @@ import java.util.Optional;
  *     DeploymentWaiting, DeploymentReady), which is when the repository is told
  * @param message what a person reads about it, such as "Job hello-x builds registry/hello:k"
  */
-record FunctionProgress(String namespace, String name, long generation, Phase phase, String reason, String message) {
+public record FunctionProgress(String namespace, String name, long generation, Phase phase, String reason, String message) {
 
-  enum Phase {
+  public enum Phase {
     /** The current spec's image runs on every desired replica: ConfigurationReady, BuildReady and Running True. */
     RUNNING,
     /** Not there yet: the controller has not seen the spec, or it builds, or the Deployment rolls out. */
@@ -36,12 +34,12 @@ record FunctionProgress(String namespace, String name, long generation, Phase ph
 
   private static final List<String> TYPES = List.of(CONFIGURATION_READY, BUILD_READY, RUNNING);
 
-  static FunctionProgress of(Function fn) {
+  public static FunctionProgress of(Function fn) {
     return of(fn, fn.getStatus());
   }
 
   /** The progress of {@code fn} with {@code status}, which a pass is about to write. */
-  static FunctionProgress of(Function fn, FunctionStatus status) {
+  public static FunctionProgress of(Function fn, FunctionStatus status) {
     String namespace = fn.getMetadata().getNamespace();
     String name = fn.getMetadata().getName();
     long generation = fn.getMetadata().getGeneration() == null ? 0 : fn.getMetadata().getGeneration();
@@ -72,7 +70,7 @@ record FunctionProgress(String namespace, String name, long generation, Phase ph
   }
 
   /** Whether the repository has nothing left to wait for from this Function. */
-  boolean settled() {
+  public boolean settled() {
     return phase == Phase.RUNNING || phase == Phase.PINNED;
   }
 
@@ -80,13 +78,13 @@ record FunctionProgress(String namespace, String name, long generation, Phase ph
    * Whether {@code other} says something different enough to tell the repository: another phase or reason, or
    * another generation (the spec changed, maybe by hand, which the repository sets back).
    */
-  boolean movedFrom(FunctionProgress other) {
+  public boolean movedFrom(FunctionProgress other) {
     return other == null || phase != other.phase || !java.util.Objects.equals(reason, other.reason)
         || generation != other.generation;
   }
 
   /** {@code name: message}, or {@code namespace/name: message} outside the repository's namespace. */
-  String describe(String repositoryNamespace) {
+  public String describe(String repositoryNamespace) {
     String who = namespace == null || namespace.equals(repositoryNamespace) ? name : namespace + "/" + name;
     return who + ": " + message;
   }

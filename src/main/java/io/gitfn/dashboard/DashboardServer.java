@@ -1,0 +1,142 @@
+package io.gitfn.dashboard;
+
+import gg.jte.ContentType;
+import gg.jte.TemplateEngine;
+import gg.jte.TemplateException;
+import gg.jte.output.Utf8ByteOutput;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.server.SmallServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Collection;
+import java.util.Map;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves the dashboard on a port of its own, apart from the webhook receiver and the metrics, so that it can stay on
+ * loopback (reached with {@code kubectl port-forward}) while those are exposed. Read-only: it answers GET and HEAD
+ * from what {@link Source} holds, and asks the API server nothing, however many people look.
+ */
+public final class DashboardServer implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(DashboardServer.class);
+
+  /** What the pages show, read at each request: the controller's informer caches. */
+  public interface Source {
+    Collection<FunctionRepository> repositories();
+
+    Collection<Function> functions();
+  }
+
+  // The page may load only its own style sheet and script: no inline script, no other origin, no framing.
+  private static final String POLICY = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
+      + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  private static final Map<String, String> STATIC = Map.of(
+      "/static/dashboard.css", "text/css; charset=utf-8",
+      "/static/dashboard.js", "text/javascript; charset=utf-8");
+
+  private final SmallServer server;
+
+  private DashboardServer(SmallServer server) {
+    this.server = server;
+  }
+
+  /** Starts serving on {@code host:port} (port 0 takes a free one). */
+  public static DashboardServer start(String host, int port, Source source, Clock clock) throws Exception {
+    // A few people at a time.
+    SmallServer server = SmallServer.start("gitfn-dashboard", 6, host, port, new Pages(source, clock,
+        TemplateEngine.createPrecompiled(null, ContentType.Html, DashboardServer.class.getClassLoader(),
+            "io.gitfn.dashboard.html")), "the dashboard");
+    log.info("dashboard at {}", server.baseUri());
+    return new DashboardServer(server);
+  }
+
+  /** Where the dashboard is, ending in {@code /}. */
+  public URI baseUri() {
+    return server.baseUri();
+  }
+
+  @Override
+  public void close() throws Exception {
+    server.close();
+  }
+
+  private static final class Pages extends Handler.Abstract {
+    private final Source source;
+    private final Clock clock;
+    private final TemplateEngine templates;
+    private final Map<String, byte[]> statics;
+
+    Pages(Source source, Clock clock, TemplateEngine templates) {
+      this.source = source;
+      this.clock = clock;
+      this.templates = templates;
+      this.statics = Map.copyOf(STATIC.keySet().stream().collect(java.util.stream.Collectors.toMap(p -> p,
+          Pages::resource)));
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      response.getHeaders().put("Content-Security-Policy", POLICY);
+      response.getHeaders().put("X-Content-Type-Options", "nosniff");
+      response.getHeaders().put("Referrer-Policy", "no-referrer");
+      if (!HttpMethod.GET.is(request.getMethod()) && !HttpMethod.HEAD.is(request.getMethod())) {
+        response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
+        return answer(response, callback, 405, "text/plain; charset=utf-8",
+            "the dashboard is read-only: use GET\n".getBytes(StandardCharsets.UTF_8));
+      }
+      String path = Request.getPathInContext(request);
+      if (STATIC.containsKey(path)) {
+        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "max-age=300");
+        return answer(response, callback, 200, STATIC.get(path), statics.get(path));
+      }
+      if (!path.equals("/")) {
+        return answer(response, callback, 404, "text/plain; charset=utf-8",
+            "no such page; the dashboard starts at /\n".getBytes(StandardCharsets.UTF_8));
+      }
+      Overview overview = Overview.of(source.repositories(), source.functions(), clock.instant());
+      Utf8ByteOutput page = new Utf8ByteOutput();
+      try {
+        templates.render("overview.jte", overview, page);
+      } catch (TemplateException e) {
+        log.error("the dashboard's overview failed to render", e);
+        return answer(response, callback, 500, "text/plain; charset=utf-8",
+            "the page failed to render; the controller's log says why\n"
+                .getBytes(StandardCharsets.UTF_8));
+      }
+      response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+      return answer(response, callback, 200, "text/html; charset=utf-8", page.toByteArray());
+    }
+
+    private static byte[] resource(String path) {
+      try (InputStream in = DashboardServer.class.getResourceAsStream(path.substring(1))) {
+        if (in == null) {
+          throw new IllegalStateException("the jar lacks the dashboard's " + path);
+        }
+        return in.readAllBytes();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    private static boolean answer(Response response, Callback callback, int status, String type, byte[] body) {
+      response.setStatus(status);
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+      response.write(true, ByteBuffer.wrap(body), callback);
+      return true;
+    }
+  }
+}

@@ -1,0 +1,143 @@
+package io.gitfn.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.repository.FunctionRepository;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The dashboard's HTTP side: pages from the source, read-only, escaped, on its own port. */
+class DashboardServerTest {
+
+  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+  private static final String SHA = "0123456789abcdef0123456789abcdef01234567";
+
+  private final List<FunctionRepository> repositories = new CopyOnWriteArrayList<>();
+  private final List<Function> functions = new CopyOnWriteArrayList<>();
+  private final HttpClient http = HttpClient.newHttpClient();
+  private DashboardServer server;
+
+  @BeforeEach
+  void start() throws Exception {
+    server = DashboardServer.start("127.0.0.1", 0, new DashboardServer.Source() {
+      @Override
+      public Collection<FunctionRepository> repositories() {
+        return repositories;
+      }
+
+      @Override
+      public Collection<Function> functions() {
+        return functions;
+      }
+    }, Clock.fixed(Instant.parse("2026-11-26T10:00:00Z"), ZoneOffset.UTC));
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    server.close();
+  }
+
+  @Test
+  void theOverviewListsEachRepositoryWithItsRevisionsStateAndFunctions() throws Exception {
+    repositories.add(repository("shop", "infra", "main@sha1:" + SHA, "True", "Succeeded",
+        "revision main@sha1:" + SHA + " runs: 1 Functions ready"));
+    functions.add(function("shop", "hello", "shop.infra", "True"));
+
+    HttpResponse<String> page = get("/");
+
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.headers().firstValue("content-type")).hasValue("text/html; charset=utf-8");
+    assertThat(page.body())
+        .contains("<span class=\"namespace\">shop/</span>infra")
+        .contains("<span class=\"badge ready\">Ready</span>")
+        .contains("main@sha1:0123456</code>")
+        .contains("title=\"main@sha1:" + SHA + "\"")
+        .contains("branch:main")
+        .contains("1 repositories with 1 Functions");
+  }
+
+  @Test
+  void whatATenantWroteIsShownAsTextNeverAsMarkup() throws Exception {
+    repositories.add(repository("shop", "infra", "main@sha1:x\" onmouseover=\"alert(1)", "False", "InvalidRevision",
+        "functions/x.yaml:1: <script>alert(1)</script>"));
+
+    String body = get("/").body();
+
+    assertThat(body).doesNotContain("<script>alert(1)</script>").contains("&lt;script&gt;alert(1)&lt;/script&gt;");
+    assertThat(body).as("a revision in an attribute").doesNotContain("\" onmouseover=\"alert(1)")
+        .contains("title=\"main@sha1:x&#34; onmouseover=&#34;alert(1)\"");
+  }
+
+  @Test
+  void repositoriesThatNeedAPersonComeFirst() throws Exception {
+    repositories.add(repository("a", "fine", "main@sha1:" + SHA, "True", "Succeeded", "runs"));
+    repositories.add(repository("b", "broken", null, "False", "InvalidRevision", "bad"));
+
+    String body = get("/").body();
+
+    assertThat(body.indexOf("broken")).isLessThan(body.indexOf("fine"));
+  }
+
+  @Test
+  void itIsReadOnlyAndLoadsNothingFromElsewhere() throws Exception {
+    HttpResponse<String> post = http.send(HttpRequest.newBuilder(server.baseUri().resolve("/"))
+        .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> css = get("/static/dashboard.css");
+
+    assertThat(post.statusCode()).isEqualTo(405);
+    assertThat(post.headers().firstValue("allow")).hasValue("GET, HEAD");
+    assertThat(css.statusCode()).isEqualTo(200);
+    assertThat(css.headers().firstValue("content-type")).hasValue("text/css; charset=utf-8");
+    assertThat(get("/").headers().firstValue("content-security-policy")).hasValueSatisfying(policy ->
+        assertThat(policy).contains("default-src 'none'").contains("script-src 'self'"));
+    assertThat(get("/static/../../etc/passwd").statusCode()).isIn(400, 404);
+    assertThat(get("/nothing-here").statusCode()).isEqualTo(404);
+  }
+
+  private HttpResponse<String> get(String path) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create(server.baseUri().toString() + path.substring(1))).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  static FunctionRepository repository(String namespace, String name, String applied, String ready, String reason,
+      String message) {
+    return JSON.unmarshal("""
+        {"apiVersion": "gitfn.io/v1alpha1", "kind": "FunctionRepository",
+         "metadata": {"name": "%s", "namespace": "%s"},
+         "spec": {"url": "https://git.example/%s.git", "ref": {"branch": "main"}, "path": "functions"},
+         "status": {"lastFetchedRevision": %s, "lastAppliedRevision": %s,
+           "conditions": [{"type": "Ready", "status": "%s", "reason": "%s", "message": %s,
+             "lastTransitionTime": "2026-11-26T09:00:00Z"}]}}
+        """.formatted(name, namespace, name, quoted(applied), quoted(applied), ready, reason, JSON.asJson(message)),
+        FunctionRepository.class);
+  }
+
+  static Function function(String namespace, String name, String owner, String running) {
+    return JSON.unmarshal("""
+        {"apiVersion": "serverless.kyma-project.io/v1alpha2", "kind": "Function",
+         "metadata": {"name": "%s", "namespace": "%s", "generation": 1, "labels": {"gitfn.io/repository": "%s"}},
+         "spec": {"runtime": "nodejs22", "source": {"inline": {"source": "x"}}},
+         "status": {"observedGeneration": 1, "conditions": [
+           {"type": "ConfigurationReady", "status": "True", "reason": "Ok", "message": ""},
+           {"type": "BuildReady", "status": "True", "reason": "Ok", "message": ""},
+           {"type": "Running", "status": "%s", "reason": "DeploymentReady", "message": ""}]}}
+        """.formatted(name, namespace, owner, running), Function.class);
+  }
+
+  private static String quoted(String value) {
+    return value == null ? "null" : JSON.asJson(value);
+  }
+}
