@@ -1,0 +1,80 @@
+package io.gitfn.reconcile;
+
+import static io.gitfn.api.function.FunctionRuntime.NODEJS22;
+import static io.gitfn.api.function.FunctionRuntime.PYTHON312;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.testbed.Browser;
+import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.TestNamespace;
+import io.gitfn.testbed.WithKubeApi;
+import io.gitfn.testbed.git.BareRepository;
+import io.gitfn.testbed.git.GitClient;
+import io.gitfn.testbed.git.GitHttpServer;
+import io.gitfn.testbed.git.GitServers;
+import io.gitfn.testbed.git.WorkingCopy;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The dashboard in a real browser (Debian's headless Chromium), served by a controller on a real API server and a
+ * real Git server. Each test leaves a screenshot of its page under {@code target/dashboard/}.
+ */
+@WithKubeApi
+@ExtendWith(GitServers.class)
+class DashboardBrowserIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(30);
+  private static final Path SCREENSHOTS = Path.of("target", "dashboard");
+  private static ControllerUnderTest running;
+
+  @BeforeAll
+  static void startController(KubeTestBed bed) throws Exception {
+    running = ControllerUnderTest.start(bed, "dashboard", ControllerSettings.defaults());
+  }
+
+  @AfterAll
+  static void stopController() throws Exception {
+    running.close();
+  }
+
+  @Test
+  void aRepositoryWithFunctionsAppearsWithItsRevisionsStateAndCounts(KubernetesClient client, TestNamespace ns,
+      GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    String sha = copy.write("functions/hello.yaml", Repositories.function("hello", NODEJS22, "v1").toYaml())
+        .write("functions/bye.yaml", Repositories.function("bye", PYTHON312, "v1").toYaml()).commit("two");
+    copy.push();
+    Repositories.gitSecret(client, ns.name(), http);
+    Repositories.create(client, ns.name(), "infra", http.url(repository.name()), Map.of());
+    await().atMost(WAIT).until(() -> ("main@sha1:" + sha).equals(
+        Repositories.repository(client, ns.name(), "infra").getStatus().getLastAppliedRevision()));
+    URI dashboard = running.controller().dashboardUri().orElseThrow();
+
+    try (Browser browser = Browser.start()) {
+      WebElement row = browser.open(dashboard).await("tbody tr",
+          r -> r.getText().contains(ns.name() + "/infra"), WAIT);
+
+      assertThat(row.findElement(By.cssSelector("th")).getText()).isEqualTo(ns.name() + "/infra");
+      // Only an API server here: nothing runs the Functions' Deployments, so both roll out.
+      assertThat(row.findElement(By.cssSelector(".badge")).getText()).isEqualTo("Reconciling");
+      assertThat(row.findElement(By.cssSelector(".numbers")).getText()).isEqualTo("0 / 2 / 0");
+      assertThat(row.findElements(By.cssSelector("code"))).extracting(WebElement::getText)
+          .contains("main@sha1:" + sha.substring(0, 7));
+      assertThat(browser.driver().findElement(By.cssSelector(".summary time")).getText())
+          .as("the script turned the time into an age").endsWith("ago");
+      assertThat(browser.driver().getTitle()).startsWith("gitfn");
+      assertThat(browser.screenshot(SCREENSHOTS.resolve("overview.png"))).isNotEmptyFile();
+    }
+  }
+}
