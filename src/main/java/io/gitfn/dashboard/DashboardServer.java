@@ -13,7 +13,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.util.Collection;
 import java.util.Map;
 import org.eclipse.jetty.http.HttpHeader;
@@ -55,9 +54,9 @@ public final class DashboardServer implements AutoCloseable {
   }
 
   /** Starts serving on {@code host:port} (port 0 takes a free one). */
-  public static DashboardServer start(String host, int port, Source source, Clock clock) throws Exception {
+  public static DashboardServer start(String host, int port, Source source) throws Exception {
     // A few people at a time.
-    SmallServer server = SmallServer.start("gitfn-dashboard", 6, host, port, new Pages(source, clock,
+    SmallServer server = SmallServer.start("gitfn-dashboard", 6, host, port, new Pages(source,
         TemplateEngine.createPrecompiled(null, ContentType.Html, DashboardServer.class.getClassLoader(),
             "io.gitfn.dashboard.html")), "the dashboard");
     log.info("dashboard at {}", server.baseUri());
@@ -76,13 +75,11 @@ public final class DashboardServer implements AutoCloseable {
 
   private static final class Pages extends Handler.Abstract {
     private final Source source;
-    private final Clock clock;
     private final TemplateEngine templates;
     private final Map<String, byte[]> statics;
 
-    Pages(Source source, Clock clock, TemplateEngine templates) {
+    Pages(Source source, TemplateEngine templates) {
       this.source = source;
-      this.clock = clock;
       this.templates = templates;
       this.statics = Map.copyOf(STATIC.keySet().stream().collect(java.util.stream.Collectors.toMap(p -> p,
           Pages::resource)));
@@ -107,7 +104,15 @@ public final class DashboardServer implements AutoCloseable {
         return answer(response, callback, 404, "text/plain; charset=utf-8",
             "no such page; the dashboard starts at /\n".getBytes(StandardCharsets.UTF_8));
       }
-      Overview overview = Overview.of(source.repositories(), source.functions(), clock.instant());
+      Overview overview = Overview.of(source.repositories(), source.functions());
+      String etag = '"' + overview.version() + '"';
+      response.getHeaders().put(HttpHeader.ETAG, etag);
+      response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
+      if (etag.equals(request.getHeaders().get(HttpHeader.IF_NONE_MATCH))) {
+        response.setStatus(304); // the page's script asks every few seconds; most answers are this one
+        callback.succeeded();
+        return true;
+      }
       Utf8ByteOutput page = new Utf8ByteOutput();
       try {
         templates.render("overview.jte", overview, page);
@@ -117,7 +122,6 @@ public final class DashboardServer implements AutoCloseable {
             "the page failed to render; the controller's log says why\n"
                 .getBytes(StandardCharsets.UTF_8));
       }
-      response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
       return answer(response, callback, 200, "text/html; charset=utf-8", page.toByteArray());
     }
 

@@ -3,11 +3,14 @@ package io.gitfn.dashboard;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
-import java.time.Instant;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -16,9 +19,8 @@ import java.util.Map;
  * failed), then by namespace and name.
  *
  * @param functions every Function, whichever repository applied it, or none
- * @param at when the caches were read
  */
-public record Overview(List<RepositorySummary> repositories, RepositorySummary.FunctionCounts functions, Instant at) {
+public record Overview(List<RepositorySummary> repositories, RepositorySummary.FunctionCounts functions) {
 
   private static final Comparator<RepositorySummary> ATTENTION_FIRST = Comparator
       .comparing((RepositorySummary r) -> switch (r.health()) {
@@ -31,7 +33,7 @@ public record Overview(List<RepositorySummary> repositories, RepositorySummary.F
       .thenComparing(RepositorySummary::name);
 
   /** The overview of what the caches hold now. */
-  public static Overview of(Collection<FunctionRepository> repositories, Collection<Function> functions, Instant at) {
+  public static Overview of(Collection<FunctionRepository> repositories, Collection<Function> functions) {
     Map<String, List<Function>> byOwner = new HashMap<>();
     for (Function fn : functions) {
       String owner = fn.getMetadata().getLabels() == null ? null : fn.getMetadata().getLabels().get(Labels.REPOSITORY);
@@ -45,6 +47,19 @@ public record Overview(List<RepositorySummary> repositories, RepositorySummary.F
       rows.add(RepositorySummary.of(repository, byOwner.getOrDefault(owner, List.of())));
     }
     rows.sort(ATTENTION_FIRST);
-    return new Overview(List.copyOf(rows), RepositorySummary.FunctionCounts.of(functions), at);
+    return new Overview(List.copyOf(rows), RepositorySummary.FunctionCounts.of(functions));
+  }
+
+  /**
+   * What the page shows, as a short digest: equal for equal overviews, so that a browser asking again is told
+   * "unchanged" (304) and neither the page nor its rendering travels.
+   */
+  public String version() {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(toString().getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest, 0, 12);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
   }
 }

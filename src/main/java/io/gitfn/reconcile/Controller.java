@@ -221,7 +221,7 @@ public final class Controller implements AutoCloseable {
               public java.util.Collection<io.gitfn.api.function.Function> functions() {
                 return functions.cached();
               }
-            }, clock));
+            }));
       } catch (Exception e) {
         try (watchdog; mirrors; watcher; webhooks; operations) {
           operator.stop();

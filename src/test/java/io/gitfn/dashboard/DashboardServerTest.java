@@ -9,9 +9,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -42,7 +39,7 @@ class DashboardServerTest {
       public Collection<Function> functions() {
         return functions;
       }
-    }, Clock.fixed(Instant.parse("2026-11-26T10:00:00Z"), ZoneOffset.UTC));
+    });
   }
 
   @AfterEach
@@ -92,6 +89,21 @@ class DashboardServerTest {
   }
 
   @Test
+  void aPageAskedForAgainWithTheVersionItShowsIsUnchangedUntilTheCacheChanges() throws Exception {
+    repositories.add(repository("shop", "infra", "main@sha1:" + SHA, "True", "Succeeded", "runs"));
+    HttpResponse<String> first = get("/");
+    String etag = first.headers().firstValue("etag").orElseThrow();
+    assertThat(first.body()).contains("data-version=" + etag);
+
+    assertThat(getIfNoneMatch(etag).statusCode()).isEqualTo(304);
+    assertThat(getIfNoneMatch(etag).body()).isEmpty();
+    repositories.set(0, repository("shop", "infra", "main@sha1:" + "f".repeat(40), "True", "Succeeded", "runs"));
+    HttpResponse<String> changed = getIfNoneMatch(etag);
+    assertThat(changed.statusCode()).isEqualTo(200);
+    assertThat(changed.body()).contains("main@sha1:fffffff");
+  }
+
+  @Test
   void itIsReadOnlyAndLoadsNothingFromElsewhere() throws Exception {
     HttpResponse<String> post = http.send(HttpRequest.newBuilder(server.baseUri().resolve("/"))
         .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
@@ -105,6 +117,11 @@ class DashboardServerTest {
         assertThat(policy).contains("default-src 'none'").contains("script-src 'self'"));
     assertThat(get("/static/../../etc/passwd").statusCode()).isIn(400, 404);
     assertThat(get("/nothing-here").statusCode()).isEqualTo(404);
+  }
+
+  private HttpResponse<String> getIfNoneMatch(String etag) throws Exception {
+    return http.send(HttpRequest.newBuilder(server.baseUri()).header("If-None-Match", etag).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpResponse<String> get(String path) throws Exception {

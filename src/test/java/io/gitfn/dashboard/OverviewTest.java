@@ -5,21 +5,17 @@ import static io.gitfn.dashboard.DashboardServerTest.repository;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gitfn.api.repository.FunctionRepository;
-import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class OverviewTest {
-
-  private static final Instant NOW = Instant.parse("2026-11-26T10:00:00Z");
 
   @Test
   void eachRepositoryCountsOnlyTheFunctionsLabelledForIt() {
     Overview overview = Overview.of(List.of(repository("shop", "infra", null, "Unknown", "RollingOut", "")),
         List.of(function("shop", "a", "shop.infra", "True"), function("shop", "b", "shop.infra", "Unknown"),
             function("shop", "c", "shop.infra", "False"), function("shop", "d", "shop.other", "True"),
-            function("shop", "by-hand", null, "True")),
-        NOW);
+            function("shop", "by-hand", null, "True")));
 
     assertThat(overview.repositories()).singleElement().satisfies(r ->
         assertThat(r.functions()).isEqualTo(new RepositorySummary.FunctionCounts(1, 1, 1)));
@@ -36,7 +32,7 @@ class OverviewTest {
 
     assertThat(Overview.of(List.of(stalled, suspended, repository("a", "r", null, "True", "Succeeded", ""),
         repository("a", "f", null, "False", "FunctionsFailed", ""),
-        repository("a", "u", null, "Unknown", "RollingOut", "")), List.of(), NOW).repositories())
+        repository("a", "u", null, "Unknown", "RollingOut", "")), List.of()).repositories())
         .extracting(RepositorySummary::name, RepositorySummary::health)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple("s", Health.STALLED),
@@ -61,6 +57,6 @@ class OverviewTest {
     receipt.setTime("yesterday");
     repository.getStatus().setLastWebhook(receipt);
 
-    assertThat(Overview.of(List.of(repository), List.of(), NOW).repositories().get(0).lastWebhook()).isNull();
+    assertThat(Overview.of(List.of(repository), List.of()).repositories().get(0).lastWebhook()).isNull();
   }
 }

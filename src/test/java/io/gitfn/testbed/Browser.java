@@ -72,6 +72,11 @@ public final class Browser implements AutoCloseable {
     return driver;
   }
 
+  /** Runs {@code script} in the page and returns what it returns. */
+  public Object script(String script) {
+    return driver.executeScript(script);
+  }
+
   /** Saves what the window shows as a PNG, and returns where. */
   public Path screenshot(Path file) {
     try {

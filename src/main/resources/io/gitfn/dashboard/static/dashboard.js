@@ -1,8 +1,12 @@
-// Shows every <time datetime> as "3 min ago" and keeps it current; without JavaScript the page shows the
-// ISO time the server wrote. Nothing else on the page needs a script.
+// The page follows the controller's cache: every few seconds it asks for itself again with the version it shows
+// (If-None-Match); the server answers 304 while nothing changed, or the new page, whose <main> replaces this one.
+// A hidden tab does not ask. Every <time datetime> shows as "3 min ago" and stays current. Without JavaScript the
+// page shows the time the server wrote and a reload brings the news.
 "use strict";
 (function () {
+  const POLL_MS = 3000;
   const units = [["day", 86400], ["h", 3600], ["min", 60], ["s", 1]];
+
   function ago(then) {
     const seconds = Math.max(0, Math.round((Date.now() - then) / 1000));
     for (const [unit, size] of units) {
@@ -12,7 +16,8 @@
       }
     }
   }
-  function refresh() {
+
+  function ages() {
     for (const time of document.querySelectorAll("time[datetime]")) {
       const then = Date.parse(time.getAttribute("datetime"));
       if (!Number.isNaN(then)) {
@@ -21,6 +26,33 @@
       }
     }
   }
-  document.addEventListener("DOMContentLoaded", refresh);
-  setInterval(refresh, 15000);
+
+  async function follow() {
+    const main = document.querySelector("main[data-version]");
+    if (!main || document.hidden) {
+      return;
+    }
+    try {
+      const answer = await fetch(location.href, {
+        cache: "no-store",
+        headers: {"If-None-Match": '"' + main.dataset.version + '"'},
+      });
+      if (answer.status !== 200) {
+        return; // 304: nothing changed; anything else: try again at the next tick
+      }
+      const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+      const fresh = page.querySelector("main[data-version]");
+      if (fresh) {
+        main.replaceWith(document.adoptNode(fresh));
+        document.title = page.title;
+        ages();
+      }
+    } catch (e) {
+      // the controller restarts or the port-forward dropped: keep what is shown, ask again later
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", ages);
+  setInterval(ages, 15000);
+  setInterval(follow, POLL_MS);
 })();
