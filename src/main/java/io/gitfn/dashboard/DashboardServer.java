@@ -4,6 +4,7 @@ import gg.jte.ContentType;
 import gg.jte.TemplateEngine;
 import gg.jte.TemplateException;
 import gg.jte.output.Utf8ByteOutput;
+import io.gitfn.api.KubernetesNames;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.server.SmallServer;
@@ -15,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Optional;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.server.Handler;
@@ -43,6 +45,7 @@ public final class DashboardServer implements AutoCloseable {
   // The page may load only its own style sheet and script: no inline script, no other origin, no framing.
   private static final String POLICY = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
       + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  private static final String REPOSITORIES = "/repositories/";
   private static final Map<String, String> STATIC = Map.of(
       "/static/dashboard.css", "text/css; charset=utf-8",
       "/static/dashboard.js", "text/javascript; charset=utf-8");
@@ -100,12 +103,40 @@ public final class DashboardServer implements AutoCloseable {
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "max-age=300");
         return answer(response, callback, 200, STATIC.get(path), statics.get(path));
       }
-      if (!path.equals("/")) {
-        return answer(response, callback, 404, "text/plain; charset=utf-8",
-            "no such page; the dashboard starts at /\n".getBytes(StandardCharsets.UTF_8));
+      if (path.equals("/")) {
+        Overview overview = Overview.of(source.repositories(), source.functions());
+        return page(request, response, callback, "overview.jte", overview, overview.version());
       }
-      Overview overview = Overview.of(source.repositories(), source.functions());
-      String etag = '"' + overview.version() + '"';
+      Optional<FunctionRepository> repository = repository(path);
+      if (repository.isPresent()) {
+        RepositoryPage page = RepositoryPage.of(repository.get(), source.functions());
+        return page(request, response, callback, "repository.jte", page, page.version());
+      }
+      return answer(response, callback, 404, "text/plain; charset=utf-8",
+          "no such page; the dashboard starts at /\n".getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The repository {@code /repositories/<namespace>/<name>} names, if the cache holds it. Only names Kubernetes
+     * allows are looked up: anything else in a path is not found, whatever it holds.
+     */
+    private Optional<FunctionRepository> repository(String path) {
+      if (!path.startsWith(REPOSITORIES)) {
+        return Optional.empty();
+      }
+      String[] parts = path.substring(REPOSITORIES.length()).split("/", -1);
+      if (parts.length != 2 || !KubernetesNames.isDns1123Label(parts[0])
+          || !KubernetesNames.isDns1123Subdomain(parts[1])) {
+        return Optional.empty();
+      }
+      return source.repositories().stream().filter(r -> parts[0].equals(r.getMetadata().getNamespace())
+          && parts[1].equals(r.getMetadata().getName())).findFirst();
+    }
+
+    /** Renders {@code template} with {@code model}, or answers 304 when the browser shows this version already. */
+    private boolean page(Request request, Response response, Callback callback, String template, Object model,
+        String version) {
+      String etag = '"' + version + '"';
       response.getHeaders().put(HttpHeader.ETAG, etag);
       response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
       if (etag.equals(request.getHeaders().get(HttpHeader.IF_NONE_MATCH))) {
@@ -115,12 +146,11 @@ public final class DashboardServer implements AutoCloseable {
       }
       Utf8ByteOutput page = new Utf8ByteOutput();
       try {
-        templates.render("overview.jte", overview, page);
+        templates.render(template, model, page);
       } catch (TemplateException e) {
-        log.error("the dashboard's overview failed to render", e);
+        log.error("the dashboard's {} failed to render", template, e);
         return answer(response, callback, 500, "text/plain; charset=utf-8",
-            "the page failed to render; the controller's log says why\n"
-                .getBytes(StandardCharsets.UTF_8));
+            "the page failed to render; the controller's log says why\n".getBytes(StandardCharsets.UTF_8));
       }
       return answer(response, callback, 200, "text/html; charset=utf-8", page.toByteArray());
     }

@@ -67,6 +67,43 @@ class DashboardServerTest {
   }
 
   @Test
+  void aRepositorysPageListsItsFunctionsWithTheFailedFirstAndItsRevisions() throws Exception {
+    FunctionRepository repository = repository("shop", "infra", "main@sha1:" + SHA, "False", "FunctionsFailed",
+        "revision main@sha1:" + SHA + " is applied, but 1 of 2 Functions failed");
+    io.gitfn.api.repository.SyncRecord record = new io.gitfn.api.repository.SyncRecord();
+    record.setRevision("main@sha1:" + SHA);
+    record.setOutcome("Applied");
+    record.setTime("2026-11-26T09:00:00Z");
+    record.setCreated(2);
+    repository.getStatus().setHistory(List.of(record));
+    repositories.add(repository);
+    functions.add(function("shop", "a-fine", "shop.infra", "True"));
+    functions.add(function("shop", "z-broken", "shop.infra", "False"));
+    functions.add(function("shop", "elsewhere", "shop.other", "True"));
+
+    assertThat(get("/").body()).contains("<a href=\"/repositories/shop/infra\">");
+    HttpResponse<String> page = get("/repositories/shop/infra");
+
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.body()).contains("<span class=\"badge failed\">Failed</span>")
+        .doesNotContain("elsewhere")
+        .contains("<td>Applied</td>").contains("2 / 0 / 0");
+    assertThat(page.body().indexOf("z-broken")).as("failed first").isLessThan(page.body().indexOf("a-fine"));
+    assertThat(page.headers().firstValue("etag")).isPresent();
+  }
+
+  @Test
+  void aPathThatNamesNoRepositoryIsNotFoundWhateverItHolds() throws Exception {
+    repositories.add(repository("shop", "infra", null, "True", "Succeeded", "runs"));
+
+    assertThat(get("/repositories/shop/other").statusCode()).isEqualTo(404);
+    assertThat(get("/repositories/shop/infra/more").statusCode()).isEqualTo(404);
+    assertThat(get("/repositories/Shop/infra").statusCode()).isEqualTo(404);
+    assertThat(get("/repositories/" + "a".repeat(300) + "/infra").statusCode()).isEqualTo(404);
+    assertThat(get("/repositories/shop/%3Cscript%3E").statusCode()).isEqualTo(404);
+  }
+
+  @Test
   void whatATenantWroteIsShownAsTextNeverAsMarkup() throws Exception {
     repositories.add(repository("shop", "infra", "main@sha1:x\" onmouseover=\"alert(1)", "False", "InvalidRevision",
         "functions/x.yaml:1: <script>alert(1)</script>"));

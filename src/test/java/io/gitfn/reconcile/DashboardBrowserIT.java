@@ -24,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 
 /**
@@ -73,6 +74,17 @@ class DashboardBrowserIT {
           .contains("main@sha1:" + sha.substring(0, 7));
       assertThat(browser.driver().getTitle()).startsWith("gitfn");
       assertThat(browser.screenshot(SCREENSHOTS.resolve("overview.png"))).isNotEmptyFile();
+
+      // The keyboard reaches the repository's page: Enter on its link.
+      row.findElement(By.cssSelector("th a")).sendKeys(Keys.ENTER);
+      WebElement functions = browser.await("table.functions", t -> t.getText().contains("hello"), WAIT);
+      assertThat(functions.findElements(By.cssSelector("tbody th"))).extracting(WebElement::getText)
+          .containsExactlyInAnyOrder("bye", "hello");
+      assertThat(functions.getText()).contains("Rolling out").contains("nodejs22").contains("python312");
+      assertThat(browser.driver().findElement(By.cssSelector("table.history")).getText())
+          .contains("main@sha1:" + sha.substring(0, 7));
+      assertThat(browser.driver().getTitle()).isEqualTo("gitfn: " + ns.name() + "/infra");
+      browser.screenshot(SCREENSHOTS.resolve("repository.png"));
     }
   }
 

@@ -1,0 +1,62 @@
+package io.gitfn.dashboard;
+
+import io.gitfn.api.Labels;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.api.repository.SyncRecord;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A FunctionRepository's page: its row of the overview, each of its Functions, and what its last revisions did.
+ *
+ * @param functions those labelled for it, the failed first, then those rolling out, then by name
+ * @param history newest first, at most {@value #HISTORY} revisions
+ */
+public record RepositoryPage(RepositorySummary repository, List<FunctionSummary> functions,
+    List<HistoryEntry> history) {
+
+  static final int HISTORY = 10;
+
+  /**
+   * What one revision did.
+   *
+   * @param outcome such as {@code Applied}, {@code Failed} or {@code Refused}
+   */
+  public record HistoryEntry(RepositorySummary.Revision revision, String time, String outcome, int created,
+      int updated, int deleted) {}
+
+  private static final Comparator<FunctionSummary> ATTENTION_FIRST = Comparator
+      .comparing((FunctionSummary f) -> switch (f.progress().phase()) {
+        case FAILED -> 0;
+        case ROLLING_OUT -> 1;
+        case RUNNING, PINNED -> 2;
+      })
+      .thenComparing(FunctionSummary::namespace)
+      .thenComparing(FunctionSummary::name);
+
+  static RepositoryPage of(FunctionRepository repository, Collection<Function> allFunctions) {
+    String owner = repository.getMetadata().getNamespace() + "." + repository.getMetadata().getName();
+    List<Function> own = allFunctions.stream().filter(fn -> fn.getMetadata().getLabels() != null
+        && owner.equals(fn.getMetadata().getLabels().get(Labels.REPOSITORY))).toList();
+    List<SyncRecord> records = repository.getStatus() == null || repository.getStatus().getHistory() == null
+        ? List.of() : repository.getStatus().getHistory();
+    return new RepositoryPage(
+        RepositorySummary.of(repository, own),
+        own.stream().map(FunctionSummary::of).sorted(ATTENTION_FIRST).toList(),
+        records.stream().limit(HISTORY).map(r -> new HistoryEntry(RepositorySummary.Revision.of(r.getRevision()),
+            r.getTime(), r.getOutcome(), count(r.getCreated()), count(r.getUpdated()), count(r.getDeleted())))
+            .toList());
+  }
+
+  private static int count(Integer value) {
+    return Objects.requireNonNullElse(value, 0);
+  }
+
+  /** A digest of what the page shows, as {@link Overview#version()}. */
+  public String version() {
+    return Versions.of(this);
+  }
+}
