@@ -15,6 +15,7 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpHeader;
@@ -42,10 +43,16 @@ public final class DashboardServer implements AutoCloseable {
     Collection<Function> functions();
   }
 
+  /** The Events about a Function, which no informer holds ({@link RecentEvents}). */
+  public interface Events {
+    List<FunctionPage.EventLine> about(String namespace, String name);
+  }
+
   // The page may load only its own style sheet and script: no inline script, no other origin, no framing.
   private static final String POLICY = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
       + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
   private static final String REPOSITORIES = "/repositories/";
+  private static final String FUNCTIONS = "/functions/";
   private static final Map<String, String> STATIC = Map.of(
       "/static/dashboard.css", "text/css; charset=utf-8",
       "/static/dashboard.js", "text/javascript; charset=utf-8");
@@ -57,9 +64,9 @@ public final class DashboardServer implements AutoCloseable {
   }
 
   /** Starts serving on {@code host:port} (port 0 takes a free one). */
-  public static DashboardServer start(String host, int port, Source source) throws Exception {
+  public static DashboardServer start(String host, int port, Source source, Events events) throws Exception {
     // A few people at a time.
-    SmallServer server = SmallServer.start("gitfn-dashboard", 6, host, port, new Pages(source,
+    SmallServer server = SmallServer.start("gitfn-dashboard", 6, host, port, new Pages(source, events,
         TemplateEngine.createPrecompiled(null, ContentType.Html, DashboardServer.class.getClassLoader(),
             "io.gitfn.dashboard.html")), "the dashboard");
     log.info("dashboard at {}", server.baseUri());
@@ -78,11 +85,13 @@ public final class DashboardServer implements AutoCloseable {
 
   private static final class Pages extends Handler.Abstract {
     private final Source source;
+    private final Events events;
     private final TemplateEngine templates;
     private final Map<String, byte[]> statics;
 
-    Pages(Source source, TemplateEngine templates) {
+    Pages(Source source, Events events, TemplateEngine templates) {
       this.source = source;
+      this.events = events;
       this.templates = templates;
       this.statics = Map.copyOf(STATIC.keySet().stream().collect(java.util.stream.Collectors.toMap(p -> p,
           Pages::resource)));
@@ -107,30 +116,38 @@ public final class DashboardServer implements AutoCloseable {
         Overview overview = Overview.of(source.repositories(), source.functions());
         return page(request, response, callback, "overview.jte", overview, overview.version());
       }
-      Optional<FunctionRepository> repository = repository(path);
+      Optional<FunctionRepository> repository = named(path, REPOSITORIES, source.repositories());
       if (repository.isPresent()) {
         RepositoryPage page = RepositoryPage.of(repository.get(), source.functions());
         return page(request, response, callback, "repository.jte", page, page.version());
+      }
+      Optional<Function> function = named(path, FUNCTIONS, source.functions());
+      if (function.isPresent()) {
+        Function fn = function.get();
+        FunctionPage page = FunctionPage.of(fn, events.about(fn.getMetadata().getNamespace(),
+            fn.getMetadata().getName()));
+        return page(request, response, callback, "function.jte", page, page.version());
       }
       return answer(response, callback, 404, "text/plain; charset=utf-8",
           "no such page; the dashboard starts at /\n".getBytes(StandardCharsets.UTF_8));
     }
 
     /**
-     * The repository {@code /repositories/<namespace>/<name>} names, if the cache holds it. Only names Kubernetes
-     * allows are looked up: anything else in a path is not found, whatever it holds.
+     * The object {@code <prefix><namespace>/<name>} names, if the cache holds it. Only names Kubernetes allows are
+     * looked up: anything else in a path is not found, whatever it holds.
      */
-    private Optional<FunctionRepository> repository(String path) {
-      if (!path.startsWith(REPOSITORIES)) {
+    private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> Optional<T> named(String path,
+        String prefix, java.util.Collection<T> cached) {
+      if (!path.startsWith(prefix)) {
         return Optional.empty();
       }
-      String[] parts = path.substring(REPOSITORIES.length()).split("/", -1);
+      String[] parts = path.substring(prefix.length()).split("/", -1);
       if (parts.length != 2 || !KubernetesNames.isDns1123Label(parts[0])
           || !KubernetesNames.isDns1123Subdomain(parts[1])) {
         return Optional.empty();
       }
-      return source.repositories().stream().filter(r -> parts[0].equals(r.getMetadata().getNamespace())
-          && parts[1].equals(r.getMetadata().getName())).findFirst();
+      return cached.stream().filter(o -> parts[0].equals(o.getMetadata().getNamespace())
+          && parts[1].equals(o.getMetadata().getName())).findFirst();
     }
 
     /** Renders {@code template} with {@code model}, or answers 304 when the browser shows this version already. */

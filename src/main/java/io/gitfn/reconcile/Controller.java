@@ -7,6 +7,7 @@ import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.dashboard.DashboardServer;
+import io.gitfn.dashboard.RecentEvents;
 import io.gitfn.health.Watchdog;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
@@ -221,7 +222,7 @@ public final class Controller implements AutoCloseable {
               public java.util.Collection<io.gitfn.api.function.Function> functions() {
                 return functions.cached();
               }
-            }));
+            }, new RecentEvents(client, clock)));
       } catch (Exception e) {
         try (watchdog; mirrors; watcher; webhooks; operations) {
           operator.stop();

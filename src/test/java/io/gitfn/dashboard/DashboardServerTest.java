@@ -24,6 +24,7 @@ class DashboardServerTest {
 
   private final List<FunctionRepository> repositories = new CopyOnWriteArrayList<>();
   private final List<Function> functions = new CopyOnWriteArrayList<>();
+  private final List<FunctionPage.EventLine> events = new CopyOnWriteArrayList<>();
   private final HttpClient http = HttpClient.newHttpClient();
   private DashboardServer server;
 
@@ -39,7 +40,7 @@ class DashboardServerTest {
       public Collection<Function> functions() {
         return functions;
       }
-    });
+    }, (namespace, name) -> events);
   }
 
   @AfterEach
@@ -90,6 +91,24 @@ class DashboardServerTest {
         .contains("<td>Applied</td>").contains("2 / 0 / 0");
     assertThat(page.body().indexOf("z-broken")).as("failed first").isLessThan(page.body().indexOf("a-fine"));
     assertThat(page.headers().firstValue("etag")).isPresent();
+  }
+
+  @Test
+  void aFunctionsPageShowsItsConditionsVersionsAndEventsAndLinksBackToItsRepository() throws Exception {
+    functions.add(function("shop", "hello", "shop.infra", "False"));
+    events.add(new FunctionPage.EventLine("Warning", "DeploymentFailed", "<b>pods</b> crash", "2026-11-26T09:59:00Z",
+        3));
+
+    assertThat(get("/repositories/shop/infra").statusCode()).as("no such repository").isEqualTo(404);
+    HttpResponse<String> page = get("/functions/shop/hello");
+
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.body()).contains("<a href=\"/repositories/shop/infra\">shop.infra</a>")
+        .contains("<span class=\"badge failed\">Failed</span>")
+        .contains("<th scope=\"row\">Running</th>")
+        .contains("<tr class=\"warning\">").contains("DeploymentFailed").contains("&lt;b&gt;pods&lt;/b&gt; crash")
+        .contains("×3");
+    assertThat(get("/functions/shop/nothing").statusCode()).isEqualTo(404);
   }
 
   @Test

@@ -85,6 +85,14 @@ class DashboardBrowserIT {
           .contains("main@sha1:" + sha.substring(0, 7));
       assertThat(browser.driver().getTitle()).isEqualTo("gitfn: " + ns.name() + "/infra");
       browser.screenshot(SCREENSHOTS.resolve("repository.png"));
+
+      functions.findElement(By.linkText("hello")).sendKeys(Keys.ENTER);
+      WebElement conditions = browser.await("table.conditions", t -> t.getText().contains("BuildReady"), WAIT);
+      assertThat(conditions.findElements(By.cssSelector("tbody th"))).extracting(WebElement::getText)
+          .contains("ConfigurationReady", "BuildReady");
+      assertThat(browser.driver().findElement(By.cssSelector(".crumbs")).getText()).contains(ns.name() + ".infra");
+      assertThat(browser.driver().getTitle()).isEqualTo("gitfn: Function " + ns.name() + "/hello");
+      browser.screenshot(SCREENSHOTS.resolve("function.png"));
     }
   }
 

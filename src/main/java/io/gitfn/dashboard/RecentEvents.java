@@ -1,0 +1,88 @@
+package io.gitfn.dashboard;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The Events about one Function, asked of the API server at most once in {@link #FRESH} whoever looks: the controller
+ * keeps no informer on Events (a cluster's worth would cost more memory than all its Functions), so a Function's
+ * page asks for them, and this keeps any number of viewers, and their pages' polling, to one list call per
+ * Function every few seconds. It holds the newest {@value #FUNCTIONS} Functions' answers.
+ */
+public final class RecentEvents implements DashboardServer.Events {
+
+  static final Duration FRESH = Duration.ofSeconds(5);
+  static final int FUNCTIONS = 64;
+  static final int EVENTS = 30;
+  private static final int MESSAGE = 1024;
+
+  private record Answer(Instant at, List<FunctionPage.EventLine> events) {}
+
+  private final KubernetesClient client;
+  private final Clock clock;
+  private final Map<String, Answer> answers = new LinkedHashMap<>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Answer> eldest) {
+      return size() > FUNCTIONS;
+    }
+  };
+
+  public RecentEvents(KubernetesClient client, Clock clock) {
+    this.client = client;
+    this.clock = clock;
+  }
+
+  /** The newest {@value #EVENTS} Events about the Function, or one line that says why there are none to show. */
+  @Override
+  public List<FunctionPage.EventLine> about(String namespace, String name) {
+    String key = namespace + "/" + name;
+    Instant now = clock.instant();
+    synchronized (answers) {
+      Answer answer = answers.get(key);
+      if (answer != null && now.isBefore(answer.at().plus(FRESH))) {
+        return answer.events();
+      }
+    }
+    List<FunctionPage.EventLine> events = list(namespace, name);
+    synchronized (answers) {
+      answers.put(key, new Answer(now, events));
+    }
+    return events;
+  }
+
+  private List<FunctionPage.EventLine> list(String namespace, String name) {
+    try {
+      return client.v1().events().inNamespace(namespace)
+          .withField("involvedObject.kind", "Function").withField("involvedObject.name", name)
+          .list().getItems().stream()
+          .sorted(Comparator.comparing(RecentEvents::time, Comparator.nullsFirst(Comparator.naturalOrder())).reversed())
+          .limit(EVENTS)
+          .map(e -> new FunctionPage.EventLine(e.getType(), e.getReason(), shorten(e.getMessage()), time(e),
+              Objects.requireNonNullElse(e.getCount(), 1)))
+          .toList();
+    } catch (KubernetesClientException e) {
+      return List.of(new FunctionPage.EventLine("Warning", "EventsUnavailable",
+          "the API server did not list the Events: " + shorten(e.getMessage()), null, 1));
+    }
+  }
+
+  private static String time(Event event) {
+    if (event.getLastTimestamp() != null) {
+      return event.getLastTimestamp();
+    }
+    return event.getEventTime() != null ? event.getEventTime().getTime() : event.getFirstTimestamp();
+  }
+
+  private static String shorten(String message) {
+    return message == null || message.length() <= MESSAGE ? message : message.substring(0, MESSAGE) + "…";
+  }
+}
