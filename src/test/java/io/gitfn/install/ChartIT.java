@@ -160,6 +160,7 @@ class ChartIT {
     assertThat(controller.getImage()).as("the image -Pimage builds")
         .isEqualTo("ghcr.io/gitfn/gitfn:" + ChartImageTest.projectVersion());
     assertThat(controller.getArgs()).containsExactly("controller", "--webhook-port=9292", "--metrics-port=8080",
+        "--dashboard-port=8081",
         "--cache-dir=/var/cache/gitfn", "--mirror-disk-budget=10Gi", "--registry=registry.local:5000",
         "--registry-secret=serverless-registry-config-default",
         "--builder=buildah", "--build-concurrency=5", "--build-deadline=20m",
@@ -219,6 +220,7 @@ class ChartIT {
     PodSpec pod = deployment.getSpec().getTemplate().getSpec();
     Container controller = pod.getContainers().get(0);
     assertThat(controller.getArgs()).containsExactly("controller", "--webhook-port=9292", "--metrics-port=8080",
+        "--dashboard-port=8081",
         "--cache-dir=/var/cache/gitfn", "--mirror-disk-budget=5Gi",
         "--registry=gitfn-registry.gitfn-system.svc.cluster.local:5000", "--registry-secret=push-credentials",
         "--package-registry-secret=npmrc", "--builder=kaniko", "--builder-image=builders.example.com/kaniko/executor:v9",
@@ -264,6 +266,17 @@ class ChartIT {
     assertThat(only(objects, PersistentVolumeClaim.class).getSpec().getResources().getRequests())
         .containsEntry("storage", new Quantity("5Gi"));
     assertThat(Manifests.find(objects, "Service", "gitfn-registry")).isPresent();
+  }
+
+  @Test
+  void theDashboardCanBeTurnedOffOrMoved() {
+    Container off = only(helmTemplate("gitfn", "gitfn-system", REGISTRY, "--set=dashboard.enabled=false"),
+        Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+    Container moved = only(helmTemplate("gitfn", "gitfn-system", REGISTRY, "--set=dashboard.port=9000"),
+        Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+
+    assertThat(off.getArgs()).contains("--dashboard-port=-1");
+    assertThat(moved.getArgs()).contains("--dashboard-port=9000");
   }
 
   @Test
