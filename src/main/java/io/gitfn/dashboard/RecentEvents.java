@@ -1,6 +1,7 @@
 package io.gitfn.dashboard;
 
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
@@ -23,6 +24,9 @@ public final class RecentEvents implements DashboardServer.Events {
   static final Duration FRESH = Duration.ofSeconds(5);
   static final int FUNCTIONS = 64;
   static final int EVENTS = 30;
+  // Whoever may create Events in a namespace could make thousands about one Function: one page of them is read,
+  // in the API server's order, and the newest of that page shown.
+  static final long LISTED = 500;
   private static final int MESSAGE = 1024;
 
   private record Answer(Instant at, List<FunctionPage.EventLine> events) {}
@@ -59,11 +63,16 @@ public final class RecentEvents implements DashboardServer.Events {
     return events;
   }
 
+  /** At most {@value #LISTED} Events about the Function, as the API server lists them. */
+  List<Event> listed(String namespace, String name) {
+    return client.v1().events().inNamespace(namespace)
+        .withField("involvedObject.kind", "Function").withField("involvedObject.name", name)
+        .list(new ListOptionsBuilder().withLimit(LISTED).build()).getItems();
+  }
+
   private List<FunctionPage.EventLine> list(String namespace, String name) {
     try {
-      return client.v1().events().inNamespace(namespace)
-          .withField("involvedObject.kind", "Function").withField("involvedObject.name", name)
-          .list().getItems().stream()
+      return listed(namespace, name).stream()
           .sorted(Comparator.comparing(RecentEvents::time, Comparator.nullsFirst(Comparator.naturalOrder())).reversed())
           .limit(EVENTS)
           .map(e -> new FunctionPage.EventLine(e.getType(), e.getReason(), shorten(e.getMessage()), time(e),

@@ -44,6 +44,17 @@ class RecentEventsIT {
         .allSatisfy(e -> assertThat(e.message()).hasSize(1025).endsWith("…"));
   }
 
+  @Test
+  void thousandsOfEventsAboutOneFunctionAreReadOnePageAtMost(KubernetesClient client, TestNamespace ns) {
+    RecentEvents events = new RecentEvents(client, new MutableClock(Instant.parse("2026-11-26T10:00:00Z")));
+    for (int i = 0; i < RecentEvents.LISTED + 20; i++) {
+      event(client, ns, "spammed", "event " + i, "Spam");
+    }
+
+    assertThat(events.listed(ns.name(), "spammed")).hasSize((int) RecentEvents.LISTED);
+    assertThat(events.about(ns.name(), "spammed")).hasSize(RecentEvents.EVENTS);
+  }
+
   private static void event(KubernetesClient client, TestNamespace ns, String function, String message,
       String reason) {
     client.v1().events().inNamespace(ns.name()).resource(new EventBuilder()
