@@ -55,11 +55,7 @@ class DashboardBrowserIT {
     WorkingCopy copy = git.clone(http.url(repository.name()));
     String sha = copy.write("functions/hello.yaml", Repositories.function("hello", NODEJS22, "v1").toYaml())
         .write("functions/bye.yaml", Repositories.function("bye", PYTHON312, "v1").toYaml()).commit("two");
-    copy.push();
-    Repositories.gitSecret(client, ns.name(), http);
-    Repositories.create(client, ns.name(), "infra", http.url(repository.name()), Map.of());
-    await().atMost(WAIT).until(() -> ("main@sha1:" + sha).equals(
-        Repositories.repository(client, ns.name(), "infra").getStatus().getLastAppliedRevision()));
+    applied(client, ns, http, repository, copy, sha);
     URI dashboard = running.controller().dashboardUri().orElseThrow();
 
     try (Browser browser = Browser.start()) {
@@ -102,11 +98,7 @@ class DashboardBrowserIT {
     WorkingCopy copy = git.clone(http.url(repository.name()));
     String first = copy.write("functions/hello.yaml", Repositories.function("hello", NODEJS22, "v1").toYaml())
         .commit("v1");
-    copy.push();
-    Repositories.gitSecret(client, ns.name(), http);
-    Repositories.create(client, ns.name(), "infra", http.url(repository.name()), Map.of());
-    await().atMost(WAIT).until(() -> ("main@sha1:" + first).equals(
-        Repositories.repository(client, ns.name(), "infra").getStatus().getLastAppliedRevision()));
+    applied(client, ns, http, repository, copy, first);
 
     try (Browser browser = Browser.start()) {
       browser.open(running.controller().dashboardUri().orElseThrow()).await("tbody tr",
@@ -126,5 +118,15 @@ class DashboardBrowserIT {
       assertThat(browser.script("return window.sameDocument === true;")).isEqualTo(true);
       browser.screenshot(SCREENSHOTS.resolve("overview-after-push.png"));
     }
+  }
+
+  /** Pushes {@code copy}, makes the FunctionRepository {@code infra} of it, and waits until {@code sha} is applied. */
+  private static void applied(KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository,
+      WorkingCopy copy, String sha) throws Exception {
+    copy.push();
+    Repositories.gitSecret(client, ns.name(), http);
+    Repositories.create(client, ns.name(), "infra", http.url(repository.name()), Map.of());
+    await().atMost(WAIT).until(() -> ("main@sha1:" + sha).equals(
+        Repositories.repository(client, ns.name(), "infra").getStatus().getLastAppliedRevision()));
   }
 }
