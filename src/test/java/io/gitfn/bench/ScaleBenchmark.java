@@ -70,7 +70,8 @@ final class ScaleBenchmark implements Benchmark {
       .withGroup("source.toolkit.fluxcd.io").withVersion("v1").withKind("GitRepository").withPlural("gitrepositories")
       .withNamespaced(true).build();
   private static final Duration SETTLE = Duration.ofSeconds(30);
-  private static final Duration STEP_TIMEOUT = Duration.ofMinutes(40);
+  // 5,000 new Functions take about 40 minutes on 2 cores (the API server creating their Jobs, Pods and Deployments).
+  private static final Duration STEP_TIMEOUT = Duration.ofMinutes(75);
   private static final Duration CHANGE_TIMEOUT = Duration.ofSeconds(60);
   private static final Pattern METRIC = Pattern.compile("^(\\w+)\\{([^}]*)\\} (\\S+)$", Pattern.MULTILINE);
 
