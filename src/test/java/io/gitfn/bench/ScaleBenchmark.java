@@ -53,10 +53,10 @@ final class ScaleBenchmark implements Benchmark {
   private static final int PUSHES = 20;
   /**
    * The heap docs/operations.md#sizing gives for {@code functions}: 1.7× the live set this benchmark measured (about
-   * 32 MiB and 20 KiB per Function), and never less than the image's 96 MiB.
+   * 29 MiB and 16 KiB per Function), and never less than the image's 96 MiB.
    */
   static int heapMib(int functions) {
-    return Math.max(96, 54 + functions * 34 / 1024);
+    return Math.max(96, 49 + functions * 27 / 1024);
   }
 
   /** The image's flags (ControllerProcess.JVM_FLAGS) with the heap sized for {@code functions}. */
