@@ -1,5 +1,7 @@
 package io.gitfn.api;
 
+import java.util.Optional;
+
 /**
  * The label keys gitfn reads and writes: Kyma's, on a Function's children (reference §2.5), so that tools which list
  * them by label keep working, and gitfn's own.
@@ -31,6 +33,24 @@ public final class Labels {
 
   /** On the leader's Pod: the Lease it holds, so that the webhook Service selects the instance that acts. */
   public static final String LEADER = "gitfn.io/leader";
+
+  /** A FunctionRepository as a {@link #REPOSITORY} value names it. */
+  public record Repository(String namespace, String name) {}
+
+  /** The {@link #REPOSITORY} value of the FunctionRepository {@code namespace/name}. */
+  public static String repository(String namespace, String name) {
+    return namespace + "." + name;
+  }
+
+  /**
+   * The FunctionRepository a {@link #REPOSITORY} value names, or empty when it names none. A namespace is a DNS
+   * label, without dots, so the first dot ends it.
+   */
+  public static Optional<Repository> repositoryOf(String value) {
+    int dot = value == null ? -1 : value.indexOf('.');
+    return dot > 0 && dot < value.length() - 1
+        ? Optional.of(new Repository(value.substring(0, dot), value.substring(dot + 1))) : Optional.empty();
+  }
 
   private Labels() {}
 }

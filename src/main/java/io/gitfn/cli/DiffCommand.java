@@ -74,7 +74,7 @@ final class DiffCommand extends ClusterCommand {
         client.genericKubernetesResources(FUNCTIONS);
     FunctionRepository owning = repository == null ? null
         : ClusterObjects.one(client, FunctionRepository.class, "functionrepository", namespace, repository);
-    String owner = owning == null ? null : namespace + "." + repository;
+    String owner = owning == null ? null : Labels.repository(namespace, repository);
     StringBuilder diff = new StringBuilder();
     Set<String> seen = new HashSet<>();
     for (Function function : desired) {

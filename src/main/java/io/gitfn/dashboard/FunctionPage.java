@@ -39,8 +39,7 @@ public record FunctionPage(FunctionSummary function, String repository, List<Con
 
   /** The repository's page, from the label: {@code /repositories/<namespace>/<name>}, or null. */
   public String repositoryPath() {
-    int dot = repository == null ? -1 : repository.indexOf('.');
-    return dot <= 0 ? null : "/repositories/" + repository.substring(0, dot) + "/" + repository.substring(dot + 1);
+    return Labels.repositoryOf(repository).map(r -> "/repositories/" + r.namespace() + "/" + r.name()).orElse(null);
   }
 
   /** A digest of what the page shows, as {@link Overview#version()}. */

@@ -39,7 +39,7 @@ public record Overview(List<RepositorySummary> repositories, RepositorySummary.F
     }
     List<RepositorySummary> rows = new ArrayList<>();
     for (FunctionRepository repository : repositories) {
-      String owner = repository.getMetadata().getNamespace() + "." + repository.getMetadata().getName();
+      String owner = Labels.repository(repository.getMetadata().getNamespace(), repository.getMetadata().getName());
       rows.add(RepositorySummary.of(repository, byOwner.getOrDefault(owner, List.of())));
     }
     rows.sort(ATTENTION_FIRST);

@@ -38,7 +38,7 @@ public record RepositoryPage(RepositorySummary repository, List<FunctionSummary>
       .thenComparing(FunctionSummary::name);
 
   static RepositoryPage of(FunctionRepository repository, Collection<Function> allFunctions) {
-    String owner = repository.getMetadata().getNamespace() + "." + repository.getMetadata().getName();
+    String owner = Labels.repository(repository.getMetadata().getNamespace(), repository.getMetadata().getName());
     List<Function> own = allFunctions.stream().filter(fn -> fn.getMetadata().getLabels() != null
         && owner.equals(fn.getMetadata().getLabels().get(Labels.REPOSITORY))).toList();
     List<SyncRecord> records = repository.getStatus() == null || repository.getStatus().getHistory() == null

@@ -404,10 +404,7 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
 
   /** Wakes the repository whose {@code gitfn.io/repository} label value is {@code owner}: a Function of it moved. */
   private void wakeOwner(String owner) {
-    int dot = owner.indexOf('.'); // namespace.name; a namespace has no dot
-    if (dot > 0 && dot < owner.length() - 1) {
-      gitEvents.propagateEvent(new ResourceID(owner.substring(dot + 1), owner.substring(0, dot)));
-    }
+    Labels.repositoryOf(owner).ifPresent(r -> gitEvents.propagateEvent(new ResourceID(r.name(), r.namespace())));
   }
 
   /** Wakes the repositories whose {@code spec.dependsOn} names {@code repository}, which now runs its revision. */
@@ -460,7 +457,7 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     readiness.remove(ResourceID.fromResource(repository));
     applied.remove(ResourceID.fromResource(repository));
     if (!Boolean.FALSE.equals(repository.getSpec().getPrune())) {
-      String owner = repository.getMetadata().getNamespace() + "." + repository.getMetadata().getName();
+      String owner = Labels.repository(repository.getMetadata().getNamespace(), repository.getMetadata().getName());
       client.resources(Function.class).inAnyNamespace().withLabel(Labels.REPOSITORY, owner).delete();
     }
     return DeleteControl.defaultDelete();

@@ -39,7 +39,7 @@ public record SyncRequest(
 
   /** The value of {@link Labels#REPOSITORY} on every Function of this repository. */
   public String owner() {
-    return namespace + "." + repository;
+    return Labels.repository(namespace, repository);
   }
 
   /** Every namespace this repository may write to, and so prunes in: its own and the allowed ones. */
