@@ -35,6 +35,7 @@ import io.gitfn.source.MirrorCache;
 import io.gitfn.source.RefSelector;
 import io.gitfn.source.RepositoryUrl;
 import io.gitfn.source.Revision;
+import io.gitfn.source.Snapshot;
 import io.gitfn.source.SourceException;
 import io.gitfn.trigger.SourceId;
 import io.gitfn.trigger.SourceState;
@@ -299,8 +300,9 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     pass.status().setLastAttemptedRevision(revision.toString());
     Manifest manifest;
     try {
-      manifest = manifests.read(mirrors.read(source.url(), source.credentials(), revision),
-          spec.getPath() == null ? "." : spec.getPath(), ignoreLines(spec));
+      Snapshot snapshot = mirrors.read(source.url(), source.credentials(), revision);
+      pass.commit(snapshot.summary());
+      manifest = manifests.read(snapshot, spec.getPath() == null ? "." : spec.getPath(), ignoreLines(spec));
     } catch (InvalidManifestException e) {
       pass.failed(revision, INVALID_REVISION, "revision " + revision + " is invalid; nothing from it was applied, "
           + Optional.ofNullable(pass.status().getLastAppliedRevision()).map(r -> r + " stays")

@@ -26,6 +26,7 @@ import io.gitfn.api.repository.WebhookReceipt;
 import io.gitfn.notify.CommitState;
 import io.gitfn.reconcile.ForgeReports.Verdict;
 import io.gitfn.reconcile.sync.SyncResult;
+import io.gitfn.source.CommitSummary;
 import io.gitfn.source.Revision;
 import io.gitfn.trigger.SourceState;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -55,6 +56,7 @@ final class RepositoryPass {
   private final StatusPass<FunctionRepository, FunctionRepositoryStatus> pass;
   private final Clock clock;
   private String eventType;
+  private CommitSummary commit;
   private String eventReason;
   private String eventMessage;
   private Verdict verdict;
@@ -278,6 +280,11 @@ final class RepositoryPass {
     return pass.finish().rescheduleAfter(next);
   }
 
+  /** The commit of the revision this pass read, for its history entry; unknown when Git could not be read. */
+  void commit(CommitSummary summary) {
+    this.commit = summary;
+  }
+
   private void record(Revision revision, String outcome, int created, int updated, int deleted) {
     FunctionRepositoryStatus status = status();
     List<SyncRecord> history = status.getHistory() == null ? new ArrayList<>() : new ArrayList<>(status.getHistory());
@@ -292,6 +299,11 @@ final class RepositoryPass {
     entry.setCreated(created);
     entry.setUpdated(updated);
     entry.setDeleted(deleted);
+    if (commit != null) {
+      entry.setMessage(commit.subject());
+      entry.setAuthor(commit.author());
+      entry.setCommitTime(commit.time() == null ? null : commit.time().toString());
+    }
     history.add(0, entry);
     status.setHistory(history.size() > FunctionRepositoryStatus.HISTORY_LIMIT
         ? history.subList(0, FunctionRepositoryStatus.HISTORY_LIMIT) : history);

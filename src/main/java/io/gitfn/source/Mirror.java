@@ -330,7 +330,8 @@ public final class Mirror {
         repo -> {
           try (RevWalk walk = new RevWalk(repo)) {
             RevCommit commit = walk.parseCommit(ObjectId.fromString(revision.sha()));
-            return new Snapshot(this, revision, commit.getTree().copy(), settings.maxFileBytes());
+            return new Snapshot(this, revision, commit.getTree().copy(), settings.maxFileBytes(),
+                CommitSummary.of(commit));
           } catch (MissingObjectException e) {
             throw new SourceException(
                 Kind.TRANSPORT,

@@ -28,6 +28,7 @@ public final class Snapshot implements SourceTree {
   private final Revision revision;
   private final ObjectId rootTree;
   private final long maxFileBytes;
+  private final CommitSummary summary;
   // What the last list() walked: its folder and the symlinks in it, so that asking about each listed file does not
   // walk the tree from the top again for each.
   private volatile Listed listed;
@@ -38,8 +39,9 @@ public final class Snapshot implements SourceTree {
     }
   }
 
-  Snapshot(Mirror mirror, Revision revision, ObjectId rootTree, long maxFileBytes) {
+  Snapshot(Mirror mirror, Revision revision, ObjectId rootTree, long maxFileBytes, CommitSummary summary) {
     this.mirror = mirror;
+    this.summary = summary;
     this.revision = revision;
     this.rootTree = rootTree;
     this.maxFileBytes = maxFileBytes;
@@ -51,6 +53,11 @@ public final class Snapshot implements SourceTree {
 
   public String commit() {
     return revision.sha();
+  }
+
+  /** The commit's subject, author and time. */
+  public CommitSummary summary() {
+    return summary;
   }
 
   /** The files and symlinks under folder {@code path} ("" for the top), recursively, relative to the root, sorted. */

@@ -194,8 +194,10 @@ class CliIT {
   @Test
   void historyIsATableNewestFirstOrYaml(KubernetesClient client, TestNamespace ns) {
     FunctionRepositoryStatus status = readyStatus("main@sha1:" + "b".repeat(40));
-    status.setHistory(List.of(
-        record("main@sha1:" + "b".repeat(40), "2026-03-01T11:00:00Z", "Applied", 0, 1, 1),
+    SyncRecord newest = record("main@sha1:" + "b".repeat(40), "2026-03-01T11:00:00Z", "Applied", 0, 1, 1);
+    newest.setAuthor("Ada");
+    newest.setMessage("Retire the old greeting, which nobody reads any more, and say hello instead");
+    status.setHistory(List.of(newest,
         record("main@sha1:" + "a".repeat(40), "2026-03-01T10:00:00Z", "Applied", 2, 0, 0)));
     createRepository(client, ns, "infra", "https://git.example/infra.git", status);
 
@@ -203,9 +205,9 @@ class CliIT {
 
     assertThat(table.exitCode()).as(table.err()).isZero();
     assertThat(table.out()).isEqualTo("""
-        REVISION                                             TIME                   OUTCOME   CREATED   UPDATED   DELETED
-        main@sha1:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb   2026-03-01T11:00:00Z   Applied   0         1         1
-        main@sha1:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa   2026-03-01T10:00:00Z   Applied   2         0         0
+        REVISION                                             TIME                   OUTCOME   CREATED   UPDATED   DELETED   AUTHOR   MESSAGE
+        main@sha1:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb   2026-03-01T11:00:00Z   Applied   0         1         1         Ada      Retire the old greeting, which nobody reads any m…
+        main@sha1:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa   2026-03-01T10:00:00Z   Applied   2         0         0         <none>   <none>
         """);
 
     Run yaml = gitfn("history", "repository", "infra", "-n", ns.name(), "-o", "yaml");

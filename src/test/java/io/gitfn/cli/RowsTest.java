@@ -111,8 +111,10 @@ class RowsTest {
 
     assertThat(sorted).containsExactly(newer, older);
     assertThat(HistoryRow.of(newer).cells())
-        .containsExactly("main@sha1:bbb", "2026-03-01T11:00:00.5Z", "Applied", "0", "0", "0");
+        .containsExactly("main@sha1:bbb", "2026-03-01T11:00:00.5Z", "Applied", "0", "0", "0", "<none>", "<none>");
     assertThat(HistoryRow.of(older).created()).isEqualTo("2");
+    older.setMessage("Add bye\n\nIt waves.");
+    assertThat(HistoryRow.of(older).message()).as("the first line, marked as cut").isEqualTo("Add bye…");
   }
 
   private static SyncRecord record(String revision, String time, Integer created) {

@@ -106,6 +106,11 @@ class FunctionRepositoryIT {
       assertThat(status.getStatus().getHistory()).extracting("revision")
           .containsExactly("main@sha1:" + second, "main@sha1:" + first);
       assertThat(status.getStatus().getHistory().get(0).getDeleted()).isEqualTo(1);
+      assertThat(status.getStatus().getHistory().get(0)).as("the commit, as a person knows it").satisfies(r -> {
+        assertThat(r.getMessage()).isEqualTo("change hello, remove bye");
+        assertThat(r.getAuthor()).isEqualTo(GitClient.AUTHOR_NAME);
+        assertThat(java.time.Instant.parse(r.getCommitTime())).isBefore(java.time.Instant.now().plusSeconds(60));
+      });
     });
   }
 

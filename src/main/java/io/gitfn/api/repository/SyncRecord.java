@@ -16,6 +16,15 @@ public class SyncRecord {
   @JsonPropertyDescription("What happened, such as Applied or Failed.")
   private String outcome;
 
+  @JsonPropertyDescription("The first line of the commit's message, cut at 200 characters.")
+  private String message;
+
+  @JsonPropertyDescription("The name of the commit's author, cut at 100 characters.")
+  private String author;
+
+  @JsonPropertyDescription("When the author wrote the commit, as the commit says, in RFC 3339.")
+  private String commitTime;
+
   @JsonPropertyDescription("How many Functions were created.")
   private Integer created;
 
@@ -24,6 +33,30 @@ public class SyncRecord {
 
   @JsonPropertyDescription("How many Functions were deleted.")
   private Integer deleted;
+
+  public String getMessage() {
+    return message;
+  }
+
+  public void setMessage(String message) {
+    this.message = message;
+  }
+
+  public String getAuthor() {
+    return author;
+  }
+
+  public void setAuthor(String author) {
+    this.author = author;
+  }
+
+  public String getCommitTime() {
+    return commitTime;
+  }
+
+  public void setCommitTime(String commitTime) {
+    this.commitTime = commitTime;
+  }
 
   public String getRevision() {
     return revision;
