@@ -4,6 +4,8 @@ import gg.jte.ContentType;
 import gg.jte.TemplateEngine;
 import gg.jte.TemplateException;
 import gg.jte.output.Utf8ByteOutput;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.gitfn.api.KubernetesNames;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
@@ -30,7 +32,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves the dashboard on a port of its own, apart from the webhook receiver and the metrics, so that it can stay on
  * loopback (reached with {@code kubectl port-forward}) while those are exposed. Read-only: it answers GET and HEAD
- * from what {@link Source} holds, and asks the API server nothing, however many people look.
+ * from what {@link Source} holds. The only API calls are for what no informer holds, a Function's Events and its
+ * build's log, and those are shared between viewers for a few seconds, however many people look.
  */
 public final class DashboardServer implements AutoCloseable {
 
@@ -41,6 +44,12 @@ public final class DashboardServer implements AutoCloseable {
     Collection<FunctionRepository> repositories();
 
     Collection<Function> functions();
+
+    /** The Function's Deployment. */
+    Optional<Deployment> deploymentOf(Function fn);
+
+    /** The Function's build Jobs: their metadata and status. */
+    Collection<Job> jobsOf(Function fn);
   }
 
   /** The Events about a Function, which no informer holds ({@link RecentEvents}). */
@@ -48,11 +57,22 @@ public final class DashboardServer implements AutoCloseable {
     List<FunctionPage.EventLine> about(String namespace, String name);
   }
 
+  /** The log of a build Job's Pod, which no informer holds ({@link BuildLogs}). */
+  public interface Logs {
+    /**
+     * The end of the log of the Job's newest Pod.
+     *
+     * @param whole the longer end the "whole log" link shows, rather than the end a Function's page shows
+     */
+    BuildLog tail(String namespace, String job, boolean whole);
+  }
+
   // The page may load only its own style sheet and script: no inline script, no other origin, no framing.
   private static final String POLICY = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
       + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
   private static final String REPOSITORIES = "/repositories/";
   private static final String FUNCTIONS = "/functions/";
+  private static final String BUILD_LOG = "/build-log";
   private static final Map<String, String> STATIC = Map.of(
       "/static/dashboard.css", "text/css; charset=utf-8",
       "/static/dashboard.js", "text/javascript; charset=utf-8");
@@ -64,9 +84,10 @@ public final class DashboardServer implements AutoCloseable {
   }
 
   /** Starts serving on {@code host:port} (port 0 takes a free one). */
-  public static DashboardServer start(String host, int port, Source source, Events events) throws Exception {
+  public static DashboardServer start(String host, int port, Source source, Events events, Logs logs)
+      throws Exception {
     // A few people at a time.
-    SmallServer server = SmallServer.start("gitfn-dashboard", 6, host, port, new Pages(source, events,
+    SmallServer server = SmallServer.start("gitfn-dashboard", 6, host, port, new Pages(source, events, logs,
         TemplateEngine.createPrecompiled(null, ContentType.Html, DashboardServer.class.getClassLoader(),
             "io.gitfn.dashboard.html")), "the dashboard");
     log.info("dashboard at {}", server.baseUri());
@@ -86,12 +107,14 @@ public final class DashboardServer implements AutoCloseable {
   private static final class Pages extends Handler.Abstract {
     private final Source source;
     private final Events events;
+    private final Logs logs;
     private final TemplateEngine templates;
     private final Map<String, byte[]> statics;
 
-    Pages(Source source, Events events, TemplateEngine templates) {
+    Pages(Source source, Events events, Logs logs, TemplateEngine templates) {
       this.source = source;
       this.events = events;
+      this.logs = logs;
       this.templates = templates;
       this.statics = Map.copyOf(STATIC.keySet().stream().collect(java.util.stream.Collectors.toMap(p -> p,
           Pages::resource)));
@@ -118,15 +141,25 @@ public final class DashboardServer implements AutoCloseable {
       }
       Optional<FunctionRepository> repository = named(path, REPOSITORIES, source.repositories());
       if (repository.isPresent()) {
-        RepositoryPage page = RepositoryPage.of(repository.get(), source.functions());
+        RepositoryPage page = RepositoryPage.of(repository.get(), source.functions(), source::deploymentOf);
         return page(request, response, callback, "repository.jte", page, page.version());
       }
       Optional<Function> function = named(path, FUNCTIONS, source.functions());
       if (function.isPresent()) {
         Function fn = function.get();
-        FunctionPage page = FunctionPage.of(fn, events.about(fn.getMetadata().getNamespace(),
-            fn.getMetadata().getName()));
+        String namespace = fn.getMetadata().getNamespace();
+        Optional<BuildJob> build = BuildJob.newest(source.jobsOf(fn))
+            .map(job -> job.withLog(logs.tail(namespace, job.name(), false)));
+        FunctionPage page = FunctionPage.of(fn, source.deploymentOf(fn), build,
+            events.about(namespace, fn.getMetadata().getName()));
         return page(request, response, callback, "function.jte", page, page.version());
+      }
+      if (path.endsWith(BUILD_LOG)) {
+        Optional<Function> logged = named(path.substring(0, path.length() - BUILD_LOG.length()), FUNCTIONS,
+            source.functions());
+        if (logged.isPresent()) {
+          return buildLog(response, callback, logged.get());
+        }
       }
       return answer(response, callback, 404, "text/plain; charset=utf-8",
           "no such page; the dashboard starts at /\n".getBytes(StandardCharsets.UTF_8));
@@ -148,6 +181,26 @@ public final class DashboardServer implements AutoCloseable {
       }
       return cached.stream().filter(o -> parts[0].equals(o.getMetadata().getNamespace())
           && parts[1].equals(o.getMetadata().getName())).findFirst();
+    }
+
+    /**
+     * The longer end of the log of the Function's newest build, as plain text: the tenant's build printed it, and
+     * as {@code text/plain} with {@code nosniff} no browser runs any of it.
+     */
+    private boolean buildLog(Response response, Callback callback, Function fn) {
+      Optional<BuildJob> build = BuildJob.newest(source.jobsOf(fn));
+      if (build.isEmpty()) {
+        return answer(response, callback, 404, "text/plain; charset=utf-8",
+            "the Function has no build Job: nothing was built for it, or its Jobs were cleaned up\n"
+                .getBytes(StandardCharsets.UTF_8));
+      }
+      BuildLog log = logs.tail(fn.getMetadata().getNamespace(), build.get().name(), true);
+      String text = log.missing() != null ? "no log of Job " + build.get().name() + ": " + log.missing() + "\n"
+          : "# at most the last " + BuildLogs.MORE.lines() + " lines of Pod " + log.pod() + " of Job " + build.get().name()
+              + (log.cut() ? ", cut at " + BuildLogs.MORE.bytes() / 1024 + " KiB" : "") + "\n" + log.text();
+      response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
+      return answer(response, callback, log.missing() != null ? 404 : 200, "text/plain; charset=utf-8",
+          text.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Renders {@code template} with {@code model}, or answers 304 when the browser shows this version already. */

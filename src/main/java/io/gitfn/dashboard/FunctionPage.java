@@ -1,22 +1,28 @@
 package io.gitfn.dashboard;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.AutoRollback;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
 import io.gitfn.api.function.FunctionStatus;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * A Function's page: its state, its conditions, the versions it ran and the Events about it, newest first.
+ * A Function's page: its state, its conditions, its newest build and its rollout, the versions it ran (in a table
+ * and on a timeline) and the Events about it, newest first.
  *
  * @param repository the {@code gitfn.io/repository} label: {@code namespace.name} of the repository that applied
  *     it, or null for one made by hand
+ * @param build its newest build Job, with the end of its log, or null while it has none
+ * @param rollout its Deployment's rollout, or null before it has one
  * @param rollback the automatic rollback that holds it on an earlier version, or null
  */
 public record FunctionPage(FunctionSummary function, String repository, List<Condition> conditions,
-    List<FunctionHistoryEntry> history, AutoRollback rollback, List<EventLine> events) {
+    BuildJob build, DeploymentRollout rollout, List<FunctionHistoryEntry> history, Timeline timeline,
+    AutoRollback rollback, List<EventLine> events) {
 
   /** One Event about the Function, as {@code kubectl describe} shows it. */
   public record EventLine(String type, String reason, String message, String time, int count) {
@@ -26,13 +32,18 @@ public record FunctionPage(FunctionSummary function, String repository, List<Con
     }
   }
 
-  static FunctionPage of(Function fn, List<EventLine> events) {
+  static FunctionPage of(Function fn, Optional<Deployment> deployment, Optional<BuildJob> build,
+      List<EventLine> events) {
     FunctionStatus status = fn.getStatus() == null ? new FunctionStatus() : fn.getStatus();
+    List<FunctionHistoryEntry> history = status.getHistory() == null ? List.of() : List.copyOf(status.getHistory());
     return new FunctionPage(
-        FunctionSummary.of(fn),
+        FunctionSummary.of(fn, deployment),
         fn.getMetadata().getLabels() == null ? null : fn.getMetadata().getLabels().get(Labels.REPOSITORY),
         status.getConditions() == null ? List.of() : List.copyOf(status.getConditions()),
-        status.getHistory() == null ? List.of() : List.copyOf(status.getHistory()),
+        build.orElse(null),
+        deployment.map(DeploymentRollout::of).orElse(null),
+        history,
+        Timeline.of(history, status.getRollback()),
         status.getRollback(),
         events);
   }
@@ -40,6 +51,11 @@ public record FunctionPage(FunctionSummary function, String repository, List<Con
   /** The repository's page, from the label: {@code /repositories/<namespace>/<name>}, or null. */
   public String repositoryPath() {
     return Labels.repositoryOf(repository).map(r -> "/repositories/" + r.namespace() + "/" + r.name()).orElse(null);
+  }
+
+  /** Where the whole log of its newest build is. */
+  public String buildLogPath() {
+    return "/functions/" + function.namespace() + "/" + function.name() + "/build-log";
   }
 
   /** A digest of what the page shows, as {@link Overview#version()}. */

@@ -1,10 +1,12 @@
 package io.gitfn.dashboard;
 
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
 import io.gitfn.api.function.FunctionProgress;
 import io.gitfn.api.function.FunctionStatus;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One Function as a repository's page lists it: how far it is from running its spec, and what it runs.
@@ -12,13 +14,24 @@ import java.util.List;
  * @param progress its phase, with the reason and message of the condition that decided it
  * @param contentKey the key of the newest version in its history: what it builds or runs, or null before one
  * @param image the image its Deployment runs, or null before one
- * @param replicas the replicas its status counts, or null
+ * @param replicas how many of its Deployment's replicas are ready, of how many, or null before it has one
  * @param pinnedRevision the revision {@code gitfn rollback --pin} holds it to, or null
  */
 public record FunctionSummary(String namespace, String name, String runtime, FunctionProgress progress,
-    String contentKey, String image, Integer replicas, String pinnedRevision) {
+    String contentKey, String image, Replicas replicas, String pinnedRevision) {
 
-  static FunctionSummary of(Function fn) {
+  /** Ready of desired, as {@code kubectl get deployment} shows them. */
+  public record Replicas(int ready, int desired) {
+    @Override
+    public String toString() {
+      return ready + "/" + desired;
+    }
+  }
+
+  /**
+   * @param deployment its Deployment, as the controller's cache holds it
+   */
+  static FunctionSummary of(Function fn, Optional<Deployment> deployment) {
     FunctionStatus status = fn.getStatus() == null ? new FunctionStatus() : fn.getStatus();
     List<FunctionHistoryEntry> history = status.getHistory() == null ? List.of() : status.getHistory();
     return new FunctionSummary(
@@ -28,7 +41,7 @@ public record FunctionSummary(String namespace, String name, String runtime, Fun
         FunctionProgress.of(fn),
         history.isEmpty() ? null : history.get(0).getContentKey(),
         status.getImage(),
-        status.getReplicas(),
+        deployment.map(DeploymentRollout::of).map(r -> new Replicas(r.ready(), r.desired())).orElse(null),
         status.getPinnedRevision());
   }
 

@@ -6,18 +6,15 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
  * The Events about one Function, asked of the API server at most once in {@link #FRESH} whoever looks: the controller
  * keeps no informer on Events (a cluster's worth would cost more memory than all its Functions), so a Function's
- * page asks for them, and this keeps any number of viewers, and their pages' polling, to one list call per
- * Function every few seconds. It holds the newest {@value #FUNCTIONS} Functions' answers.
+ * page asks for them, and {@link FreshAnswers} keeps any number of viewers, and their pages' polling, to one list
+ * call per Function every few seconds.
  */
 public final class RecentEvents implements DashboardServer.Events {
 
@@ -29,38 +26,18 @@ public final class RecentEvents implements DashboardServer.Events {
   static final long LISTED = 500;
   private static final int MESSAGE = 1024;
 
-  private record Answer(Instant at, List<FunctionPage.EventLine> events) {}
-
   private final KubernetesClient client;
-  private final Clock clock;
-  private final Map<String, Answer> answers = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Answer> eldest) {
-      return size() > FUNCTIONS;
-    }
-  };
+  private final FreshAnswers<List<FunctionPage.EventLine>> answers;
 
   public RecentEvents(KubernetesClient client, Clock clock) {
     this.client = client;
-    this.clock = clock;
+    this.answers = new FreshAnswers<>(clock, FRESH, FUNCTIONS);
   }
 
   /** The newest {@value #EVENTS} Events about the Function, or one line that says why there are none to show. */
   @Override
   public List<FunctionPage.EventLine> about(String namespace, String name) {
-    String key = namespace + "/" + name;
-    Instant now = clock.instant();
-    synchronized (answers) {
-      Answer answer = answers.get(key);
-      if (answer != null && now.isBefore(answer.at().plus(FRESH))) {
-        return answer.events();
-      }
-    }
-    List<FunctionPage.EventLine> events = list(namespace, name);
-    synchronized (answers) {
-      answers.put(key, new Answer(now, events));
-    }
-    return events;
+    return answers.get(namespace + "/" + name, () -> list(namespace, name));
   }
 
   /** At most {@value #LISTED} Events about the Function, as the API server lists them. */

@@ -1,5 +1,6 @@
 package io.gitfn.dashboard;
 
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
@@ -8,6 +9,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A FunctionRepository's page: its row of the overview, each of its Functions, and what its last revisions did.
@@ -24,9 +26,12 @@ public record RepositoryPage(RepositorySummary repository, List<FunctionSummary>
    * What one revision did.
    *
    * @param outcome such as {@code Applied}, {@code Failed} or {@code Refused}
+   * @param message the first line of its commit's message, or null when it is not known
+   * @param author its commit's author, or null
+   * @param commitTime when its author wrote it, or null
    */
   public record HistoryEntry(RepositorySummary.Revision revision, String time, String outcome, int created,
-      int updated, int deleted) {}
+      int updated, int deleted, String message, String author, String commitTime) {}
 
   private static final Comparator<FunctionSummary> ATTENTION_FIRST = Comparator
       .comparing((FunctionSummary f) -> switch (f.progress().phase()) {
@@ -37,7 +42,11 @@ public record RepositoryPage(RepositorySummary repository, List<FunctionSummary>
       .thenComparing(FunctionSummary::namespace)
       .thenComparing(FunctionSummary::name);
 
-  static RepositoryPage of(FunctionRepository repository, Collection<Function> allFunctions) {
+  /**
+   * @param deployments the Deployment of a Function, as the controller's cache holds it
+   */
+  static RepositoryPage of(FunctionRepository repository, Collection<Function> allFunctions,
+      java.util.function.Function<Function, Optional<Deployment>> deployments) {
     String owner = Labels.repository(repository.getMetadata().getNamespace(), repository.getMetadata().getName());
     List<Function> own = allFunctions.stream().filter(fn -> fn.getMetadata().getLabels() != null
         && owner.equals(fn.getMetadata().getLabels().get(Labels.REPOSITORY))).toList();
@@ -45,9 +54,10 @@ public record RepositoryPage(RepositorySummary repository, List<FunctionSummary>
         ? List.of() : repository.getStatus().getHistory();
     return new RepositoryPage(
         RepositorySummary.of(repository, own),
-        own.stream().map(FunctionSummary::of).sorted(ATTENTION_FIRST).toList(),
+        own.stream().map(fn -> FunctionSummary.of(fn, deployments.apply(fn))).sorted(ATTENTION_FIRST).toList(),
         records.stream().limit(HISTORY).map(r -> new HistoryEntry(RepositorySummary.Revision.of(r.getRevision()),
-            r.getTime(), r.getOutcome(), count(r.getCreated()), count(r.getUpdated()), count(r.getDeleted())))
+            r.getTime(), r.getOutcome(), count(r.getCreated()), count(r.getUpdated()), count(r.getDeleted()),
+            r.getMessage(), r.getAuthor(), r.getCommitTime()))
             .toList());
   }
 

@@ -7,6 +7,7 @@ import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.dashboard.DashboardServer;
+import io.gitfn.dashboard.BuildLogs;
 import io.gitfn.dashboard.RecentEvents;
 import io.gitfn.health.Watchdog;
 import io.gitfn.manifest.ManifestOptions;
@@ -212,17 +213,7 @@ public final class Controller implements AutoCloseable {
     if (ops.dashboard()) {
       try {
         dashboard = Optional.of(DashboardServer.start(ops.dashboardHost(), ops.dashboardPort(),
-            new DashboardServer.Source() {
-              @Override
-              public java.util.Collection<FunctionRepository> repositories() {
-                return repositories.cached();
-              }
-
-              @Override
-              public java.util.Collection<io.gitfn.api.function.Function> functions() {
-                return functions.cached();
-              }
-            }, new RecentEvents(client, clock)));
+            new CachedState(repositories, functions), new RecentEvents(client, clock), new BuildLogs(client, clock)));
       } catch (Exception e) {
         try (watchdog; mirrors; watcher; webhooks; operations) {
           operator.stop();

@@ -105,6 +105,9 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
   private final ShardSelector shard;
   private final SimpleInboundEventSource<Function> wakeUps = new SimpleInboundEventSource<>("function-wake-ups");
   private volatile IndexerResourceCache<Function> cache;
+  private volatile EventSource<Job, Function> jobs;
+  // The workflow's dependent owns the Deployment informer; the first pass hands it to the dashboard.
+  private volatile EventSource<Deployment, Function> deployments;
 
   /**
    * @param progress where each pass reports how far its Function is, so that its FunctionRepository's readiness
@@ -137,17 +140,32 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     return current == null ? List.of() : current.list().toList();
   }
 
+  /** The Function's Deployment in this controller's informer cache. */
+  Optional<Deployment> cachedDeployment(Function fn) {
+    EventSource<Deployment, Function> current = deployments;
+    return current == null ? Optional.empty() : current.getSecondaryResource(fn);
+  }
+
+  /** The Function's build Jobs in this controller's informer cache: metadata and status. */
+  java.util.Collection<Job> cachedJobs(Function fn) {
+    EventSource<Job, Function> current = jobs;
+    return current == null ? List.of() : current.getSecondaryResources(fn);
+  }
+
   @Override
   public List<EventSource<?, Function>> prepareEventSources(EventSourceContext<Function> context) {
     cache = context.getPrimaryCache();
     // The dependents bring their own informers; Jobs are not dependents, since a pass may keep several.
-    return List.of(new InformerEventSource<>(InformerEventSourceConfiguration.from(Job.class, Function.class)
+    InformerEventSource<Job, Function> jobInformer = new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(Job.class, Function.class)
         .withName("job")
         .withLabelSelector(ChildInformers.selector(shard))
         .withItemStore(new JobStatusItemStore())
         .withInformerListLimit(Controller.LIST_PAGE)
         .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Function.class))
-        .build(), context), wakeUps);
+        .build(), context);
+    jobs = jobInformer;
+    return List.of(jobInformer, wakeUps);
   }
 
   /** Reconciles a Function now: its Git source moved, or a build slot was handed to it. */
@@ -157,6 +175,9 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
 
   @Override
   public UpdateControl<Function> reconcile(Function fn, Context<Function> context) {
+    if (deployments == null) {
+      deployments = context.eventSourceRetriever().getEventSourceFor(Deployment.class);
+    }
     FunctionPass pass = new FunctionPass(fn, clock, client.getKubernetesSerialization());
     Set<Job> jobs = context.getSecondaryResources(Job.class);
     Optional<FunctionBuildPlan> build = planner.plan(fn, pass);

@@ -2,6 +2,8 @@ package io.gitfn.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
@@ -9,8 +11,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,6 +31,9 @@ class DashboardServerTest {
   private final List<FunctionRepository> repositories = new CopyOnWriteArrayList<>();
   private final List<Function> functions = new CopyOnWriteArrayList<>();
   private final List<FunctionPage.EventLine> events = new CopyOnWriteArrayList<>();
+  private final Map<String, Deployment> deployments = new ConcurrentHashMap<>();
+  private final Map<String, Job> jobs = new ConcurrentHashMap<>();
+  private final Map<String, BuildLog> logs = new ConcurrentHashMap<>();
   private final HttpClient http = HttpClient.newHttpClient();
   private DashboardServer server;
 
@@ -40,7 +49,18 @@ class DashboardServerTest {
       public Collection<Function> functions() {
         return functions;
       }
-    }, (namespace, name) -> events);
+
+      @Override
+      public Optional<Deployment> deploymentOf(Function fn) {
+        return Optional.ofNullable(deployments.get(fn.getMetadata().getName()));
+      }
+
+      @Override
+      public Collection<Job> jobsOf(Function fn) {
+        return Optional.ofNullable(jobs.get(fn.getMetadata().getName())).map(List::of).orElse(List.of());
+      }
+    }, (namespace, name) -> events, (namespace, job, whole) -> logs.getOrDefault(job + (whole ? "/whole" : ""),
+        BuildLog.missing("no such log")));
   }
 
   @AfterEach
@@ -109,6 +129,56 @@ class DashboardServerTest {
         .contains("<tr class=\"warning\">").contains("DeploymentFailed").contains("&lt;b&gt;pods&lt;/b&gt; crash")
         .contains("×3");
     assertThat(get("/functions/shop/nothing").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void aFunctionsPageShowsItsRolloutAndTheEndOfItsFailedBuildsLogAsText() throws Exception {
+    functions.add(function("shop", "hello", "shop.infra", "False"));
+    deployments.put("hello", JSON.unmarshal("""
+        {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "hello", "generation": 2},
+         "spec": {"replicas": 2, "template": {"spec": {"containers": [{"name": "function",
+           "image": "registry.example/hello:abc"}]}}},
+         "status": {"observedGeneration": 2, "replicas": 3, "updatedReplicas": 1, "readyReplicas": 2,
+           "availableReplicas": 2}}
+        """, Deployment.class));
+    jobs.put("hello", JSON.unmarshal("""
+        {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "hello-build-0a1b2c3d4e5f",
+           "creationTimestamp": "2026-11-26T09:00:00Z", "labels": {"gitfn.io/content-key": "0a1b2c3d4e5f"}},
+         "status": {"failed": 1, "startTime": "2026-11-26T09:00:01Z", "conditions": [
+           {"type": "Failed", "status": "True", "reason": "BackoffLimitExceeded", "message": "no retries"}]}}
+        """, Job.class));
+    logs.put("hello-build-0a1b2c3d4e5f", BuildLog.of("hello-build-0a1b2c3d4e5f-xyz",
+        "npm error 404 'gitfn-no-such-package@1.0.0' <script>alert(1)</script>\n".getBytes(StandardCharsets.UTF_8),
+        1000));
+    logs.put("hello-build-0a1b2c3d4e5f/whole", BuildLog.of("hello-build-0a1b2c3d4e5f-xyz",
+        "step 1\n<b>npm error 404</b>\n".getBytes(StandardCharsets.UTF_8), 1000));
+
+    String body = get("/functions/shop/hello").body();
+    HttpResponse<String> whole = get("/functions/shop/hello/build-log");
+
+    assertThat(body).contains("<span class=\"badge reconciling\">Rolling out</span> Deployment hello: 1 of 2 new")
+        .contains("2 ready, 1 updated, 2 available of 2")
+        .contains("<span class=\"badge failed\">Failed</span> Job hello-build-0a1b2c3d4e5f")
+        .contains("BackoffLimitExceeded: no retries")
+        .contains("gitfn-no-such-package@1.0.0").contains("&lt;script&gt;alert(1)&lt;/script&gt;")
+        .doesNotContain("<script>alert(1)")
+        .contains("<a href=\"/functions/shop/hello/build-log\">");
+    assertThat(whole.statusCode()).isEqualTo(200);
+    assertThat(whole.headers().firstValue("content-type")).hasValue("text/plain; charset=utf-8");
+    assertThat(whole.headers().firstValue("x-content-type-options")).hasValue("nosniff");
+    assertThat(whole.body()).endsWith("step 1\n<b>npm error 404</b>\n")
+        .startsWith("# at most the last 2000 lines of Pod hello-build-0a1b2c3d4e5f-xyz");
+    assertThat(get("/functions/shop/other/build-log").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void aFunctionWithNoBuildJobSaysSoAndItsWholeLogIsNotFound() throws Exception {
+    functions.add(function("shop", "hello", "shop.infra", "True"));
+
+    assertThat(get("/functions/shop/hello").body()).contains("No build Job").contains("No Deployment yet");
+    HttpResponse<String> whole = get("/functions/shop/hello/build-log");
+    assertThat(whole.statusCode()).isEqualTo(404);
+    assertThat(whole.body()).contains("the Function has no build Job");
   }
 
   @Test

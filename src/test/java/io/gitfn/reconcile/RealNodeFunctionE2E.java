@@ -12,6 +12,7 @@ import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.testbed.Browser;
 import io.gitfn.testbed.GiteaServer;
 import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.TestNamespace;
@@ -31,6 +32,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
 
 /**
  * Functions on a real node: the controller builds each one's image with a real build Job (buildah in a Pod, its
@@ -42,6 +45,7 @@ class RealNodeFunctionE2E {
 
   // A cold build on two cores installs gitfn's runtime packages and the Function's dependencies in the Pod.
 
+  private static final Path SCREENSHOTS = Path.of("target", "dashboard");
   private static NodeGitfn gitfn;
 
   @BeforeAll
@@ -173,6 +177,16 @@ class RealNodeFunctionE2E {
       });
       assertThat(client.apps().deployments().inNamespace(ns.name()).withName("hello").get().getSpec().getTemplate()
           .getSpec().getContainers().get(0).getImage()).as("the Deployment after a failed build").isEqualTo(steadyImage);
+      // The dashboard shows why: the failed Job, and npm's complaint in the end of its Pod's log.
+      URI page = gitfn.dashboardUri().resolve("functions/" + ns.name() + "/hello");
+      try (Browser browser = Browser.start()) {
+        WebElement log = browser.open(page).await("pre.log", l -> l.getText().contains("gitfn-no-such-package"),
+            Duration.ofSeconds(30));
+        assertThat(log.getText()).as("the build's own words").containsIgnoringCase("404");
+        assertThat(browser.driver().findElement(By.cssSelector("p.build")).getText()).startsWith("Failed Job hello-");
+        assertThat(browser.driver().findElement(By.cssSelector("p.rollout")).getText()).startsWith("Complete");
+        browser.screenshot(SCREENSHOTS.resolve("function-failed-build.png"), "h2.rollout-heading");
+      }
 
       Function broken = helloFunction(ns, "broken");
       broken.getSpec().getSource().getInline().setSource("throw new Error('cannot start');\n");
@@ -203,6 +217,21 @@ class RealNodeFunctionE2E {
             .allSatisfy(p -> assertThat(p.getSpec().getContainers().get(0).getImage())
                 .isEqualTo(fn.getStatus().getImage()));
       });
+      // The timeline shows it: the steady key's colour comes back, marked as gitfn's rollback, and the crashing key
+      // as a version that never rolled out.
+      try (Browser browser = Browser.start()) {
+        WebElement timeline = browser.open(page).await("figure.timeline",
+            t -> !t.findElements(By.cssSelector("g.band.rolled-back")).isEmpty(), Duration.ofSeconds(30));
+        String steadyKey = timeline.findElements(By.cssSelector("g.band")).get(0).getAttribute("class")
+            .split(" ")[1];
+        assertThat(timeline.findElement(By.cssSelector("g.band.rolled-back")).getAttribute("class"))
+            .as("the same colour as the first version: the same key").contains(steadyKey);
+        assertThat(timeline.findElements(By.cssSelector("g.mark.rolled-back"))).hasSize(1);
+        assertThat(timeline.findElements(By.cssSelector("g.mark.not-rolled-out"))).isNotEmpty();
+        assertThat(browser.driver().findElement(By.cssSelector("p.notice.failed")).getText())
+            .contains("Rolled back automatically").contains("CrashLooping");
+        browser.screenshot(SCREENSHOTS.resolve("function-rolled-back.png"), "h2.versions-heading");
+      }
 
       // A fix deploys as any version does, and ends the quarantine.
       FunctionEdits.edit(client, ns, "hello", fn -> {

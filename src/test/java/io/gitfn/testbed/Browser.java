@@ -77,6 +77,12 @@ public final class Browser implements AutoCloseable {
     return driver.executeScript(script);
   }
 
+  /** Saves what the window shows, scrolled so that {@code css}'s element is at its top, as a PNG. */
+  public Path screenshot(Path file, String css) {
+    driver.executeScript("arguments[0].scrollIntoView()", driver.findElement(By.cssSelector(css)));
+    return screenshot(file);
+  }
+
   /** Saves what the window shows as a PNG, and returns where. */
   public Path screenshot(Path file) {
     try {

@@ -100,6 +100,11 @@ public final class NodeGitfn implements AutoCloseable {
     return controller.webhookUri();
   }
 
+  /** The controller's dashboard, on a free loopback port. */
+  public URI dashboardUri() {
+    return controller.dashboardUri().orElseThrow();
+  }
+
   public String registry() {
     return node.registry();
   }
