@@ -149,11 +149,14 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--metrics-port", defaultValue = "8080", description = "Port of /healthz, /readyz and /metrics; 0 picks a free one (default: ${DEFAULT-VALUE}).")
   int metricsPort;
 
-  @Option(names = "--dashboard-bind", defaultValue = "127.0.0.1", description = "Address of the read-only dashboard; loopback, for kubectl port-forward (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--dashboard-bind", defaultValue = "127.0.0.1", description = "Address of the dashboard; loopback, for kubectl port-forward (default: ${DEFAULT-VALUE}).")
   String dashboardBind;
 
   @Option(names = "--dashboard-port", defaultValue = "8081", description = "Port of the dashboard; 0 picks a free one, -1 serves none (default: ${DEFAULT-VALUE}).")
   int dashboardPort;
+
+  @Option(names = "--dashboard-actions", description = "Offer actions on the dashboard (reconcile, suspend, resume, pin, unpin) to a bearer token the API server accepts and authorizes; needs create on tokenreviews and subjectaccessreviews (default: off, read-only).")
+  boolean dashboardActions;
 
   @Option(names = "--log-format", defaultValue = "text", description = "text, or json for one JSON object per line (default: ${DEFAULT-VALUE}).")
   String logFormat;
@@ -194,7 +197,7 @@ final class ControllerCommand implements Callable<Integer> {
       }
     }));
     OperationSettings ops = flag(() -> new OperationSettings(Optional.empty(), metricsBind, metricsPort, dashboardBind,
-        dashboardPort, shutdown));
+        dashboardPort, dashboardActions, shutdown));
     String instance = instanceName();
     if (leaderElect) {
       // Checked before the client exists, so that a typo fails as a usage error; the namespace may come later.

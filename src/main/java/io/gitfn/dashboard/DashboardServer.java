@@ -50,6 +50,14 @@ public final class DashboardServer implements AutoCloseable {
 
     /** The Function's build Jobs: their metadata and status. */
     Collection<Job> jobsOf(Function fn);
+
+    /**
+     * Whether its Functions run as processes of {@code gitfn up} on this machine, with no Deployments, build Jobs or
+     * Events to show.
+     */
+    default boolean local() {
+      return false;
+    }
   }
 
   /** The Events about a Function, which no informer holds ({@link RecentEvents}). */
@@ -65,6 +73,26 @@ public final class DashboardServer implements AutoCloseable {
      * @param whole the longer end the "whole log" link shows, rather than the end a Function's page shows
      */
     BuildLog tail(String namespace, String job, boolean whole);
+  }
+
+  /**
+   * What the action buttons do, when they are on ({@code --dashboard-actions}): who a bearer token belongs to,
+   * whether they may make a change, and the change.
+   */
+  public interface Actions {
+    /** Who the token belongs to, as the API server says; empty when it does not accept it. */
+    Optional<Caller> caller(String token);
+
+    /** Whether the API server's authorizer lets the caller patch the object, as the CLI would. */
+    boolean allowed(Caller caller, Action action, String namespace, String name);
+
+    /**
+     * Makes the change and says what it did.
+     *
+     * @param revision what to pin to, for {@link Action#PIN_FUNCTION}; else null
+     * @throws ActionRefusedException when the change cannot be made as asked
+     */
+    String perform(Action action, String namespace, String name, String revision);
   }
 
   // The page may load only its own style sheet and script: no inline script, no other origin, no framing.
@@ -86,12 +114,31 @@ public final class DashboardServer implements AutoCloseable {
   /** Starts serving on {@code host:port} (port 0 takes a free one). */
   public static DashboardServer start(String host, int port, Source source, Events events, Logs logs)
       throws Exception {
+    return start(host, port, source, events, logs, Optional.empty());
+  }
+
+  /**
+   * Starts serving on {@code host:port} (port 0 takes a free one).
+   *
+   * @param actions what the action buttons do; without, the dashboard is read-only and shows none
+   */
+  public static DashboardServer start(String host, int port, Source source, Events events, Logs logs,
+      Optional<Actions> actions) throws Exception {
     // A few people at a time.
-    SmallServer server = SmallServer.start("gitfn-dashboard", 6, host, port, new Pages(source, events, logs,
-        TemplateEngine.createPrecompiled(null, ContentType.Html, DashboardServer.class.getClassLoader(),
-            "io.gitfn.dashboard.html")), "the dashboard");
+    SmallServer server = SmallServer.start("gitfn-dashboard", 6, host, port, pages("", source, events, logs,
+        actions), "the dashboard");
     log.info("dashboard at {}", server.baseUri());
     return new DashboardServer(server);
+  }
+
+  /**
+   * The pages as a handler of another server, such as {@code gitfn up}'s: it answers paths within its context, and
+   * its links start with {@code base}, the context's path ({@code ""} at the root).
+   */
+  public static Handler pages(String base, Source source, Events events, Logs logs, Optional<Actions> actions) {
+    return new Pages(base, source, events, logs, actions.map(ActionRequests::new),
+        TemplateEngine.createPrecompiled(null, ContentType.Html, DashboardServer.class.getClassLoader(),
+            "io.gitfn.dashboard.html"));
   }
 
   /** Where the dashboard is, ending in {@code /}. */
@@ -105,16 +152,21 @@ public final class DashboardServer implements AutoCloseable {
   }
 
   private static final class Pages extends Handler.Abstract {
+    private final String base;
     private final Source source;
     private final Events events;
     private final Logs logs;
+    private final Optional<ActionRequests> actions;
     private final TemplateEngine templates;
     private final Map<String, byte[]> statics;
 
-    Pages(Source source, Events events, Logs logs, TemplateEngine templates) {
+    Pages(String base, Source source, Events events, Logs logs, Optional<ActionRequests> actions,
+        TemplateEngine templates) {
+      this.base = base;
       this.source = source;
       this.events = events;
       this.logs = logs;
+      this.actions = actions;
       this.templates = templates;
       this.statics = Map.copyOf(STATIC.keySet().stream().collect(java.util.stream.Collectors.toMap(p -> p,
           Pages::resource)));
@@ -122,15 +174,30 @@ public final class DashboardServer implements AutoCloseable {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
+      String path = Request.getPathInContext(request);
+      if (!base.isEmpty()) {
+        if (!path.equals(base) && !path.startsWith(base + "/")) {
+          return false; // another handler's
+        }
+        path = path.equals(base) ? "/" : path.substring(base.length());
+      }
       response.getHeaders().put("Content-Security-Policy", POLICY);
       response.getHeaders().put("X-Content-Type-Options", "nosniff");
       response.getHeaders().put("Referrer-Policy", "no-referrer");
-      if (!HttpMethod.GET.is(request.getMethod()) && !HttpMethod.HEAD.is(request.getMethod())) {
-        response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
-        return answer(response, callback, 405, "text/plain; charset=utf-8",
-            "the dashboard is read-only: use GET\n".getBytes(StandardCharsets.UTF_8));
+      if (HttpMethod.POST.is(request.getMethod()) && actions.isPresent()) {
+        ActionRequests.Answer answer = actions.get().handle(path,
+            request.getHeaders().get(HttpHeader.AUTHORIZATION),
+            Request.extractQueryParameters(request).getValue("revision"), source);
+        answer.challenge().ifPresent(c -> response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, c));
+        return answer(response, callback, answer.status(), "text/plain; charset=utf-8",
+            (answer.message() + "\n").getBytes(StandardCharsets.UTF_8));
       }
-      String path = Request.getPathInContext(request);
+      if (!HttpMethod.GET.is(request.getMethod()) && !HttpMethod.HEAD.is(request.getMethod())) {
+        response.getHeaders().put(HttpHeader.ALLOW, actions.isPresent() ? "GET, HEAD, POST" : "GET, HEAD");
+        return answer(response, callback, 405, "text/plain; charset=utf-8", (actions.isPresent()
+            ? "use GET for pages, POST for actions\n" : "the dashboard is read-only: use GET\n")
+            .getBytes(StandardCharsets.UTF_8));
+      }
       if (STATIC.containsKey(path)) {
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "max-age=300");
         return answer(response, callback, 200, STATIC.get(path), statics.get(path));
@@ -162,14 +229,14 @@ public final class DashboardServer implements AutoCloseable {
         }
       }
       return answer(response, callback, 404, "text/plain; charset=utf-8",
-          "no such page; the dashboard starts at /\n".getBytes(StandardCharsets.UTF_8));
+          ("no such page; the dashboard starts at " + base + "/\n").getBytes(StandardCharsets.UTF_8));
     }
 
     /**
      * The object {@code <prefix><namespace>/<name>} names, if the cache holds it. Only names Kubernetes allows are
      * looked up: anything else in a path is not found, whatever it holds.
      */
-    private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> Optional<T> named(String path,
+    static <T extends io.fabric8.kubernetes.api.model.HasMetadata> Optional<T> named(String path,
         String prefix, java.util.Collection<T> cached) {
       if (!path.startsWith(prefix)) {
         return Optional.empty();
@@ -216,7 +283,8 @@ public final class DashboardServer implements AutoCloseable {
       }
       Utf8ByteOutput page = new Utf8ByteOutput();
       try {
-        templates.render(template, model, page);
+        templates.render(template, Map.of("page", model, "actions", actions.isPresent(), "base", base,
+            "local", source.local()), page);
       } catch (TemplateException e) {
         log.error("the dashboard's {} failed to render", template, e);
         return answer(response, callback, 500, "text/plain; charset=utf-8",

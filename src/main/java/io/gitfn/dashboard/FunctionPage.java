@@ -53,6 +53,14 @@ public record FunctionPage(FunctionSummary function, String repository, List<Con
     return Labels.repositoryOf(repository).map(r -> "/repositories/" + r.namespace() + "/" + r.name()).orElse(null);
   }
 
+  /** The revisions of its history that {@code gitfn rollback --pin} could pin it to: those with an image. */
+  public List<String> pinnable() {
+    return history.stream()
+        .filter(e -> e.getImage() != null && e.getRevision() != null
+            && ("Succeeded".equals(e.getOutcome()) || "Reused".equals(e.getOutcome())))
+        .map(FunctionHistoryEntry::getRevision).distinct().toList();
+  }
+
   /** Where the whole log of its newest build is. */
   public String buildLogPath() {
     return "/functions/" + function.namespace() + "/" + function.name() + "/build-log";

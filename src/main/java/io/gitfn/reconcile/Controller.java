@@ -8,6 +8,7 @@ import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.dashboard.DashboardServer;
 import io.gitfn.dashboard.BuildLogs;
+import io.gitfn.dashboard.ClusterActions;
 import io.gitfn.dashboard.RecentEvents;
 import io.gitfn.health.Watchdog;
 import io.gitfn.manifest.ManifestOptions;
@@ -213,7 +214,8 @@ public final class Controller implements AutoCloseable {
     if (ops.dashboard()) {
       try {
         dashboard = Optional.of(DashboardServer.start(ops.dashboardHost(), ops.dashboardPort(),
-            new CachedState(repositories, functions), new RecentEvents(client, clock), new BuildLogs(client, clock)));
+            new CachedState(repositories, functions), new RecentEvents(client, clock), new BuildLogs(client, clock),
+            ops.dashboardActions() ? Optional.of(new ClusterActions(client, clock)) : Optional.empty()));
       } catch (Exception e) {
         try (watchdog; mirrors; watcher; webhooks; operations) {
           operator.stop();

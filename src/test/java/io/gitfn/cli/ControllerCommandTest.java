@@ -60,6 +60,20 @@ class ControllerCommandTest {
   }
 
   @Test
+  void dashboardActionsAreOffByDefaultAndNeedADashboard() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new Main()).setErr(new PrintWriter(err));
+
+    int code = cli.execute("controller", "--kubeconfig", "/dev/null", "--dashboard-actions", "--dashboard-port", "-1");
+
+    assertThat(code).as(err.toString()).isEqualTo(2);
+    assertThat(err.toString()).contains("--dashboard-actions needs a dashboard: --dashboard-port is -1");
+    var options = new CommandLine(new Main()).getSubcommands().get("controller").getCommandSpec().optionsMap();
+    assertThat(options.get("--dashboard-actions").arity().max()).as("a switch").isZero();
+    assertThat((Boolean) options.get("--dashboard-actions").getValue()).isFalse();
+  }
+
+  @Test
   void buildahIsTheDefaultBuilderAndItsImageFollowsTheTool() {
     var options = new CommandLine(new Main()).getSubcommands().get("controller").getCommandSpec().optionsMap();
     assertThat(options.get("--builder").defaultValue()).isEqualTo("buildah");

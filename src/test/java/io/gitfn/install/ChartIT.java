@@ -73,6 +73,9 @@ class ChartIT {
         mirrors:
           diskBudget: 5Gi
           sizeLimit: 6Gi
+      dashboard:
+        actions:
+          enabled: true
       webhook:
         existingSecret: forge-hook
         secretKey: token
@@ -160,7 +163,7 @@ class ChartIT {
     assertThat(controller.getImage()).as("the image -Pimage builds")
         .isEqualTo("ghcr.io/gitfn/gitfn:" + ChartImageTest.projectVersion());
     assertThat(controller.getArgs()).containsExactly("controller", "--webhook-port=9292", "--metrics-port=8080",
-        "--dashboard-port=8081",
+        "--dashboard-port=8081", "--dashboard-actions",
         "--cache-dir=/var/cache/gitfn", "--mirror-disk-budget=10Gi", "--registry=registry.local:5000",
         "--registry-secret=serverless-registry-config-default",
         "--builder=buildah", "--build-concurrency=5", "--build-deadline=20m",
@@ -220,7 +223,7 @@ class ChartIT {
     PodSpec pod = deployment.getSpec().getTemplate().getSpec();
     Container controller = pod.getContainers().get(0);
     assertThat(controller.getArgs()).containsExactly("controller", "--webhook-port=9292", "--metrics-port=8080",
-        "--dashboard-port=8081",
+        "--dashboard-port=8081", "--dashboard-actions",
         "--cache-dir=/var/cache/gitfn", "--mirror-disk-budget=5Gi",
         "--registry=gitfn-registry.gitfn-system.svc.cluster.local:5000", "--registry-secret=push-credentials",
         "--package-registry-secret=npmrc", "--builder=kaniko", "--builder-image=builders.example.com/kaniko/executor:v9",
@@ -277,6 +280,60 @@ class ChartIT {
 
     assertThat(off.getArgs()).contains("--dashboard-port=-1");
     assertThat(moved.getArgs()).contains("--dashboard-port=9000");
+    assertThat(only(helmTemplate("gitfn", "gitfn-system", REGISTRY, "--set=dashboard.enabled=false"),
+        ClusterRole.class).getRules()).as("no dashboard, no Pod logs").flatExtracting(PolicyRule::getResources)
+        .doesNotContain("pods/log");
+  }
+
+  @Test
+  void theDashboardsIngressOpensItOnThePodAndRoutesEveryPathToIt() {
+    List<HasMetadata> objects = helmTemplate("gitfn", "gitfn-system", REGISTRY,
+        "--set=dashboard.ingress.enabled=true", "--set=dashboard.ingress.host=fn.example.com");
+
+    Container controller = only(objects, Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(controller.getArgs()).contains("--dashboard-port=8081", "--dashboard-bind=0.0.0.0");
+    assertThat(controller.getPorts()).anySatisfy(p -> {
+      assertThat(p.getName()).isEqualTo("dashboard");
+      assertThat(p.getContainerPort()).isEqualTo(8081);
+    });
+    io.fabric8.kubernetes.api.model.Service service = Manifests.find(objects, "Service", "gitfn-dashboard")
+        .map(io.fabric8.kubernetes.api.model.Service.class::cast).orElseThrow();
+    assertThat(service.getSpec().getPorts()).singleElement().satisfies(p ->
+        assertThat(p.getTargetPort().getStrVal()).isEqualTo("dashboard"));
+    io.fabric8.kubernetes.api.model.networking.v1.Ingress ingress = Manifests.find(objects, "Ingress",
+        "gitfn-dashboard").map(io.fabric8.kubernetes.api.model.networking.v1.Ingress.class::cast).orElseThrow();
+    assertThat(ingress.getSpec().getRules()).singleElement().satisfies(rule -> {
+      assertThat(rule.getHost()).isEqualTo("fn.example.com");
+      assertThat(rule.getHttp().getPaths()).singleElement().satisfies(path -> {
+        assertThat(path.getPath()).isEqualTo("/");
+        assertThat(path.getBackend().getService().getName()).isEqualTo("gitfn-dashboard");
+      });
+    });
+    assertThat(only(helmTemplate("gitfn", "gitfn-system", REGISTRY), Deployment.class).getSpec().getTemplate()
+        .getSpec().getContainers().get(0).getArgs()).as("without the Ingress, loopback")
+        .noneMatch(a -> a.startsWith("--dashboard-bind"));
+  }
+
+  @Test
+  void dashboardActionsAreOffUnlessAskedForAndThenMayReviewTokens() {
+    List<HasMetadata> readOnly = helmTemplate("gitfn", "gitfn-system", REGISTRY);
+    List<HasMetadata> acting = helmTemplate("gitfn", "gitfn-system", REGISTRY, "--set=dashboard.actions.enabled=true");
+    List<HasMetadata> noDashboard = helmTemplate("gitfn", "gitfn-system", REGISTRY,
+        "--set=dashboard.actions.enabled=true", "--set=dashboard.enabled=false");
+
+    assertThat(only(readOnly, Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
+        .doesNotContain("--dashboard-actions");
+    assertThat(only(readOnly, ClusterRole.class).getRules()).flatExtracting(PolicyRule::getResources)
+        .contains("pods/log").doesNotContain("tokenreviews", "subjectaccessreviews");
+    assertThat(only(acting, Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
+        .contains("--dashboard-actions");
+    assertThat(only(acting, ClusterRole.class).getRules())
+        .anySatisfy(r -> assertThat(r.getResources()).containsExactly("tokenreviews"))
+        .anySatisfy(r -> assertThat(r.getResources()).containsExactly("subjectaccessreviews"))
+        .filteredOn(r -> r.getResources().contains("tokenreviews") || r.getResources().contains("subjectaccessreviews"))
+        .allSatisfy(r -> assertThat(r.getVerbs()).containsExactly("create"));
+    assertThat(only(noDashboard, Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0)
+        .getArgs()).as("no dashboard, no actions").doesNotContain("--dashboard-actions");
   }
 
   @Test

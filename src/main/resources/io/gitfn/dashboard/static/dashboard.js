@@ -1,7 +1,7 @@
 // The page follows the controller's cache: every few seconds it asks for itself again with the version it shows
 // (If-None-Match); the server answers 304 while nothing changed, or the new page, whose <main> replaces this one.
 // A hidden tab does not ask. Every <time datetime> shows as "3 min ago" and stays current. Without JavaScript the
-// page shows the time the server wrote and a reload brings the news.
+// page shows the time the server wrote and a reload brings the news, and the action buttons do nothing.
 "use strict";
 (function () {
   const POLL_MS = 3000;
@@ -52,6 +52,48 @@
     }
   }
 
+  // Actions, when the controller offers them: a button of a form.actions posts to its data-actions path with the
+  // token from the header's field as a bearer token. The token stays in that field, in this page only: it is sent
+  // with each action and kept nowhere else. The answer shows in the header, which the updates leave alone.
+  async function act(event) {
+    if (event.target.closest("form.token")) {
+      event.preventDefault(); // Enter in the token field: the field is read when a button is pressed
+      return;
+    }
+    const form = event.target.closest("form.actions");
+    const button = event.submitter;
+    if (!form || !button) {
+      return;
+    }
+    event.preventDefault();
+    const result = document.getElementById("action-result");
+    const field = document.getElementById("token");
+    const token = field ? field.value.trim() : "";
+    let url = form.dataset.actions + button.value;
+    if (button.value === "pin") {
+      url += "?revision=" + encodeURIComponent(form.querySelector("select[name=revision]").value);
+    }
+    button.disabled = true;
+    try {
+      const answer = await fetch(url, {
+        method: "POST",
+        cache: "no-store",
+        headers: token ? {"Authorization": "Bearer " + token} : {},
+      });
+      result.textContent = (answer.ok ? "✔ " : "✗ ") + (await answer.text()).trim();
+      result.className = answer.ok ? "done" : "refused";
+      if (answer.ok) {
+        follow();
+      }
+    } catch (e) {
+      result.textContent = "✗ the dashboard did not answer";
+      result.className = "refused";
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  document.addEventListener("submit", act);
   document.addEventListener("DOMContentLoaded", ages);
   setInterval(ages, 15000);
   setInterval(follow, POLL_MS);

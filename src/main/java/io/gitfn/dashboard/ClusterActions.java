@@ -1,0 +1,105 @@
+package io.gitfn.dashboard;
+
+import io.fabric8.kubernetes.api.model.authentication.TokenReview;
+import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
+import io.fabric8.kubernetes.api.model.authentication.UserInfo;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.gitfn.api.Annotations;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionHistoryEntry;
+import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.rollback.KnownRevisions;
+import io.gitfn.rollback.Pins;
+import io.gitfn.rollback.RollbackException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The dashboard's actions on a cluster: the API server says who a token belongs to (TokenReview) and whether they
+ * may patch the object (SubjectAccessReview, the verb the CLI would need); the controller's own client then makes
+ * the same change the CLI makes. The person's token is used for nothing else and kept nowhere.
+ */
+public final class ClusterActions implements DashboardServer.Actions {
+
+  private final KubernetesClient client;
+  private final Clock clock;
+
+  public ClusterActions(KubernetesClient client, Clock clock) {
+    this.client = client;
+    this.clock = clock;
+  }
+
+  @Override
+  public Optional<Caller> caller(String token) {
+    TokenReview review = client.authentication().v1().tokenReviews().create(new TokenReviewBuilder()
+        .withNewSpec().withToken(token).endSpec().build());
+    if (review.getStatus() == null || !Boolean.TRUE.equals(review.getStatus().getAuthenticated())
+        || review.getStatus().getUser() == null) {
+      return Optional.empty();
+    }
+    UserInfo user = review.getStatus().getUser();
+    return Optional.of(new Caller(user.getUsername(), user.getUid(),
+        user.getGroups() == null ? List.of() : List.copyOf(user.getGroups()),
+        user.getExtra() == null ? Map.of() : Map.copyOf(user.getExtra())));
+  }
+
+  @Override
+  public boolean allowed(Caller caller, Action action, String namespace, String name) {
+    SubjectAccessReview review = client.authorization().v1().subjectAccessReview().create(
+        new SubjectAccessReviewBuilder().withNewSpec()
+            .withUser(caller.user()).withUid(caller.uid()).withGroups(caller.groups()).withExtra(caller.extra())
+            .withNewResourceAttributes()
+            .withVerb(Action.VERB).withGroup(action.kind().group()).withResource(action.kind().resource())
+            .withNamespace(namespace).withName(name)
+            .endResourceAttributes()
+            .endSpec().build());
+    return review.getStatus() != null && Boolean.TRUE.equals(review.getStatus().getAllowed());
+  }
+
+  @Override
+  public String perform(Action action, String namespace, String name, String revision) {
+    switch (action) {
+      case RECONCILE_REPOSITORY -> patchRepository(namespace, name, Map.of("metadata",
+          Map.of("annotations", Map.of(Annotations.REQUESTED_AT, clock.instant().toString()))));
+      case SUSPEND_REPOSITORY -> patchRepository(namespace, name, Map.of("spec", Map.of("suspend", true)));
+      case RESUME_REPOSITORY -> patchRepository(namespace, name, Map.of("spec", Map.of("suspend", false),
+          "metadata", Map.of("annotations", Map.of(Annotations.REQUESTED_AT, clock.instant().toString()))));
+      case RECONCILE_FUNCTION -> client.resources(Function.class).inNamespace(namespace).withName(name)
+          .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("metadata",
+              Map.of("annotations", Map.of(Annotations.REQUESTED_AT, clock.instant().toString())))));
+      case PIN_FUNCTION -> {
+        Function fn = function(namespace, name);
+        FunctionHistoryEntry entry;
+        try {
+          entry = KnownRevisions.of(fn).pinnable(Objects.requireNonNullElse(revision, ""));
+        } catch (RollbackException e) {
+          throw new ActionRefusedException(e.getMessage());
+        }
+        Pins.set(client, fn, entry.getRevision());
+        return action.done(namespace, name) + " to " + entry.getRevision() + " (image " + entry.getImage() + ")";
+      }
+      case UNPIN_FUNCTION -> Pins.clear(client, function(namespace, name));
+    }
+    return action.done(namespace, name);
+  }
+
+  private Function function(String namespace, String name) {
+    Function fn = client.resources(Function.class).inNamespace(namespace).withName(name).get();
+    if (fn == null) {
+      throw new ActionRefusedException("Function " + namespace + "/" + name + " is not there any more");
+    }
+    return fn;
+  }
+
+  private void patchRepository(String namespace, String name, Map<String, Object> patch) {
+    client.resources(FunctionRepository.class).inNamespace(namespace).withName(name)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(patch));
+  }
+}
