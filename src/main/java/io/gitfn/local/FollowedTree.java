@@ -1,6 +1,7 @@
 package io.gitfn.local;
 
 import io.gitfn.manifest.SourceTree;
+import io.gitfn.source.CommitSummary;
 import io.gitfn.source.FolderTree;
 import io.gitfn.source.GitCredentials;
 import io.gitfn.source.MirrorCache;
@@ -21,7 +22,14 @@ import java.util.stream.Stream;
 interface FollowedTree {
 
   /** A new state of the source, with words for the progress line. */
-  record Change(SourceTree tree, String describe) {}
+  /**
+   * A new state of the source.
+   *
+   * @param revision {@code main@sha1:<sha>} for a branch, {@code folder@<digest of names, sizes and times>} for a
+   *     folder
+   * @param commit the commit's subject, author and time, for a branch
+   */
+  record Change(SourceTree tree, String describe, String revision, Optional<CommitSummary> commit) {}
 
   /** The source as it is now, if it changed since the last call (the first call always answers). */
   Optional<Change> poll() throws IOException, SourceException;
@@ -52,7 +60,17 @@ interface FollowedTree {
         return Optional.empty();
       }
       seen = now;
-      return Optional.of(new Change(new FolderTree(root), "read " + root));
+      return Optional.of(new Change(new FolderTree(root), "read " + root, "folder@" + digest(now),
+          Optional.empty()));
+    }
+
+    private static String digest(String fingerprint) {
+      try {
+        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+            .digest(fingerprint.getBytes(java.nio.charset.StandardCharsets.UTF_8)), 0, 6);
+      } catch (java.security.NoSuchAlgorithmException e) {
+        throw new IllegalStateException("every JVM has SHA-256", e);
+      }
     }
 
     private String fingerprint() throws IOException {
@@ -92,7 +110,7 @@ interface FollowedTree {
       }
       seen = now.revision();
       return Optional.of(new Change(now, "fetched " + seen + " in " + (System.nanoTime() - started) / 1_000_000
-          + " ms"));
+          + " ms", seen.toString(), Optional.of(now.summary())));
     }
   }
 }

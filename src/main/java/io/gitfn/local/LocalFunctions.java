@@ -34,6 +34,7 @@ final class LocalFunctions implements AutoCloseable {
   private final Set<FunctionRuntime> versionNoted = EnumSet.noneOf(FunctionRuntime.class);
   private final Path cache;
   private final Progress progress;
+  private final LocalState state;
   private final Map<String, Running> running = new HashMap<>(); // namespace/name -> what serves it
   // Old versions drain and stop here, off the thread that follows the source: a process that takes its full
   // drain time must not hold back the next push.
@@ -45,8 +46,9 @@ final class LocalFunctions implements AutoCloseable {
 
   private record Running(FunctionProcess process, Proxy.Backend backend) {}
 
-  LocalFunctions(Proxy proxy, Path cache, Progress progress) {
+  LocalFunctions(Proxy proxy, Path cache, Progress progress, LocalState state) {
     this.proxy = proxy;
+    this.state = state;
     this.runtimes = new RuntimeHomes(cache);
     this.dependencies = new Dependencies(cache);
     this.cache = cache;
@@ -76,6 +78,7 @@ final class LocalFunctions implements AutoCloseable {
 
   private void roll(LocalRelease release, Running current) {
     long started = System.nanoTime();
+    state.starting(release);
     try {
       Interpreters.Interpreter interpreter = interpreters.of(release.runtime());
       String note = Interpreters.versionNote(release.runtime(), interpreter);
@@ -97,12 +100,15 @@ final class LocalFunctions implements AutoCloseable {
       proxy.route(release.namespace(), release.name(), backend);
       running.put(release.id(), new Running(process, backend));
       progress.say(release.id(), "switched in " + millis(started) + "; serving at " + progress.url(release));
+      state.serving(release, progress.url(release));
       if (current != null) {
         retiring.submit(() -> stop(current));
       }
     } catch (LocalException e) {
       progress.fail(release.id(), (current == null ? "not started: " : "kept the running version: ")
           + e.getMessage());
+      state.failed(release, (current == null ? "did not start: " : "did not start, so the version before serves on: ")
+          + e.getMessage(), current != null);
     }
   }
 

@@ -4,6 +4,7 @@ import io.gitfn.api.function.Function;
 import io.gitfn.build.BuildContextTooLargeException;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.FunctionBuildPlan;
+import io.gitfn.dashboard.DashboardServer;
 import io.gitfn.manifest.InvalidManifestException;
 import io.gitfn.manifest.Manifest;
 import io.gitfn.manifest.ManifestError;
@@ -16,6 +17,7 @@ import io.gitfn.source.SourceException;
 import io.gitfn.source.SourceSettings;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +41,7 @@ public final class LocalMode implements AutoCloseable {
   private final Proxy proxy;
   private final LocalFunctions functions;
   private final MirrorCache mirrors;
+  private final LocalState state;
   private final ManifestReader manifests = new ManifestReader(ManifestOptions.defaults());
   private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread thread = new Thread(r, "gitfn-up");
@@ -46,19 +49,26 @@ public final class LocalMode implements AutoCloseable {
     return thread;
   });
 
-  private LocalMode(LocalSettings settings, PrintWriter out, Proxy proxy) {
+  private LocalMode(LocalSettings settings, PrintWriter out, Proxy proxy, LocalState state) {
     this.settings = settings;
     this.out = out;
     this.proxy = proxy;
+    this.state = state;
     this.mirrors = new MirrorCache(SourceSettings.defaults(settings.cache().resolve("mirrors")));
-    this.functions = new LocalFunctions(proxy, settings.cache(), LocalFunctions.Progress.to(out, baseUrl(proxy)));
+    this.functions = new LocalFunctions(proxy, settings.cache(), LocalFunctions.Progress.to(out, baseUrl(proxy)),
+        state);
   }
 
-  /** Starts the proxy; nothing runs until {@link #follow}. */
+  /** Starts the proxy, with the dashboard at {@value Proxy#DASHBOARD}/; nothing runs until {@link #follow}. */
   public static LocalMode start(LocalSettings settings, PrintWriter out) throws LocalException {
-    Proxy proxy = Proxy.start(settings.bind(), settings.port());
-    LocalMode mode = new LocalMode(settings, out, proxy);
-    out.println("gitfn up: serving Functions at " + baseUrl(proxy) + "/<function>");
+    LocalState state = new LocalState(Clock.systemUTC());
+    Proxy proxy = Proxy.start(settings.bind(), settings.port(), DashboardServer.pages(Proxy.DASHBOARD, state,
+        (namespace, name) -> List.of(), (namespace, job, whole) -> {
+          throw new IllegalStateException("local mode has no build Jobs");
+        }, Optional.empty()));
+    LocalMode mode = new LocalMode(settings, out, proxy, state);
+    out.println("gitfn up: serving Functions at " + baseUrl(proxy) + "/<function>, the dashboard at "
+        + baseUrl(proxy) + Proxy.DASHBOARD + "/");
     out.flush();
     return mode;
   }
@@ -79,6 +89,7 @@ public final class LocalMode implements AutoCloseable {
    */
   public void follow(String source, String ref, String path) {
     FollowedTree watched = FollowedTree.of(source, ref, mirrors);
+    state.following(source, watched instanceof FollowedTree.Folder ? null : ref, path);
     loop.scheduleWithFixedDelay(() -> check(watched, path), 0, settings.interval().toMillis(),
         TimeUnit.MILLISECONDS);
   }
@@ -89,27 +100,36 @@ public final class LocalMode implements AutoCloseable {
       if (change.isEmpty()) {
         return;
       }
-      say("↻ " + change.get().describe());
-      Manifest manifest = manifests.read(change.get().tree(), path == null ? "." : path, List.of());
+      FollowedTree.Change moved = change.get();
+      say("↻ " + moved.describe());
+      state.fetched(moved.revision());
+      Manifest manifest;
+      try {
+        manifest = manifests.read(moved.tree(), path == null ? "." : path, List.of());
+      } catch (InvalidManifestException e) {
+        say("✗ this revision is invalid, so the running Functions stay as they are:");
+        e.errors().stream().map(ManifestError::toString).forEach(line -> say("  " + line));
+        state.invalid(moved.revision(), moved.commit(), "revision " + moved.revision() + " is invalid; what runs"
+            + " stays: " + String.join("; ", e.errors().stream().limit(5).map(ManifestError::toString).toList()));
+        return;
+      }
       manifest.notices().forEach(notice -> say("notice: " + notice));
+      state.applied(moved.revision(), moved.commit(), manifest.functions());
       List<LocalRelease> releases = new ArrayList<>();
       for (Function fn : manifest.functions()) {
         release(fn).ifPresent(releases::add);
       }
       functions.apply(releases);
-    } catch (InvalidManifestException e) {
-      say("✗ this revision is invalid, so the running Functions stay as they are:");
-      e.errors().stream().map(ManifestError::toString).forEach(line -> say("  " + line));
     } catch (IOException | SourceException | RuntimeException e) {
       say("✗ cannot read the source: " + e.getMessage() + "; trying again in " + settings.interval().toMillis()
           + " ms");
+      state.unreadable("cannot read the source: " + e.getMessage());
     }
   }
 
   /** What to run for one Function, or empty with the reason printed. */
   private Optional<LocalRelease> release(Function fn) {
-    String id = (fn.getMetadata().getNamespace() == null ? "default" : fn.getMetadata().getNamespace()) + "/"
-        + fn.getMetadata().getName();
+    String id = LocalRelease.idOf(fn);
     List<String> warnings = new ArrayList<>();
     try {
       FunctionBuildPlan plan = fn.getSpec().getSource().getGitRepository() == null
@@ -120,6 +140,7 @@ public final class LocalMode implements AutoCloseable {
       return Optional.of(release);
     } catch (SourceException | BuildContextTooLargeException | IllegalArgumentException e) {
       say("✗ " + id + ": " + e.getMessage());
+      state.unrunnable(id, e.getMessage());
       return Optional.empty();
     }
   }

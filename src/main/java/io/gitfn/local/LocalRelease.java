@@ -48,6 +48,12 @@ record LocalRelease(String namespace, String name, FunctionRuntime runtime, Cont
     return namespace + "/" + name;
   }
 
+  /** The id of {@code fn}'s releases: {@code namespace/name}, in {@code default} when it names no namespace. */
+  static String idOf(Function fn) {
+    return (fn.getMetadata().getNamespace() == null ? "default" : fn.getMetadata().getNamespace()) + "/"
+        + fn.getMetadata().getName();
+  }
+
   /** Whether {@code other} runs exactly what this one runs, so nothing needs to restart. */
   boolean sameAs(LocalRelease other) {
     return other != null && key.equals(other.key) && env.equals(other.env) && runtime == other.runtime;

@@ -23,6 +23,8 @@ import org.eclipse.jetty.util.Callback;
 final class Proxy implements AutoCloseable {
 
   private static final String TARGET = Proxy.class.getName() + ".target";
+  /** Where the dashboard is: no Function has this name, since a Kubernetes name has no underscore. */
+  static final String DASHBOARD = "/_gitfn";
 
   /** A process behind the proxy, and how many requests it is serving now. */
   static final class Backend {
@@ -38,20 +40,34 @@ final class Proxy implements AutoCloseable {
   private final Server server;
   private final ServerConnector connector;
   private final boolean loopbackOnly;
+  private final Handler dashboard;
 
-  private Proxy(Server server, ServerConnector connector, boolean loopbackOnly) {
+  private Proxy(Server server, ServerConnector connector, boolean loopbackOnly, Handler dashboard) {
     this.server = server;
     this.connector = connector;
     this.loopbackOnly = loopbackOnly;
+    this.dashboard = dashboard;
   }
 
   static Proxy start(String host, int port) throws LocalException {
+    return start(host, port, new Handler.Abstract() {
+      @Override
+      public boolean handle(Request request, Response response, Callback callback) {
+        Response.writeError(request, response, callback, 404, "this proxy serves no dashboard");
+        return true;
+      }
+    });
+  }
+
+  /** @param dashboard what answers under {@value #DASHBOARD}: its paths in full */
+  static Proxy start(String host, int port, Handler dashboard) throws LocalException {
     Server server = new Server();
     ServerConnector connector = new ServerConnector(server);
     connector.setHost(host);
     connector.setPort(port);
     server.addConnector(connector);
-    Proxy proxy = new Proxy(server, connector, isLoopback(host));
+    Proxy proxy = new Proxy(server, connector, isLoopback(host), dashboard);
+    server.addBean(dashboard);
     ProxyHandler.Reverse forward = new ProxyHandler.Reverse(request -> (HttpURI) request.getAttribute(TARGET));
     server.setHandler(new Handler.Wrapper(forward) {
       @Override
@@ -109,6 +125,9 @@ final class Proxy implements AutoCloseable {
       return true;
     }
     String path = request.getHttpURI().getPath();
+    if (path.equals(DASHBOARD) || path.startsWith(DASHBOARD + "/")) {
+      return dashboard.handle(request, response, callback);
+    }
     List<String> segments = List.of(path.replaceFirst("^/", "").split("/", -1));
     Target target = find(segments);
     if (target == null) {

@@ -3,6 +3,7 @@ package io.gitfn.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.gitfn.testbed.Browser;
 import io.gitfn.testbed.git.BareRepository;
 import io.gitfn.testbed.git.GitClient;
 import io.gitfn.testbed.git.GitHttpServer;
@@ -26,6 +27,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebElement;
 
 /**
  * {@code gitfn up} end to end, with real Node.js and Python processes: pushes to a real Git server are served within
@@ -79,6 +83,24 @@ class LocalModeE2E {
       assertThat(rollouts.lines().filter(l -> l.contains("default/hello: switched"))).hasSize(11);
       assertThat(rollouts).as("updates and the revert change only the handler: nothing is installed again")
           .doesNotContain("installed dependencies");
+
+      // The same dashboard as the controller's, on the proxy's port: the revert's commit, and its key coming back.
+      URI dashboard = URI.create("http://127.0.0.1:" + up.port() + "/_gitfn/");
+      try (Browser browser = Browser.start()) {
+        WebElement row = browser.open(dashboard).await("tbody tr", r -> r.getText().contains("local/up"), WAIT);
+        row.findElement(By.cssSelector("th a")).sendKeys(Keys.ENTER);
+        WebElement revisions = browser.await("table.history", t -> t.getText().contains("Revert"), WAIT);
+        assertThat(revisions.getText()).contains(GitClient.AUTHOR_NAME).contains("Revert \"v11\"");
+        browser.driver().findElement(By.linkText("hello")).sendKeys(Keys.ENTER);
+        WebElement timeline = browser.await("figure.timeline",
+            t -> !t.findElements(By.cssSelector("g.band.back")).isEmpty(), WAIT);
+        assertThat(timeline.findElements(By.cssSelector("g.band"))).as("the ten versions its history keeps")
+            .hasSize(10);
+        assertThat(browser.driver().findElement(By.cssSelector("h1 .badge")).getText()).isEqualTo("Running");
+        assertThat(browser.driver().findElements(By.cssSelector(".rollout-heading"))).as("no Deployment here")
+            .isEmpty();
+        browser.screenshot(Path.of("target", "dashboard", "up-function.png"), "h2.versions-heading");
+      }
     }
   }
 
