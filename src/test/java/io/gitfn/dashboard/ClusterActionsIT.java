@@ -96,7 +96,7 @@ class ClusterActionsIT {
 
   @Test
   void anOperatorSuspendsAndResumesARepository(KubernetesClient client, TestNamespace ns) throws Exception {
-    client.resource(client.getKubernetesSerialization().unmarshal("{apiVersion: gitfn.io/v1alpha1, kind: "
+    client.resource(client.getKubernetesSerialization().unmarshal("---\n{apiVersion: gitfn.io/v1alpha1, kind: "
         + "FunctionRepository, metadata: {name: infra, namespace: " + ns.name() + "}, spec: {url: "
         + "'https://git.example/infra.git', ref: {branch: main}}}", FunctionRepository.class)).create();
     String operator = People.withRole(client, ns.name(), "operator", new PolicyRuleBuilder()

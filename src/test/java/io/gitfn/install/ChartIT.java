@@ -163,7 +163,7 @@ class ChartIT {
     assertThat(controller.getImage()).as("the image -Pimage builds")
         .isEqualTo("ghcr.io/gitfn/gitfn:" + ChartImageTest.projectVersion());
     assertThat(controller.getArgs()).containsExactly("controller", "--webhook-port=9292", "--metrics-port=8080",
-        "--dashboard-port=8081", "--dashboard-actions",
+        "--dashboard-port=8081",
         "--cache-dir=/var/cache/gitfn", "--mirror-disk-budget=10Gi", "--registry=registry.local:5000",
         "--registry-secret=serverless-registry-config-default",
         "--builder=buildah", "--build-concurrency=5", "--build-deadline=20m",
@@ -177,7 +177,7 @@ class ChartIT {
     assertThat(controller.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
     assertThat(controller.getPorts()).extracting("name", "containerPort")
         .containsExactly(org.assertj.core.groups.Tuple.tuple("webhook", 9292),
-            org.assertj.core.groups.Tuple.tuple("metrics", 8080));
+            org.assertj.core.groups.Tuple.tuple("metrics", 8080), org.assertj.core.groups.Tuple.tuple("dashboard", 8081));
     assertThat(controller.getResources().getRequests())
         .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("192Mi")));
     assertThat(controller.getResources().getLimits()).containsExactlyEntriesOf(Map.of("memory", new Quantity("320Mi")));

@@ -50,7 +50,7 @@ class DashboardActionsIT {
   @Test
   void suspendIsRefusedWithoutATokenAndToSomeoneWithoutTheRightAndWorksForAnOperator(KubernetesClient client,
       TestNamespace ns) {
-    client.resource(client.getKubernetesSerialization().unmarshal("{apiVersion: gitfn.io/v1alpha1, kind: "
+    client.resource(client.getKubernetesSerialization().unmarshal("---\n{apiVersion: gitfn.io/v1alpha1, kind: "
         + "FunctionRepository, metadata: {name: infra, namespace: " + ns.name() + "}, spec: {url: "
         + "'https://git.example/infra.git', ref: {branch: main}, interval: 1h}}", FunctionRepository.class)).create();
     String viewer = People.withNoRights(client, ns.name(), "viewer");
