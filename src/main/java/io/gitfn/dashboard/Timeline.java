@@ -12,8 +12,8 @@ import java.util.Set;
 
 /**
  * Which version of a Function served when, from its history, laid out for a small chart: a band per version from
- * the moment it rolled out until the next one did, coloured by content key so that a key coming back (a revert, or
- * gitfn's own rollback) comes back in its own colour, and marks for builds that failed, versions that never rolled
+ * the moment it rolled out until the next one did, coloured by content key (in the order keys first served, so no
+ * two keys share one) so that a key coming back (a revert, or gitfn's own rollback) comes back in its own colour, and marks for builds that failed, versions that never rolled
  * out, and the automatic rollback. Positions run from 0 to {@value #WIDTH}; the newest moment in the history is at
  * {@value #NEWEST}, and the band of the version serving now runs on to the edge.
  *
@@ -23,7 +23,8 @@ public record Timeline(String from, String to, List<Band> bands, List<Mark> mark
 
   static final double WIDTH = 1000;
   static final double NEWEST = 900;
-  static final int COLOURS = 6;
+  /** As many as the history keeps entries: no two keys of one timeline share a colour. */
+  static final int COLOURS = 10;
   // Narrower than this, a band's key would not fit in it.
   private static final double LABELLED = 70;
   private static final double THINNEST = 3;
@@ -42,7 +43,7 @@ public record Timeline(String from, String to, List<Band> bands, List<Mark> mark
    * One version serving.
    *
    * @param until when the next version rolled out, or null while this one serves
-   * @param colour which of {@value #COLOURS} colours its key has
+   * @param colour which of {@value #COLOURS} colours its key has: the keys' order of first serving
    */
   public record Band(String key, String revision, String since, String until, double x, double width, int colour,
       Origin origin) {
@@ -126,6 +127,7 @@ public record Timeline(String from, String to, List<Band> bands, List<Mark> mark
     List<Dated> served = dated.stream().filter(d -> d.rolledOut() != null).toList();
     List<Band> bands = new ArrayList<>();
     Set<String> seen = new HashSet<>();
+    java.util.Map<String, Integer> colours = new java.util.HashMap<>();
     for (int i = 0; i < served.size(); i++) {
       Dated d = served.get(i);
       Instant until = i + 1 < served.size() ? served.get(i + 1).rolledOut() : null;
@@ -138,7 +140,7 @@ public record Timeline(String from, String to, List<Band> bands, List<Mark> mark
       seen.add(key);
       bands.add(new Band(key, d.entry().getRevision(), d.rolledOut().toString(),
           until == null ? null : until.toString(), x, Math.max(end - x, THINNEST),
-          Math.floorMod(key.hashCode(), COLOURS), origin));
+          colours.computeIfAbsent(key, k -> colours.size() % COLOURS), origin));
     }
 
     List<Mark> marks = new ArrayList<>();

@@ -44,6 +44,7 @@ class TimelineTest {
     List<Band> bands = timeline.bands();
     assertThat(bands).extracting(Band::origin).containsExactly(Origin.NEW, Origin.NEW, Origin.BACK);
     assertThat(bands.get(2).colour()).isEqualTo(bands.get(0).colour());
+    assertThat(bands.get(1).colour()).as("another key, another colour").isNotEqualTo(bands.get(0).colour());
     assertThat(bands.get(2).css()).endsWith(" back");
   }
 

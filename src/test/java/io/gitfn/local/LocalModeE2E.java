@@ -91,7 +91,8 @@ class LocalModeE2E {
         row.findElement(By.cssSelector("th a")).sendKeys(Keys.ENTER);
         WebElement revisions = browser.await("table.history", t -> t.getText().contains("Revert"), WAIT);
         assertThat(revisions.getText()).contains(GitClient.AUTHOR_NAME).contains("Revert \"v11\"");
-        browser.driver().findElement(By.linkText("hello")).sendKeys(Keys.ENTER);
+        browser.driver().findElement(By.cssSelector("a[href=\"/_gitfn/functions/default/hello\"]"))
+            .sendKeys(Keys.ENTER);
         WebElement timeline = browser.await("figure.timeline",
             t -> !t.findElements(By.cssSelector("g.band.back")).isEmpty(), WAIT);
         assertThat(timeline.findElements(By.cssSelector("g.band"))).as("the ten versions its history keeps")
