@@ -67,6 +67,7 @@ final class Proxy implements AutoCloseable {
     connector.setPort(port);
     server.addConnector(connector);
     Proxy proxy = new Proxy(server, connector, isLoopback(host), dashboard);
+    dashboard.setServer(server); // a handler started outside the server's tree must still know its server
     server.addBean(dashboard);
     ProxyHandler.Reverse forward = new ProxyHandler.Reverse(request -> (HttpURI) request.getAttribute(TARGET));
     server.setHandler(new Handler.Wrapper(forward) {
