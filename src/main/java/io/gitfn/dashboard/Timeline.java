@@ -5,10 +5,10 @@ import io.gitfn.api.function.FunctionHistoryEntry;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Which version of a Function served when, from its history, laid out for a small chart: a band per version from
@@ -126,8 +126,8 @@ public record Timeline(String from, String to, List<Band> bands, List<Mark> mark
 
     List<Dated> served = dated.stream().filter(d -> d.rolledOut() != null).toList();
     List<Band> bands = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
-    java.util.Map<String, Integer> colours = new java.util.HashMap<>();
+    // A key's colour, in the order keys first served; a key already here has served before.
+    Map<String, Integer> colours = new HashMap<>();
     for (int i = 0; i < served.size(); i++) {
       Dated d = served.get(i);
       Instant until = i + 1 < served.size() ? served.get(i + 1).rolledOut() : null;
@@ -136,8 +136,7 @@ public record Timeline(String from, String to, List<Band> bands, List<Mark> mark
       String key = d.entry().getContentKey();
       Origin origin = rollback != null && key.equals(rollback.getRestoredContentKey()) && rolledBack.isPresent()
           && !d.rolledOut().isBefore(rolledBack.get()) ? Origin.ROLLED_BACK
-          : seen.contains(key) ? Origin.BACK : Origin.NEW;
-      seen.add(key);
+          : colours.containsKey(key) ? Origin.BACK : Origin.NEW;
       bands.add(new Band(key, d.entry().getRevision(), d.rolledOut().toString(),
           until == null ? null : until.toString(), x, Math.max(end - x, THINNEST),
           colours.computeIfAbsent(key, k -> colours.size() % COLOURS), origin));
