@@ -36,12 +36,13 @@ public record FunctionPage(FunctionSummary function, String repository, List<Con
       List<EventLine> events) {
     FunctionStatus status = fn.getStatus() == null ? new FunctionStatus() : fn.getStatus();
     List<FunctionHistoryEntry> history = status.getHistory() == null ? List.of() : List.copyOf(status.getHistory());
+    Optional<DeploymentRollout> rollout = deployment.map(DeploymentRollout::of);
     return new FunctionPage(
-        FunctionSummary.of(fn, deployment),
+        FunctionSummary.of(fn, rollout),
         fn.getMetadata().getLabels() == null ? null : fn.getMetadata().getLabels().get(Labels.REPOSITORY),
         status.getConditions() == null ? List.of() : List.copyOf(status.getConditions()),
         build.orElse(null),
-        deployment.map(DeploymentRollout::of).orElse(null),
+        rollout.orElse(null),
         history,
         Timeline.of(history, status.getRollback()),
         status.getRollback(),

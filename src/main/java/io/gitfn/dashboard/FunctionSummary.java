@@ -1,6 +1,5 @@
 package io.gitfn.dashboard;
 
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
 import io.gitfn.api.function.FunctionProgress;
@@ -29,9 +28,9 @@ public record FunctionSummary(String namespace, String name, String runtime, Fun
   }
 
   /**
-   * @param deployment its Deployment, as the controller's cache holds it
+   * @param rollout its Deployment's rollout, from the controller's cache
    */
-  static FunctionSummary of(Function fn, Optional<Deployment> deployment) {
+  static FunctionSummary of(Function fn, Optional<DeploymentRollout> rollout) {
     FunctionStatus status = fn.getStatus() == null ? new FunctionStatus() : fn.getStatus();
     List<FunctionHistoryEntry> history = status.getHistory() == null ? List.of() : status.getHistory();
     return new FunctionSummary(
@@ -41,7 +40,7 @@ public record FunctionSummary(String namespace, String name, String runtime, Fun
         FunctionProgress.of(fn),
         history.isEmpty() ? null : history.get(0).getContentKey(),
         status.getImage(),
-        deployment.map(DeploymentRollout::of).map(r -> new Replicas(r.ready(), r.desired())).orElse(null),
+        rollout.map(r -> new Replicas(r.ready(), r.desired())).orElse(null),
         status.getPinnedRevision());
   }
 
