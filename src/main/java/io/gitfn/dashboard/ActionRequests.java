@@ -2,7 +2,6 @@ package io.gitfn.dashboard;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.gitfn.api.KubernetesNames;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
@@ -49,18 +48,12 @@ final class ActionRequests {
    * @param revision the {@code revision} query parameter, or null
    */
   Answer handle(String path, String authorization, String revision, DashboardServer.Source source) {
-    Optional<Target> target = Target.of(path);
+    Optional<Target> target = Target.of(path, source);
     if (target.isEmpty()) {
-      return Answer.of(404, "no such action; actions are POST <page>/actions/<action>, such as "
-          + "/repositories/<namespace>/<name>/actions/reconcile");
+      return Answer.of(404, "no such action on an object in the controller's cache; actions are POST"
+          + " <page>/actions/<action>, such as /repositories/<namespace>/<name>/actions/reconcile");
     }
     Target t = target.get();
-    Collection<? extends HasMetadata> cached = t.action().kind() == Action.Kind.REPOSITORY
-        ? source.repositories() : source.functions();
-    if (cached.stream().noneMatch(o -> t.namespace().equals(o.getMetadata().getNamespace())
-        && t.name().equals(o.getMetadata().getName()))) {
-      return Answer.of(404, "no " + t.describe() + " in the controller's cache");
-    }
     if (authorization == null || !authorization.startsWith(BEARER) || authorization.length() == BEARER.length()) {
       return new Answer(401, "actions need a bearer token of yours (kubectl create token, or your kubeconfig's): "
           + "send it as Authorization: Bearer <token>", Optional.of(CHALLENGE));
@@ -106,20 +99,27 @@ final class ActionRequests {
     return message.length() > 500 ? message.substring(0, 500) + "…" : message;
   }
 
-  /** The object and action a path names, if it names one. */
+  /** The action a path names, on an object of the controller's cache, if it names one. */
   record Target(Action action, String namespace, String name) {
 
-    static Optional<Target> of(String path) {
+    private static final String ACTIONS = "/actions/";
+
+    /** {@code <page of the object>/actions/<word>}, the object found as its page finds it. */
+    static Optional<Target> of(String path, DashboardServer.Source source) {
+      int at = path.lastIndexOf(ACTIONS);
+      if (at < 0) {
+        return Optional.empty();
+      }
       for (Action.Kind kind : Action.Kind.values()) {
-        if (!path.startsWith(kind.pages())) {
-          continue;
+        Optional<Action> action = Action.of(kind, path.substring(at + ACTIONS.length()));
+        Collection<? extends HasMetadata> cached = kind == Action.Kind.REPOSITORY
+            ? source.repositories() : source.functions();
+        Optional<? extends HasMetadata> object = action.isEmpty() ? Optional.empty()
+            : DashboardServer.named(path.substring(0, at), kind.pages(), cached);
+        if (object.isPresent()) {
+          return Optional.of(new Target(action.get(), object.get().getMetadata().getNamespace(),
+              object.get().getMetadata().getName()));
         }
-        String[] parts = path.substring(kind.pages().length()).split("/", -1);
-        if (parts.length != 4 || !parts[2].equals("actions") || !KubernetesNames.isDns1123Label(parts[0])
-            || !KubernetesNames.isDns1123Subdomain(parts[1])) {
-          return Optional.empty();
-        }
-        return Action.of(kind, parts[3]).map(a -> new Target(a, parts[0], parts[1]));
       }
       return Optional.empty();
     }

@@ -151,6 +151,24 @@ public final class DashboardServer implements AutoCloseable {
     server.close();
   }
 
+  /**
+   * The object {@code <prefix><namespace>/<name>} names, if the cache holds it. Only names Kubernetes allows are
+   * looked up: anything else in a path is not found, whatever it holds.
+   */
+  static <T extends io.fabric8.kubernetes.api.model.HasMetadata> Optional<T> named(String path, String prefix,
+      Collection<T> cached) {
+    if (!path.startsWith(prefix)) {
+      return Optional.empty();
+    }
+    String[] parts = path.substring(prefix.length()).split("/", -1);
+    if (parts.length != 2 || !KubernetesNames.isDns1123Label(parts[0])
+        || !KubernetesNames.isDns1123Subdomain(parts[1])) {
+      return Optional.empty();
+    }
+    return cached.stream().filter(o -> parts[0].equals(o.getMetadata().getNamespace())
+        && parts[1].equals(o.getMetadata().getName())).findFirst();
+  }
+
   private static final class Pages extends Handler.Abstract {
     private final String base;
     private final Source source;
@@ -230,24 +248,6 @@ public final class DashboardServer implements AutoCloseable {
       }
       return answer(response, callback, 404, "text/plain; charset=utf-8",
           ("no such page; the dashboard starts at " + base + "/\n").getBytes(StandardCharsets.UTF_8));
-    }
-
-    /**
-     * The object {@code <prefix><namespace>/<name>} names, if the cache holds it. Only names Kubernetes allows are
-     * looked up: anything else in a path is not found, whatever it holds.
-     */
-    static <T extends io.fabric8.kubernetes.api.model.HasMetadata> Optional<T> named(String path,
-        String prefix, java.util.Collection<T> cached) {
-      if (!path.startsWith(prefix)) {
-        return Optional.empty();
-      }
-      String[] parts = path.substring(prefix.length()).split("/", -1);
-      if (parts.length != 2 || !KubernetesNames.isDns1123Label(parts[0])
-          || !KubernetesNames.isDns1123Subdomain(parts[1])) {
-        return Optional.empty();
-      }
-      return cached.stream().filter(o -> parts[0].equals(o.getMetadata().getNamespace())
-          && parts[1].equals(o.getMetadata().getName())).findFirst();
     }
 
     /**
