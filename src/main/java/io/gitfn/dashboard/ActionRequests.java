@@ -96,7 +96,7 @@ final class ActionRequests {
   private static String apiMessage(KubernetesClientException e) {
     String message = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
         : String.valueOf(e.getMessage());
-    return message.length() > 500 ? message.substring(0, 500) + "…" : message;
+    return Texts.cut(message, 500);
   }
 
   /** The action a path names, on an object of the controller's cache, if it names one. */

@@ -38,7 +38,7 @@ public record BuildLog(String pod, List<String> lines, boolean cut, String missi
       // A progress bar rewrites its line after each carriage return: a terminal would show the last one.
       String shown = line.substring(line.lastIndexOf('\r') + 1);
       shown = CONTROLS.matcher(ESCAPES.matcher(shown).replaceAll("")).replaceAll("");
-      lines.add(shown.length() > LINE ? shown.substring(0, LINE) + "…" : shown);
+      lines.add(Texts.cut(shown, LINE));
     }
     if (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {
       lines.remove(lines.size() - 1); // the newline that ends the last line
@@ -48,7 +48,7 @@ public record BuildLog(String pod, List<String> lines, boolean cut, String missi
 
   /** No log to show, and why. */
   static BuildLog missing(String why) {
-    return new BuildLog(null, List.of(), false, why.length() > LINE ? why.substring(0, LINE) + "…" : why);
+    return new BuildLog(null, List.of(), false, Texts.cut(why, LINE));
   }
 
   /** The lines as plain text, one per line. */

@@ -263,7 +263,8 @@ public final class DashboardServer implements AutoCloseable {
       }
       BuildLog log = logs.tail(fn.getMetadata().getNamespace(), build.get().name(), true);
       String text = log.missing() != null ? "no log of Job " + build.get().name() + ": " + log.missing() + "\n"
-          : "# at most the last " + BuildLogs.MORE.lines() + " lines of Pod " + log.pod() + " of Job " + build.get().name()
+          : "# at most the last " + BuildLogs.MORE.lines() + " lines of Pod " + log.pod() + " of Job "
+              + build.get().name()
               + (log.cut() ? ", cut at " + BuildLogs.MORE.bytes() / 1024 + " KiB" : "") + "\n" + log.text();
       response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
       return answer(response, callback, log.missing() != null ? 404 : 200, "text/plain; charset=utf-8",

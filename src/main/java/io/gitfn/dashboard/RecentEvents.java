@@ -52,12 +52,12 @@ public final class RecentEvents implements DashboardServer.Events {
       return listed(namespace, name).stream()
           .sorted(Comparator.comparing(RecentEvents::time, Comparator.nullsFirst(Comparator.naturalOrder())).reversed())
           .limit(EVENTS)
-          .map(e -> new FunctionPage.EventLine(e.getType(), e.getReason(), shorten(e.getMessage()), time(e),
+          .map(e -> new FunctionPage.EventLine(e.getType(), e.getReason(), Texts.cut(e.getMessage(), MESSAGE), time(e),
               Objects.requireNonNullElse(e.getCount(), 1)))
           .toList();
     } catch (KubernetesClientException e) {
       return List.of(new FunctionPage.EventLine("Warning", "EventsUnavailable",
-          "the API server did not list the Events: " + shorten(e.getMessage()), null, 1));
+          "the API server did not list the Events: " + Texts.cut(e.getMessage(), MESSAGE), null, 1));
     }
   }
 
@@ -66,9 +66,5 @@ public final class RecentEvents implements DashboardServer.Events {
       return event.getLastTimestamp();
     }
     return event.getEventTime() != null ? event.getEventTime().getTime() : event.getFirstTimestamp();
-  }
-
-  private static String shorten(String message) {
-    return message == null || message.length() <= MESSAGE ? message : message.substring(0, MESSAGE) + "…";
   }
 }

@@ -54,7 +54,8 @@ public record RepositoryPage(RepositorySummary repository, List<FunctionSummary>
         ? List.of() : repository.getStatus().getHistory();
     return new RepositoryPage(
         RepositorySummary.of(repository, own),
-        own.stream().map(fn -> FunctionSummary.of(fn, deployments.apply(fn).map(DeploymentRollout::of))).sorted(ATTENTION_FIRST).toList(),
+        own.stream().map(fn -> FunctionSummary.of(fn, deployments.apply(fn).map(DeploymentRollout::of)))
+            .sorted(ATTENTION_FIRST).toList(),
         records.stream().limit(HISTORY).map(r -> new HistoryEntry(RepositorySummary.Revision.of(r.getRevision()),
             r.getTime(), r.getOutcome(), count(r.getCreated()), count(r.getUpdated()), count(r.getDeleted()),
             r.getMessage(), r.getAuthor(), r.getCommitTime()))

@@ -13,8 +13,8 @@ import java.util.Optional;
 /**
  * Which version of a Function served when, from its history, laid out for a small chart: a band per version from
  * the moment it rolled out until the next one did, coloured by content key (in the order keys first served, so no
- * two keys share one) so that a key coming back (a revert, or gitfn's own rollback) comes back in its own colour, and marks for builds that failed, versions that never rolled
- * out, and the automatic rollback. Positions run from 0 to {@value #WIDTH}; the newest moment in the history is at
+ * two keys share one) so that a key coming back (a revert, or gitfn's own rollback) comes back in its own colour,
+ * and marks for builds that failed, versions that never rolled out, and the automatic rollback. Positions run from 0 to {@value #WIDTH}; the newest moment in the history is at
  * {@value #NEWEST}, and the band of the version serving now runs on to the edge.
  *
  * <p>It depends on the status alone, not on the clock, so that an unchanged Function's page stays the same page.
