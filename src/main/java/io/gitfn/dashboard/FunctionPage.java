@@ -7,6 +7,7 @@ import io.gitfn.api.function.AutoRollback;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
 import io.gitfn.api.function.FunctionStatus;
+import io.gitfn.rollback.KnownRevisions;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,10 +20,11 @@ import java.util.Optional;
  * @param build its newest build Job, with the end of its log, or null while it has none
  * @param rollout its Deployment's rollout, or null before it has one
  * @param rollback the automatic rollback that holds it on an earlier version, or null
+ * @param pinnable the revisions of its history that {@code gitfn rollback --pin} could pin it to, newest first
  */
 public record FunctionPage(FunctionSummary function, String repository, List<Condition> conditions,
     BuildJob build, DeploymentRollout rollout, List<FunctionHistoryEntry> history, Timeline timeline,
-    AutoRollback rollback, List<EventLine> events) {
+    AutoRollback rollback, List<String> pinnable, List<EventLine> events) {
 
   /** One Event about the Function, as {@code kubectl describe} shows it. */
   public record EventLine(String type, String reason, String message, String time, int count) {
@@ -46,20 +48,13 @@ public record FunctionPage(FunctionSummary function, String repository, List<Con
         history,
         Timeline.of(history, status.getRollback()),
         status.getRollback(),
+        KnownRevisions.of(fn).pinnableRevisions(),
         events);
   }
 
   /** The repository's page, from the label: {@code /repositories/<namespace>/<name>}, or null. */
   public String repositoryPath() {
     return Labels.repositoryOf(repository).map(r -> "/repositories/" + r.namespace() + "/" + r.name()).orElse(null);
-  }
-
-  /** The revisions of its history that {@code gitfn rollback --pin} could pin it to: those with an image. */
-  public List<String> pinnable() {
-    return history.stream()
-        .filter(e -> e.getImage() != null && e.getRevision() != null
-            && ("Succeeded".equals(e.getOutcome()) || "Reused".equals(e.getOutcome())))
-        .map(FunctionHistoryEntry::getRevision).distinct().toList();
   }
 
   /** Where the whole log of its newest build is. */

@@ -49,11 +49,11 @@ public final class KnownRevisions {
   public FunctionHistoryEntry pinnable(String query) {
     String revision = theOne(query).orElseThrow(() -> notFound(query, "no earlier image to pin"));
     List<FunctionHistoryEntry> usable = entriesOf(revision).stream()
-        .filter(e -> HAS_IMAGE.contains(e.getOutcome()) && e.getImage() != null)
+        .filter(KnownRevisions::hasImage)
         .toList();
     if (usable.isEmpty()) {
       throw new RollbackException("the build of " + Revisions.shorten(revision) + " failed for " + function
-          + ", so there is no image to pin; pick a Succeeded or Reused revision: " + describe(usableRevisions()));
+          + ", so there is no image to pin; pick a Succeeded or Reused revision: " + describe(pinnableRevisions()));
     }
     Set<String> images = usable.stream().map(FunctionHistoryEntry::getImage).collect(Collectors.toSet());
     if (images.size() > 1) {
@@ -148,10 +148,13 @@ public final class KnownRevisions {
     return history.stream().map(FunctionHistoryEntry::getRevision).filter(r -> r != null).distinct().toList();
   }
 
-  private List<String> usableRevisions() {
-    return revisions().stream()
-        .filter(r -> entriesOf(r).stream().anyMatch(e -> HAS_IMAGE.contains(e.getOutcome())))
-        .toList();
+  /** The revisions {@link #pinnable} accepts, newest first: those with an entry whose image exists. */
+  public List<String> pinnableRevisions() {
+    return revisions().stream().filter(r -> entriesOf(r).stream().anyMatch(KnownRevisions::hasImage)).toList();
+  }
+
+  private static boolean hasImage(FunctionHistoryEntry entry) {
+    return HAS_IMAGE.contains(entry.getOutcome()) && entry.getImage() != null;
   }
 
   private List<FunctionHistoryEntry> entriesOf(String revision) {
