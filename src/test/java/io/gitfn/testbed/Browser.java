@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.function.Function;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -62,10 +63,13 @@ public final class Browser implements AutoCloseable {
     return this;
   }
 
-  /** The element {@code css} finds once {@code until} holds for it, within {@code timeout}. */
+  /**
+   * The element {@code css} finds once {@code until} holds for it, within {@code timeout}. The dashboard replaces its
+   * page when the cache changes, so an element found may be gone by the time it is read: that try counts as not yet.
+   */
   public WebElement await(String css, Function<WebElement, Boolean> until, Duration timeout) {
-    return new WebDriverWait(driver, timeout).until(d -> d.findElements(By.cssSelector(css)).stream()
-        .filter(until::apply).findFirst().orElse(null));
+    return new WebDriverWait(driver, timeout).ignoring(StaleElementReferenceException.class)
+        .until(d -> d.findElements(By.cssSelector(css)).stream().filter(until::apply).findFirst().orElse(null));
   }
 
   public WebDriver driver() {
