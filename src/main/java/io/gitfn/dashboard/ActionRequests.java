@@ -79,7 +79,7 @@ final class ActionRequests {
             + t.action().kind().group() + " in namespace " + t.namespace() + ", which " + t.action().word()
             + " needs; nothing changed");
       }
-      String done = actions.perform(t.action(), t.namespace(), t.name(), revision);
+      String done = actions.perform(caller.get(), t.action(), t.namespace(), t.name(), revision);
       log.info("dashboard: {} {}", who, done);
       return Answer.of(200, done);
     } catch (ActionRefusedException e) {

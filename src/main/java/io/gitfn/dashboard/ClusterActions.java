@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
 import io.fabric8.kubernetes.api.model.authentication.UserInfo;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -12,6 +13,7 @@ import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
 import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.events.EventRecorder;
 import io.gitfn.rollback.KnownRevisions;
 import io.gitfn.rollback.Pins;
 import io.gitfn.rollback.RollbackException;
@@ -24,16 +26,23 @@ import java.util.Optional;
 /**
  * The dashboard's actions on a cluster: the API server says who a token belongs to (TokenReview) and whether they
  * may patch the object (SubjectAccessReview, the verb the CLI would need); the controller's own client then makes
- * the same change the CLI makes. The person's token is used for nothing else and kept nowhere.
+ * the same change the CLI makes, and records an Event on the object saying who asked for it ({@value #REASON}), as the
+ * API server's audit log would otherwise name only the controller. The person's token is used for nothing else and
+ * kept nowhere.
  */
 public final class ClusterActions implements DashboardServer.Actions {
 
+  /** The reason of the Event each action records: {@code kubectl events --for ... | grep DashboardAction}. */
+  public static final String REASON = "DashboardAction";
+
   private final KubernetesClient client;
   private final Clock clock;
+  private final EventRecorder events;
 
-  public ClusterActions(KubernetesClient client, Clock clock) {
+  public ClusterActions(KubernetesClient client, Clock clock, EventRecorder events) {
     this.client = client;
     this.clock = clock;
+    this.events = events;
   }
 
   @Override
@@ -64,8 +73,9 @@ public final class ClusterActions implements DashboardServer.Actions {
   }
 
   @Override
-  public String perform(Action action, String namespace, String name, String revision) {
-    switch (action) {
+  public String perform(Caller caller, Action action, String namespace, String name, String revision) {
+    String done = action.done(namespace, name);
+    HasMetadata changed = switch (action) {
       case RECONCILE_REPOSITORY -> patchRepository(namespace, name, Map.of("metadata",
           Map.of("annotations", Map.of(Annotations.REQUESTED_AT, clock.instant().toString()))));
       case SUSPEND_REPOSITORY -> patchRepository(namespace, name, Map.of("spec", Map.of("suspend", true)));
@@ -83,11 +93,17 @@ public final class ClusterActions implements DashboardServer.Actions {
           throw new ActionRefusedException(e.getMessage());
         }
         Pins.set(client, fn, entry.getRevision());
-        return action.done(namespace, name) + " to " + entry.getRevision() + " (image " + entry.getImage() + ")";
+        done += " to " + entry.getRevision() + " (image " + entry.getImage() + ")";
+        yield fn;
       }
-      case UNPIN_FUNCTION -> Pins.clear(client, function(namespace, name));
-    }
-    return action.done(namespace, name);
+      case UNPIN_FUNCTION -> {
+        Function fn = function(namespace, name);
+        Pins.clear(client, fn);
+        yield fn;
+      }
+    };
+    events.normal(changed, REASON, caller.user() + " " + done + " from the dashboard");
+    return done;
   }
 
   private Function function(String namespace, String name) {
@@ -98,8 +114,8 @@ public final class ClusterActions implements DashboardServer.Actions {
     return fn;
   }
 
-  private void patchRepository(String namespace, String name, Map<String, Object> patch) {
-    client.resources(FunctionRepository.class).inNamespace(namespace).withName(name)
+  private FunctionRepository patchRepository(String namespace, String name, Map<String, Object> patch) {
+    return client.resources(FunctionRepository.class).inNamespace(namespace).withName(name)
         .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(patch));
   }
 }

@@ -87,12 +87,12 @@ public final class DashboardServer implements AutoCloseable {
     boolean allowed(Caller caller, Action action, String namespace, String name);
 
     /**
-     * Makes the change and says what it did.
+     * Makes the change the caller asked for, records who asked, and says what it did.
      *
      * @param revision what to pin to, for {@link Action#PIN_FUNCTION}; else null
      * @throws ActionRefusedException when the change cannot be made as asked
      */
-    String perform(Action action, String namespace, String name, String revision);
+    String perform(Caller caller, Action action, String namespace, String name, String revision);
   }
 
   // The page may load only its own style sheet and script: no inline script, no other origin, no framing.

@@ -10,6 +10,7 @@ import io.gitfn.dashboard.DashboardServer;
 import io.gitfn.dashboard.BuildLogs;
 import io.gitfn.dashboard.ClusterActions;
 import io.gitfn.dashboard.RecentEvents;
+import io.gitfn.events.EventRecorder;
 import io.gitfn.health.Watchdog;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
@@ -215,7 +216,9 @@ public final class Controller implements AutoCloseable {
       try {
         dashboard = Optional.of(DashboardServer.start(ops.dashboardHost(), ops.dashboardPort(),
             new CachedState(repositories, functions), new RecentEvents(client, clock), new BuildLogs(client, clock),
-            ops.dashboardActions() ? Optional.of(new ClusterActions(client, clock)) : Optional.empty()));
+            ops.dashboardActions()
+                ? Optional.of(new ClusterActions(client, clock, new EventRecorder(client, clock, settings.instance())))
+                : Optional.empty()));
       } catch (Exception e) {
         try (watchdog; mirrors; watcher; webhooks; operations) {
           operator.stop();

@@ -8,6 +8,7 @@ import io.gitfn.api.function.FunctionHistoryEntry;
 import io.gitfn.api.function.FunctionProgress;
 import io.gitfn.api.function.FunctionStatus;
 import io.gitfn.build.ContentKey;
+import io.gitfn.events.EventRecorder;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.time.Clock;
 import java.time.Duration;

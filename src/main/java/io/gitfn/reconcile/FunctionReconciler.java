@@ -34,6 +34,7 @@ import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
 import io.gitfn.build.FunctionBuildPlan;
+import io.gitfn.events.EventRecorder;
 import io.gitfn.notify.CommitState;
 import io.gitfn.reconcile.Rollout.Release;
 import io.gitfn.reconcile.cache.JobStatusItemStore;

@@ -21,6 +21,7 @@ import io.gitfn.api.repository.FunctionRepositoryStatus;
 import io.gitfn.api.repository.Notification;
 import io.gitfn.api.repository.RepositoryConditionType;
 import io.gitfn.api.repository.RepositoryReference;
+import io.gitfn.events.EventRecorder;
 import io.gitfn.manifest.InvalidManifestException;
 import io.gitfn.manifest.Manifest;
 import io.gitfn.manifest.ManifestError;

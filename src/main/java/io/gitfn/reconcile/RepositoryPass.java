@@ -23,6 +23,7 @@ import io.gitfn.api.repository.InventoryEntry;
 import io.gitfn.api.repository.PendingFunction;
 import io.gitfn.api.repository.SyncRecord;
 import io.gitfn.api.repository.WebhookReceipt;
+import io.gitfn.events.EventRecorder;
 import io.gitfn.notify.CommitState;
 import io.gitfn.reconcile.ForgeReports.Verdict;
 import io.gitfn.reconcile.sync.SyncResult;

@@ -53,7 +53,7 @@ class ActionRequestsTest {
 
     assertThat(answer.status()).isEqualTo(200);
     assertThat(answer.message()).isEqualTo("suspended FunctionRepository shop/infra");
-    assertThat(performed).containsExactly("SUSPEND_REPOSITORY shop/infra null");
+    assertThat(performed).containsExactly("alice: SUSPEND_REPOSITORY shop/infra null");
   }
 
   @Test
@@ -163,12 +163,12 @@ class ActionRequestsTest {
     }
 
     @Override
-    public String perform(Action action, String namespace, String name, String revision) {
+    public String perform(Caller caller, Action action, String namespace, String name, String revision) {
       if (action == Action.PIN_FUNCTION && revision.equals("main@sha1:unknown")) {
         throw new ActionRefusedException("no such revision");
       }
       synchronized (performed) {
-        performed.add(action + " " + namespace + "/" + name + " " + revision);
+        performed.add(caller.user() + ": " + action + " " + namespace + "/" + name + " " + revision);
       }
       return action.done(namespace, name);
     }

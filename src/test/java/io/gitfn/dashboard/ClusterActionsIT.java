@@ -12,6 +12,7 @@ import io.gitfn.api.function.FunctionHistoryEntry;
 import io.gitfn.api.function.FunctionStatus;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.events.EventRecorder;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.People;
 import io.gitfn.testbed.TestNamespace;
@@ -44,7 +45,8 @@ class ClusterActionsIT {
     bed.installCrds();
     server = DashboardServer.start("127.0.0.1", 0, live(client, ns), (namespace, name) -> List.of(),
         (namespace, job, whole) -> BuildLog.missing("none"),
-        Optional.of(new ClusterActions(client, Clock.systemUTC())));
+        Optional.of(new ClusterActions(client, Clock.systemUTC(),
+            new EventRecorder(client, Clock.systemUTC(), "gitfn-test"))));
   }
 
   @AfterEach
@@ -72,6 +74,12 @@ class ClusterActionsIT {
 
     assertThat(post("/functions/" + ns.name() + "/hello/actions/unpin", operator).statusCode()).isEqualTo(200);
     assertThat(annotations(client, ns)).doesNotContainKey(Annotations.PINNED_REVISION);
+    String who = People.user(ns.name(), "operator");
+    assertThat(actionEvents(client, ns, "Function", "hello")).as("kubectl describe tells who did it")
+        .containsExactlyInAnyOrder(
+            who + " pinned Function " + ns.name() + "/hello to main@sha1:" + SHA + " (image registry.local/hello:k1)"
+                + " from the dashboard",
+            who + " unpinned Function " + ns.name() + "/hello from the dashboard");
   }
 
   @Test
@@ -92,6 +100,7 @@ class ClusterActionsIT {
     assertThat(noRights.body()).startsWith(People.user(ns.name(), "viewer") + " may not patch functions.");
     assertThat(wrongKind.statusCode()).isEqualTo(403);
     assertThat(annotations(client, ns)).doesNotContainKey(Annotations.REQUESTED_AT);
+    assertThat(actionEvents(client, ns, "Function", "hello")).isEmpty();
   }
 
   @Test
@@ -109,6 +118,18 @@ class ClusterActionsIT {
     assertThat(resumed.getSpec().getSuspend()).isFalse();
     assertThat(resumed.getMetadata().getAnnotations()).as("resume asks for a check, as gitfn resume does")
         .containsKey(Annotations.REQUESTED_AT);
+    String who = People.user(ns.name(), "operator");
+    assertThat(actionEvents(client, ns, "FunctionRepository", "infra")).containsExactlyInAnyOrder(
+        who + " suspended FunctionRepository " + ns.name() + "/infra from the dashboard",
+        who + " resumed FunctionRepository " + ns.name() + "/infra from the dashboard");
+  }
+
+  /** The messages of the Events the actions recorded on an object. */
+  private static List<String> actionEvents(KubernetesClient client, TestNamespace ns, String kind, String name) {
+    return client.v1().events().inNamespace(ns.name()).list().getItems().stream()
+        .filter(e -> ClusterActions.REASON.equals(e.getReason()) && kind.equals(e.getInvolvedObject().getKind())
+            && name.equals(e.getInvolvedObject().getName()))
+        .map(io.fabric8.kubernetes.api.model.Event::getMessage).toList();
   }
 
   private static void createFunctionWithHistory(KubernetesClient client, TestNamespace ns) {

@@ -1,4 +1,4 @@
-package io.gitfn.reconcile;
+package io.gitfn.events;
 
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -9,8 +9,11 @@ import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Kubernetes Events about gitfn's resources, as {@code kubectl describe} shows them. Never fails a reconcile. */
-final class EventRecorder {
+/**
+ * Kubernetes Events about gitfn's resources, as {@code kubectl describe} shows them. Never fails what it tells of: a
+ * reconcile, or a person's action on the dashboard.
+ */
+public final class EventRecorder {
 
   private static final Logger log = LoggerFactory.getLogger(EventRecorder.class);
   private static final int MAX_MESSAGE = 1024;
@@ -20,17 +23,17 @@ final class EventRecorder {
   private final String instance;
 
   /** @param instance the controller instance, shown as the Event's source host: with shards, it says which wrote */
-  EventRecorder(KubernetesClient client, Clock clock, String instance) {
+  public EventRecorder(KubernetesClient client, Clock clock, String instance) {
     this.client = client;
     this.clock = clock;
     this.instance = instance;
   }
 
-  void normal(HasMetadata about, String reason, String message) {
+  public void normal(HasMetadata about, String reason, String message) {
     record(about, "Normal", reason, message);
   }
 
-  void warning(HasMetadata about, String reason, String message) {
+  public void warning(HasMetadata about, String reason, String message) {
     record(about, "Warning", reason, message);
   }
 
