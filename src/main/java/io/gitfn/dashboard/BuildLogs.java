@@ -38,7 +38,7 @@ public final class BuildLogs implements DashboardServer.Logs {
   private final FreshAnswers<BuildLog> wholeLogs;
 
   public BuildLogs(KubernetesClient client, Clock clock) {
-    this.client = client;
+    this.client = OneTryClient.of(client);
     this.pages = new FreshAnswers<>(clock, FRESH, PAGE.jobs());
     this.wholeLogs = new FreshAnswers<>(clock, FRESH, MORE.jobs());
   }

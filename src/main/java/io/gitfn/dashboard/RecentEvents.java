@@ -30,7 +30,7 @@ public final class RecentEvents implements DashboardServer.Events {
   private final FreshAnswers<List<FunctionPage.EventLine>> answers;
 
   public RecentEvents(KubernetesClient client, Clock clock) {
-    this.client = client;
+    this.client = OneTryClient.of(client);
     this.answers = new FreshAnswers<>(clock, FRESH, FUNCTIONS);
   }
 
