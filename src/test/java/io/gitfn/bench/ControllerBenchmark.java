@@ -20,6 +20,7 @@ import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.git.RunningGitServers;
 import io.gitfn.trigger.webhook.WebhookSettings;
 import io.gitfn.workload.DesiredDeployment;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,7 +50,9 @@ import java.util.stream.IntStream;
  *       webhook: from sending the delivery to the Function's Deployment on the new image (through a build Job), and
  *       back on the earlier image (through no build Job, by design);
  *   <li>{@code gitfn.jar controller} as a child process on a second cluster, with {@value #RSS_FUNCTIONS} Ready
- *       Functions: its resident memory.
+ *       Functions: its resident memory;
+ *   <li>that controller's dashboard: the page listing all of them loaded and kept open by a few viewers (load time,
+ *       memory, CPU, API requests), and a Function's page kept open by one viewer and by several (API requests).
  * </ol>
  */
 final class ControllerBenchmark implements Benchmark {
@@ -73,6 +76,8 @@ final class ControllerBenchmark implements Benchmark {
   private static final Duration SETTLE = Duration.ofSeconds(10);
   /** A request as {@link WriteCounter} names it, starting with its method: {@code PATCH functions/status}. */
   private static final String REQUEST = "[A-Z]+ .+";
+  /** The controller's product name in its User-Agent, as the audit log has it. */
+  private static final String CONTROLLER = "gitfn";
 
   private static final String CREATION = FUNCTIONS + " Functions (one commit)";
   static final Row ALL_EXIST = Row.millis(CREATION + ": repository created → all exist");
@@ -111,6 +116,37 @@ final class ControllerBenchmark implements Benchmark {
   static final Row NATIVE = Row.family("  native memory tracking, committed: ", ".+", "MiB");
   static final Row HEAP_USED = Row.of("controller heap used (before a full GC)", "MiB", null);
   static final Row LIVE_HEAP = Row.of("controller heap used after a full GC (live set)", "MiB", null);
+  private static final int VIEWERS = 3;
+  private static final Duration VIEWING = Duration.ofSeconds(60);
+  private static final Duration AT_REST = Duration.ofSeconds(30);
+  private static final Duration FUNCTION_VIEWING = Duration.ofSeconds(30);
+  /**
+   * The most requests a Function's page may cost in {@link #FUNCTION_VIEWING}, whoever looks: a look every 5 s at most
+   * (BuildLogs.FRESH, RecentEvents.FRESH), one more for the window's edges, and four requests a look: its Events, its
+   * build Job's Pod, that Pod again (fabric8 checks it is ready or done before it asks for a log) and the log.
+   */
+  private static final int FUNCTION_PAGE_REQUESTS = 4 * (int) (FUNCTION_VIEWING.toSeconds() / 5 + 1);
+  static final Row PAGE_BYTES = Row.of("dashboard: the repository's page, " + RSS_FUNCTIONS + " Functions listed",
+      "KiB", null);
+  static final Row PAGE_SERVED = Row.millis("  served in full (HTTP GET, one after another), p50 of "
+      + DashboardCost.FULL_LOADS);
+  static final Row PAGE_SERVED_MAX = Row.millis("  served in full, slowest of " + DashboardCost.FULL_LOADS);
+  static final Row PAGE_BROWSER = Row.millis("  headless Chromium, navigation → load event, p50 of "
+      + DashboardCost.BROWSER_LOADS);
+  static final Row REST_REQUESTS = Row.count("  controller API requests (get, list, writes) in " + AT_REST.toSeconds()
+      + " s with no viewer");
+  private static final String OPEN = VIEWERS + " viewers keeping it open " + VIEWING.toSeconds() + " s";
+  static final Row PAGE_REQUESTS = Row.count("  controller API requests while " + OPEN, Target.exactly(0));
+  static final Row PAGE_CPU = Row.of("  controller CPU while " + OPEN + ", share of one core", "%", null);
+  static final Row PAGE_HEAP = Row.of("  controller live heap after " + OPEN + ", minus before", "MiB", null);
+  static final Row PAGE_RSS = Row.of("  controller VmRSS after " + OPEN + ", minus before", "MiB", null);
+  static final Row FUNCTION_SERVED = Row.millis("dashboard: a Function's page (Events, build Job, its log), served in"
+      + " full (one after another), p50 of " + DashboardCost.FULL_LOADS);
+  static final Row FUNCTION_ONE = Row.count("  controller API requests while 1 viewer keeps it open "
+      + FUNCTION_VIEWING.toSeconds() + " s");
+  static final Row FUNCTION_MANY = Row.count("  controller API requests while " + VIEWERS + " viewers keep it open "
+      + FUNCTION_VIEWING.toSeconds() + " s", Target.atMost(FUNCTION_PAGE_REQUESTS));
+  static final Row FUNCTION_MANY_BY_REQUEST = Row.family("  of these, ", "[a-z]+ .+", "n");
 
   @Override
   public String name() {
@@ -127,7 +163,9 @@ final class ControllerBenchmark implements Benchmark {
   public List<Row> rows() {
     return List.of(ALL_EXIST, HALF_READY, ALL_AVAILABLE, ALL_READY, TO_JOB, JOB_RUN, TO_DEPLOYMENT, TO_AVAILABLE,
         TO_READY, TO_READY_MAX, WRITES, WRITES_BY_REQUEST, CONFLICTS, WRITES_AFTER, CHANGE_P50, CHANGE_SLOWEST,
-        REVERT_P50, REVERT_SLOWEST, REVERT_JOBS, KYMA_RATIO, MANY_READY, RSS, PEAK_RSS, NATIVE, HEAP_USED, LIVE_HEAP);
+        REVERT_P50, REVERT_SLOWEST, REVERT_JOBS, KYMA_RATIO, MANY_READY, RSS, PEAK_RSS, NATIVE, HEAP_USED, LIVE_HEAP,
+        PAGE_BYTES, PAGE_SERVED, PAGE_SERVED_MAX, PAGE_BROWSER, REST_REQUESTS, PAGE_REQUESTS, PAGE_CPU, PAGE_HEAP,
+        PAGE_RSS, FUNCTION_SERVED, FUNCTION_ONE, FUNCTION_MANY, FUNCTION_MANY_BY_REQUEST);
   }
 
   @Override
@@ -139,8 +177,10 @@ final class ControllerBenchmark implements Benchmark {
       try (KubeTestBed bed = KubeTestBed.start(Files.createTempDirectory(runs, "bed-in-process-"))) {
         inProcess(bed.withCluster(), servers, Files.createTempDirectory(runs, "mirrors-"), metrics);
       }
-      try (KubeTestBed bed = KubeTestBed.start(Files.createTempDirectory(runs, "bed-child-"))) {
-        residentMemory(bed.withCluster(), servers, Files.createTempDirectory(runs, "child-controller-"), metrics);
+      Path child = Files.createTempDirectory(runs, "child-controller-");
+      AuditedRequests audit = AuditedRequests.readsAndWritesIn(child.resolve("audit"));
+      try (KubeTestBed bed = KubeTestBed.start(Files.createTempDirectory(runs, "bed-child-"), audit.apiServerFlags())) {
+        residentMemory(bed.withCluster(), servers, child, audit, metrics);
       }
     }
     return metrics;
@@ -261,7 +301,8 @@ final class ControllerBenchmark implements Benchmark {
   }
 
   /** Part 3: {@code gitfn.jar controller} in a JVM of its own; Functions arrive in commits of {@value #RSS_BATCH}. */
-  private void residentMemory(KubeTestBed bed, RunningGitServers servers, Path run, List<Metric> metrics)
+  private void residentMemory(KubeTestBed bed, RunningGitServers servers, Path run, AuditedRequests audit,
+      List<Metric> metrics)
       throws Exception {
     bed.installCrds();
     InfraRepository infra = InfraRepository.create(servers, "infra-child");
@@ -313,7 +354,65 @@ final class ControllerBenchmark implements Benchmark {
       });
       metrics.add(HEAP_USED.value(heapMib(heapBeforeGc, 2)));
       metrics.add(LIVE_HEAP.value(heapMib(heapAfterGc, 2)));
+      dashboard(controller, audit, memory.get("VmRSS"), heapMib(heapAfterGc, 2), metrics);
     }
+  }
+
+  /**
+   * Part 4: the dashboard's cost with every Function listed on one page, and on one Function's page, which asks the
+   * API server for what no informer holds. The memory is measured as above, after the loads and the viewing, against
+   * the figures just taken; the API requests are the controller's, from the API server's audit log.
+   */
+  private static void dashboard(ControllerProcess controller, AuditedRequests audit, long rssBeforeKib,
+      double liveBeforeMib, List<Metric> metrics) throws Exception {
+    URI dashboard = controller.dashboard();
+    DashboardCost repositoryPage = new DashboardCost(dashboard.resolve("repositories/" + NAMESPACE + "/"
+        + REPOSITORY));
+    DashboardCost.Loads served = repositoryPage.served();
+    double[] browser = repositoryPage.inBrowser();
+    long mark = audit.mark();
+    Thread.sleep(AT_REST.toMillis()); // a window with no viewer, to compare with
+    Map<String, Long> atRest = audit.since(mark, CONTROLLER);
+
+    Duration cpuBefore = controller.cpu();
+    mark = audit.mark();
+    long start = System.nanoTime();
+    DashboardCost.Viewing viewing = repositoryPage.keepOpen(VIEWERS, VIEWING);
+    double cpuShare = (controller.cpu().minus(cpuBefore).toNanos()) * 100.0 / (System.nanoTime() - start);
+    Map<String, Long> whileViewed = audit.since(mark, CONTROLLER);
+    long rssAfterKib = controller.memoryKib().get("VmRSS");
+    controller.jcmd("GC.run");
+    double liveAfterMib = heapMib(controller.jcmd("GC.heap_info"), 2);
+    System.out.printf("dashboard: %d bytes; served p50 %.0f ms; Chromium p50 %.0f ms; %s; CPU %.2f %%;"
+        + " requests at rest %s, while viewed %s%n", served.bytes(), percentile(served.millis(), 50),
+        percentile(browser, 50), viewing, cpuShare, atRest, whileViewed);
+    viewing.requireAnswered();
+
+    DashboardCost functionPage = new DashboardCost(dashboard.resolve("functions/" + NAMESPACE + "/"
+        + functionName(0)));
+    DashboardCost.Loads functionServed = functionPage.served();
+    mark = audit.mark();
+    functionPage.keepOpen(1, FUNCTION_VIEWING).requireAnswered();
+    Map<String, Long> oneViewer = audit.since(mark, CONTROLLER);
+    mark = audit.mark();
+    functionPage.keepOpen(VIEWERS, FUNCTION_VIEWING).requireAnswered();
+    Map<String, Long> manyViewers = audit.since(mark, CONTROLLER);
+    System.out.printf("a Function's page: served p50 %.0f ms; requests with one viewer %s, with %d %s%n",
+        percentile(functionServed.millis(), 50), oneViewer, VIEWERS, manyViewers);
+
+    metrics.add(PAGE_BYTES.value(served.bytes() / 1024.0));
+    metrics.add(PAGE_SERVED.value(percentile(served.millis(), 50)));
+    metrics.add(PAGE_SERVED_MAX.value(max(served.millis())));
+    metrics.add(PAGE_BROWSER.value(percentile(browser, 50)));
+    metrics.add(REST_REQUESTS.value(AuditedRequests.total(atRest)));
+    metrics.add(PAGE_REQUESTS.value(AuditedRequests.total(whileViewed)));
+    metrics.add(PAGE_CPU.value(cpuShare));
+    metrics.add(PAGE_HEAP.value(liveAfterMib - liveBeforeMib));
+    metrics.add(PAGE_RSS.value((rssAfterKib - rssBeforeKib) / 1024.0));
+    metrics.add(FUNCTION_SERVED.value(percentile(functionServed.millis(), 50)));
+    metrics.add(FUNCTION_ONE.value(AuditedRequests.total(oneViewer)));
+    metrics.add(FUNCTION_MANY.value(AuditedRequests.total(manyViewers)));
+    manyViewers.forEach((request, count) -> metrics.add(FUNCTION_MANY_BY_REQUEST.value(request, count)));
   }
 
   /** The namespace, the Git credentials, and with {@code webhook} the Secret that signs deliveries. */

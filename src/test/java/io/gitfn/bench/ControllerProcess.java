@@ -44,14 +44,17 @@ final class ControllerProcess implements AutoCloseable {
       Pattern.compile("^(?:-\\s+)?([A-Za-z][A-Za-z ]*?):? \\(?reserved=\\d+KB, committed=(\\d+)KB");
 
   // "... running against https://...; webhooks at http://127.0.0.1:1234/hooks/; health and metrics at http://..."
+  private static final Pattern DASHBOARD = Pattern.compile("dashboard at (\\S+)");
   private static final Pattern ENDPOINTS = Pattern.compile("webhooks at (\\S+); health and metrics at (\\S+)");
 
   private final ComponentProcess guarded;
   private final ProcessHandle java;
   private final URI webhooks;
   private final URI operations;
+  private final Path log;
 
-  private ControllerProcess(ComponentProcess guarded, ProcessHandle java, URI webhooks, URI operations) {
+  private ControllerProcess(ComponentProcess guarded, ProcessHandle java, URI webhooks, URI operations, Path log) {
+    this.log = log;
     this.guarded = guarded;
     this.java = java;
     this.webhooks = webhooks;
@@ -92,7 +95,8 @@ final class ControllerProcess implements AutoCloseable {
         if (text.contains(READY) && endpoints.find()) {
           ProcessHandle java = guarded.server("java")
               .orElseThrow(() -> new IllegalStateException("the controller runs, but no java is below its guard"));
-          return new ControllerProcess(guarded, java, URI.create(endpoints.group(1)), URI.create(endpoints.group(2)));
+          return new ControllerProcess(guarded, java, URI.create(endpoints.group(1)), URI.create(endpoints.group(2)),
+              log);
         }
         Thread.sleep(100); // waiting for a start, not measuring anything
       }
@@ -111,6 +115,15 @@ final class ControllerProcess implements AutoCloseable {
   /** The webhook receiver's base, ending in {@code /hooks/}. */
   URI webhooks() {
     return webhooks;
+  }
+
+  /** Where the dashboard is, ending in {@code /}, from the controller's log. */
+  URI dashboard() throws IOException {
+    Matcher m = DASHBOARD.matcher(Files.readString(log));
+    if (!m.find()) {
+      throw new IllegalStateException("the controller's log names no dashboard: " + log);
+    }
+    return URI.create(m.group(1));
   }
 
   /** Where {@code /metrics}, {@code /healthz} and {@code /readyz} are. */

@@ -180,7 +180,7 @@ final class ScaleBenchmark implements Benchmark {
     System.out.println("scale: " + repositories + " repositories, logs in " + run);
     Path jar = TestBedBinaries.projectDir().resolve("target/gitfn.jar");
     Path flux = FluxSourceController.locateOrBuild();
-    AuditedWrites writes = AuditedWrites.in(run.resolve("audit"));
+    AuditedRequests writes = AuditedRequests.writesIn(run.resolve("audit"));
     List<Metric> metrics = new ArrayList<>();
     try (RunningGitServers servers = RunningGitServers.start();
         KubeTestBed bed = KubeTestBed.start(run.resolve("bed"), writes.apiServerFlags()).withCluster();
@@ -261,7 +261,7 @@ final class ScaleBenchmark implements Benchmark {
    * Adds {@code added} repositories to both controllers, waits until everything is Ready, lets both idle, and
    * measures them.
    */
-  private StepFigures step(KubernetesClient client, RunningGitServers servers, AuditedWrites writes,
+  private StepFigures step(KubernetesClient client, RunningGitServers servers, AuditedRequests writes,
       ControllerProcess gitfn, FluxSourceController flux, List<TeamRepository> added, int total,
       Observed<Function> functions, Observed<FunctionRepository> functionRepositories,
       Observed<GenericKubernetesResource> gitRepositories, Row[] row, List<Metric> metrics) throws Exception {
@@ -315,21 +315,21 @@ final class ScaleBenchmark implements Benchmark {
     metrics.add(row[3].value(gitfnFigures.cpuShare() * 100));
     metrics.add(row[4].value(requestsBy(requests, GITFN_GIT) / minutes));
     metrics.add(row[5].value(requests.getOrDefault(GITFN_GIT + BYTES, 0L) / 1024.0 / minutes));
-    metrics.add(row[6].value(AuditedWrites.total(gitfnFigures.writes()) / minutes));
+    metrics.add(row[6].value(AuditedRequests.total(gitfnFigures.writes()) / minutes));
     metrics.add(row[7].value((fluxDone - fluxStart) / 1e6));
     metrics.add(row[8].value(ProcessCpu.rssMib(flux.pid())));
     metrics.add(row[9].value(fluxFigures.cpuShare() * 100));
     metrics.add(row[10].value(requestsBy(requests, FLUX_GIT) / minutes));
     metrics.add(row[11].value(requests.getOrDefault(FLUX_GIT + BYTES, 0L) / 1024.0 / minutes));
-    metrics.add(row[12].value(AuditedWrites.total(fluxFigures.writes()) / minutes));
+    metrics.add(row[12].value(AuditedRequests.total(fluxFigures.writes()) / minutes));
     return new StepFigures(rss, liveHeap);
   }
 
   private record IdleFigures(double cpuShare, Map<String, Long> writes) {}
 
   /** A process's CPU and API writes from the start of an idle window. */
-  private record Idle(long pid, AuditedWrites writes, String client, long startNanos, Duration cpu, long mark) {
-    static Idle start(long pid, AuditedWrites writes, String client) throws IOException {
+  private record Idle(long pid, AuditedRequests writes, String client, long startNanos, Duration cpu, long mark) {
+    static Idle start(long pid, AuditedRequests writes, String client) throws IOException {
       return new Idle(pid, writes, client, System.nanoTime(), ProcessCpu.of(pid), writes.mark());
     }
 
@@ -391,7 +391,7 @@ final class ScaleBenchmark implements Benchmark {
    * A new controller on the same mirrors: from its start until its metrics have counted a pass of every Function and
    * FunctionRepository; then {@link #SETTLE} more, and every write it made in all that time.
    */
-  private ControllerProcess restart(Path jar, KubeTestBed bed, KubernetesClient client, AuditedWrites writes,
+  private ControllerProcess restart(Path jar, KubeTestBed bed, KubernetesClient client, AuditedRequests writes,
       Path mirrors, List<Metric> metrics) throws Exception {
     long mark = writes.mark();
     int jobsBefore = client.batch().v1().jobs().inAnyNamespace().list().getItems().size();
@@ -404,7 +404,7 @@ final class ScaleBenchmark implements Benchmark {
     Thread.sleep(SETTLE.toMillis()); // trailing writes would show up here
     Map<String, Long> written = writes.since(mark, "gitfn");
     System.out.println("writes after the restart: " + written);
-    metrics.add(restartWrites.value(AuditedWrites.total(written)));
+    metrics.add(restartWrites.value(AuditedRequests.total(written)));
     metrics.add(restartFetches.value(metricSum(gitfn, "gitfn_git_fetches_total")));
     metrics.add(restartBuilds.value(client.batch().v1().jobs().inAnyNamespace().list().getItems().size()
         - jobsBefore));
@@ -412,7 +412,7 @@ final class ScaleBenchmark implements Benchmark {
   }
 
   /** Two controllers, one per shard label value, each on a cache of its own. */
-  private void shards(Path jar, KubeTestBed bed, AuditedWrites writes, double singleLiveHeap,
+  private void shards(Path jar, KubeTestBed bed, AuditedRequests writes, double singleLiveHeap,
       Observed<Function> functions, List<Metric> metrics) throws Exception {
     long mark = writes.mark();
     long start = System.nanoTime();
@@ -449,7 +449,7 @@ final class ScaleBenchmark implements Benchmark {
       metrics.add(shardRows[8].value(perMinuteB));
       metrics.add(shardRows[9].value(Math.max(heapA, heapB) / Math.min(heapA, heapB)));
       metrics.add(shardRows[10].value(Math.max(heapA, heapB) / singleLiveHeap));
-      metrics.add(shardRows[11].value(AuditedWrites.total(written)));
+      metrics.add(shardRows[11].value(AuditedRequests.total(written)));
     }
   }
 

@@ -16,17 +16,18 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Every write the API server accepted or refused, by client, from its audit log. A client is the product name of
- * its User-Agent ({@code gitfn}, {@code source-controller}, {@code kube-controller-manager}, ...), so a child
- * process's writes are counted exactly, no-op patches and refused requests included, which no watch would see.
- * Reads, and the Pod, Node and Lease traffic of the cluster's own components, are not logged.
+ * Requests the API server accepted or refused, by client, from its audit log. A client is the product name of its
+ * User-Agent ({@code gitfn}, {@code source-controller}, {@code kube-controller-manager}, ...), so a child process's
+ * requests are counted exactly, no-op patches and refused requests included, which no watch would see. Watches, and
+ * the Lease traffic and the Pod and Node writes of the cluster's own components, are never logged. Each request is
+ * logged once, when it is answered: a streamed answer (a Pod's log) would otherwise also log when it started.
  */
-final class AuditedWrites {
+final class AuditedRequests {
 
-  private static final String POLICY = """
+  private static final String WRITES = """
       apiVersion: audit.k8s.io/v1
       kind: Policy
-      omitStages: [RequestReceived]
+      omitStages: [RequestReceived, ResponseStarted]
       rules:
       - level: None
         verbs: [get, list, watch]
@@ -41,18 +42,50 @@ final class AuditedWrites {
       - level: Metadata
       """;
 
+  // Reads too, but not watches (an informer's one long request) nor leader elections' Lease reads every 2 s.
+  private static final String READS_AND_WRITES = """
+      apiVersion: audit.k8s.io/v1
+      kind: Policy
+      omitStages: [RequestReceived, ResponseStarted]
+      rules:
+      - level: None
+        verbs: [watch]
+      - level: None
+        resources:
+        - group: coordination.k8s.io
+          resources: [leases]
+      - level: Metadata
+        verbs: [get, list]
+      - level: None
+        resources:
+        - group: ""
+          resources: [pods, pods/status, pods/binding, nodes, nodes/status, endpoints]
+        - group: discovery.k8s.io
+          resources: [endpointslices]
+      - level: Metadata
+      """;
+
   private final Path log;
   private final ObjectMapper json = new ObjectMapper();
 
-  private AuditedWrites(Path log) {
+  private AuditedRequests(Path log) {
     this.log = log;
   }
 
-  /** Writes the policy into {@code dir}; the log will be {@code dir/audit.log} once the API server runs. */
-  static AuditedWrites in(Path dir) throws IOException {
+  /** Writes only: the policy goes into {@code dir}; the log will be {@code dir/audit.log} once the API server runs. */
+  static AuditedRequests writesIn(Path dir) throws IOException {
+    return in(dir, WRITES);
+  }
+
+  /** Reads ({@code get}, {@code list}) and writes, as {@link #writesIn} otherwise. */
+  static AuditedRequests readsAndWritesIn(Path dir) throws IOException {
+    return in(dir, READS_AND_WRITES);
+  }
+
+  private static AuditedRequests in(Path dir, String policy) throws IOException {
     Files.createDirectories(dir);
-    Files.writeString(dir.resolve("audit-policy.yaml"), POLICY);
-    return new AuditedWrites(dir.resolve("audit.log"));
+    Files.writeString(dir.resolve("audit-policy.yaml"), policy);
+    return new AuditedRequests(dir.resolve("audit.log"));
   }
 
   /** The kube-apiserver flags that write this log. */
@@ -67,7 +100,7 @@ final class AuditedWrites {
   }
 
   /**
-   * The writes logged after {@code mark} by clients whose product name is {@code client}, by verb and resource:
+   * The requests logged after {@code mark} by clients whose product name is {@code client}, by verb and resource:
    * {@code "patch functions/status"}. A line still being written is left for the next count.
    */
   Map<String, Long> since(long mark, String client) throws IOException {
