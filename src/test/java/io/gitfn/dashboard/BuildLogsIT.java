@@ -36,7 +36,7 @@ class BuildLogsIT {
         .withNewDaemonEndpoints().withNewKubeletEndpoint().withPort(1).endKubeletEndpoint().endDaemonEndpoints()
         .endStatus().build());
     admin.resource(new ServiceAccountBuilder().withNewMetadata().withName("default").withNamespace(ns.name())
-        .endMetadata().build()).create(); // no controller-manager here to make it
+        .endMetadata().build()).createOr(existing -> existing.update()); // when no controller-manager made it
     Pod pod = admin.pods().inNamespace(ns.name()).resource(new PodBuilder().withNewMetadata()
         .withName("hello-build-k1-abcde").addToLabels("job-name", "hello-build-k1").endMetadata()
         .withNewSpec().withNodeName(node).addNewContainer().withName("build").withImage("builder").endContainer()
