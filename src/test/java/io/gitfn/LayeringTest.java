@@ -9,8 +9,8 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /**
- * The packages form layers: none depends on another that depends back on it, and nothing outside
- * {@code io.gitfn.reconcile} reaches into a reconciler; the commands start a {@code Controller}, and the keys a
+ * The packages form layers: none depends on another that depends back on it, and nothing but the composition root
+ * ({@code io.gitfn.controller}) reaches into a reconciler; the commands start a {@code Controller}, and the keys a
  * reconciler writes live in {@code io.gitfn.api}.
  */
 class LayeringTest {
@@ -25,9 +25,16 @@ class LayeringTest {
   }
 
   @Test
-  void nothingOutsideReconcileDependsOnAReconciler() {
-    noClasses().that().resideOutsideOfPackage("io.gitfn.reconcile..")
+  void nothingButTheCompositionRootDependsOnAReconciler() {
+    noClasses().that().resideOutsideOfPackages("io.gitfn.reconcile..", "io.gitfn.controller")
         .should().dependOnClassesThat().haveSimpleNameEndingWith("Reconciler")
+        .check(gitfn);
+  }
+
+  @Test
+  void theReconcilersDoNotDependOnTheCompositionRoot() {
+    noClasses().that().resideInAPackage("io.gitfn.reconcile..")
+        .should().dependOnClassesThat().resideInAPackage("io.gitfn.controller")
         .check(gitfn);
   }
 }

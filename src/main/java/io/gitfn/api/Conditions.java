@@ -14,6 +14,12 @@ import java.util.Optional;
  */
 public final class Conditions {
 
+  /**
+   * The reason both kinds show when a step failed in a way nobody foresaw (an API call that failed, an exception):
+   * the message names the step and the error, and the pass is retried with backoff. Flux calls it the same.
+   */
+  public static final String RECONCILIATION_FAILED = "ReconciliationFailed";
+
   private Conditions() {}
 
   /** Sets a condition; returns true when its status, reason or message changed. */

@@ -9,12 +9,14 @@ import io.gitfn.api.Labels;
 import io.gitfn.api.function.ConditionType;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
+import io.gitfn.api.function.FunctionProgress;
 import io.gitfn.api.function.FunctionStatus;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositorySpec;
 import io.gitfn.api.repository.FunctionRepositoryStatus;
 import io.gitfn.api.repository.GitRef;
 import io.gitfn.api.repository.RepositoryConditionType;
+import io.gitfn.api.repository.RevisionProgress;
 import io.gitfn.api.repository.SyncRecord;
 import io.gitfn.dashboard.DashboardServer;
 import io.gitfn.source.CommitSummary;
@@ -58,7 +60,9 @@ final class LocalState implements DashboardServer.Source {
   private final Map<String, Tracked> functions = new TreeMap<>(); // namespace/name
   private String fetched;
   private String applied;
+  // Reading, an invalid revision or a source that fails; null once a revision is applied, whose Functions decide.
   private Condition ready;
+  private Condition judged;
 
   LocalState(Clock clock) {
     this.clock = clock;
@@ -111,8 +115,7 @@ final class LocalState implements DashboardServer.Source {
     }
     int deleted = (int) before.keySet().stream().filter(id -> !functions.containsKey(id)).count();
     applied = revision;
-    ready = condition(RepositoryConditionType.READY, "True", "Succeeded", "revision " + revision + " is applied: "
-        + declared.size() + " Functions");
+    ready = null;
     record(revision, "Applied", commit, created, updated, deleted);
   }
 
@@ -124,7 +127,8 @@ final class LocalState implements DashboardServer.Source {
 
   /** The source cannot be read now; what runs stays. */
   synchronized void unreadable(String message) {
-    ready = unlessSame(ready, condition(RepositoryConditionType.READY, "False", "SourceFailed", message));
+    ready = unlessSame(ready == null ? judged : ready, condition(RepositoryConditionType.READY, "False",
+        "SourceFailed", message));
   }
 
   /** The Function {@code id} declares cannot be run, and why. */
@@ -213,7 +217,15 @@ final class LocalState implements DashboardServer.Source {
     FunctionRepositoryStatus status = new FunctionRepositoryStatus();
     status.setLastFetchedRevision(fetched);
     status.setLastAppliedRevision(applied);
-    status.setConditions(List.of(ready));
+    if (ready == null) {
+      // Ready as the controller judges it: the applied revision runs once every Function of it serves.
+      RevisionProgress progress = RevisionProgress.of(applied, NAMESPACE,
+          functions().stream().map(FunctionProgress::of).toList());
+      judged = unlessSame(judged, condition(RepositoryConditionType.READY, progress.ready(), progress.reason(),
+          progress.message()));
+      status.setPending(progress.pending().isEmpty() ? null : progress.pending());
+    }
+    status.setConditions(List.of(ready == null ? judged : ready));
     status.setHistory(List.copyOf(history));
     repository.setStatus(status);
     return List.of(repository);

@@ -24,25 +24,39 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * Commit statuses for both reconcilers: what a pass found about a revision goes to the forge through one
- * {@link CommitStatusReporter}, and the pass shows how the forge took the newest one. Nothing here fails a pass: a
- * missing Secret, a URL whose forge is unknown or a forge that refuses show in the report alone.
+ * Commit statuses for both kinds: what a pass found about a revision goes to the forge through one
+ * {@link CommitStatusReporter}, and the pass shows how the forge took the newest one. A pass prepares its report,
+ * and sends it only once its own status is written: the forge never hears of a state the API server does not show.
+ * Nothing here fails a pass: a missing Secret, a URL whose forge is unknown or a forge that refuses show in the
+ * report alone.
+ *
+ * <p>The reporter keeps the newest status of each resource in memory until the forge took it. After a restart a
+ * status not yet sent is prepared again from the resource's state, since the status shows it was not sent; one sent
+ * is not sent again ({@code alreadyTold}).
  */
-final class ForgeReports implements AutoCloseable {
+public final class ForgeReports implements AutoCloseable {
+
+  /**
+   * What a pass shows of its report, and what it sends once its status is written.
+   *
+   * @param shown what {@code status.commitStatus} (or {@code status.notification}) should show; empty to keep it
+   * @param send the request to hand to the reporter after the status write, if there is one to make
+   */
+  public record Prepared(Optional<CommitStatusReport> shown, Optional<Runnable> send) {}
 
   /**
    * What a pass found about a revision, for the forge's commit status and the generic notification.
    *
    * @param reason the condition reason behind it, such as {@code Succeeded} or {@code FunctionsFailed}
    */
-  record Verdict(Revision revision, CommitState state, String reason, String description) {}
+  public record Verdict(Revision revision, CommitState state, String reason, String description) {}
 
   /**
    * Where a generic notification goes: {@code url}, signed with the {@code token} of {@code secret}.
    *
    * @param secretField the field that names the Secret, for messages
    */
-  record Endpoint(String kind, String namespace, String name, String url, String secret, String secretField) {
+  public record Endpoint(String kind, String namespace, String name, String url, String secret, String secretField) {
 
     String key() {
       return NOTIFY + kind + "/" + namespace + "/" + name;
@@ -60,7 +74,7 @@ final class ForgeReports implements AutoCloseable {
    * @param forge the forge's id when the spec names it, else null
    * @param apiUrl the API base override, else null
    */
-  record Target(String kind, String namespace, String name, String url, String secret, String secretField,
+  public record Target(String kind, String namespace, String name, String url, String secret, String secretField,
       String forge, String apiUrl) {
 
     String key() {
@@ -74,7 +88,7 @@ final class ForgeReports implements AutoCloseable {
   private final CommitStatusReporter reporter;
   private final Map<String, Consumer<ResourceID>> wakes = new ConcurrentHashMap<>();
 
-  ForgeReports(KubernetesClient client, ControllerSettings settings, Clock clock, MeterRegistry meters) {
+  public ForgeReports(KubernetesClient client, ControllerSettings settings, Clock clock, MeterRegistry meters) {
     this.client = client;
     this.settings = settings;
     this.clock = clock;
@@ -82,43 +96,53 @@ final class ForgeReports implements AutoCloseable {
   }
 
   /** {@code wake} is told the resource of {@code kind} whose commit status the forge has answered for. */
-  void onAnswer(String kind, Consumer<ResourceID> wake) {
+  public void onAnswer(String kind, Consumer<ResourceID> wake) {
     wakes.put(kind, wake);
   }
 
   /** {@code gitfn/<cluster>/<namespace>/<name>}, with {@code function/} before a Function's name. */
-  String context(Target target) {
+  public String context(Target target) {
     return "gitfn/" + settings.clusterName() + "/" + target.namespace() + "/"
         + (target.kind().equals("Function") ? "function/" : "") + target.name();
   }
 
   /**
-   * Sends {@code verdict} unless {@code last} says the forge has it already (after a restart too), and returns what
-   * the resource's status should show: the newest outcome, or {@code last} when there is none.
+   * Prepares {@code verdict} for the forge unless {@code last} says the forge has it already (after a restart too),
+   * and says what the resource's status should show: the newest outcome, or {@code last} when there is none, or why
+   * the report cannot be made (a missing token, an unknown forge).
    */
-  Optional<CommitStatusReport> report(Target target, Optional<Verdict> verdict, CommitStatusReport last) {
+  public Prepared commitStatus(Target target, Optional<Verdict> verdict, CommitStatusReport last) {
     String context = context(target);
+    Optional<Runnable> send = Optional.empty();
     if (verdict.isPresent() && !alreadyTold(last, verdict.get(), context)) {
       Verdict v = verdict.get();
       try {
         ForgeRepository forge = forgeOf(target);
-        String token = SourceBinding.secret(client, target.namespace(), target.secret(), target.secretField())
-            .get("token");
-        if (token == null || token.isBlank()) {
-          throw new InvalidSourceException(INVALID_SECRET, target.secretField() + " " + target.secret()
-              + " has no key `token`");
-        }
-        reporter.report(target.key(), forge, token, new CommitStatus(v.revision().sha(), v.state(), context,
-            v.description(), null), v.revision().toString());
-      } catch (InvalidSourceException | IllegalArgumentException e) {
-        reporter.forget(target.key());
-        CommitStatusReport invalid = report(v.revision().toString(), v.state().word(), context, "Invalid",
-            e.getMessage(), clock.instant());
-        // The same refusal at every pass keeps its first time: a new one would be a status write each pass.
-        return Optional.of(sameBut(last, invalid) ? last : invalid);
+        String token = token(target.namespace(), target.secret(), target.secretField());
+        CommitStatus status = new CommitStatus(v.revision().sha(), v.state(), context, v.description(), null);
+        send = Optional.of(() -> reporter.report(target.key(), forge, token, status, v.revision().toString()));
+      } catch (StepFailure | IllegalArgumentException e) {
+        return invalid(target.key(), v, context, e.getMessage(), last);
       }
     }
-    return outcome(target.key()).or(() -> Optional.ofNullable(last));
+    return new Prepared(outcome(target.key()).or(() -> Optional.ofNullable(last)), send);
+  }
+
+  private Prepared invalid(String key, Verdict v, String context, String why, CommitStatusReport last) {
+    reporter.forget(key);
+    CommitStatusReport invalid = report(v.revision().toString(), v.state().word(), context, "Invalid", why,
+        clock.instant());
+    // The same refusal at every pass keeps its first time: a new one would be a status write each pass.
+    return new Prepared(Optional.of(sameBut(last, invalid) ? last : invalid), Optional.empty());
+  }
+
+  /** The {@code token} of the Secret {@code field} names; a Secret the API server did not hand over is invalid too. */
+  private String token(String namespace, String secret, String field) throws StepFailure {
+    String token = SourceBinding.secret(client, namespace, secret, field).get("token");
+    if (token == null || token.isBlank()) {
+      throw StepFailure.stalled(INVALID_SECRET, field + " " + secret + " has no key `token`");
+    }
+    return token;
   }
 
   private Optional<CommitStatusReport> outcome(String key) {
@@ -132,13 +156,14 @@ final class ForgeReports implements AutoCloseable {
   }
 
   /**
-   * Posts {@code verdict} to {@code endpoint} as a signed generic notification, unless {@code last} says it got
-   * this state of this revision already; returns what the resource's status should show, as {@link #report} does.
-   * The URL's host must be one the controller may reach ({@code --allowed-git-host}).
+   * Prepares {@code verdict} for {@code endpoint} as a signed generic notification, unless {@code last} says it got
+   * this state of this revision already; says what the resource's status should show, as {@link #commitStatus}
+   * does. The URL's host must be one the controller may reach ({@code --allowed-git-host}).
    */
-  Optional<CommitStatusReport> notification(Endpoint endpoint, Optional<Verdict> verdict, CommitStatusReport last) {
+  public Prepared notification(Endpoint endpoint, Optional<Verdict> verdict, CommitStatusReport last) {
     String context = context(new Target(endpoint.kind(), endpoint.namespace(), endpoint.name(), "", "", "", null,
         null));
+    Optional<Runnable> send = Optional.empty();
     if (verdict.isPresent() && !alreadyTold(last, verdict.get(), context)) {
       Verdict v = verdict.get();
       try {
@@ -147,40 +172,34 @@ final class ForgeReports implements AutoCloseable {
           throw new IllegalArgumentException("the notification URL's host " + url.getHost() + " is not one the"
               + " controller may reach (--allowed-git-host: " + settings.gitHosts() + ")");
         }
-        String token = SourceBinding.secret(client, endpoint.namespace(), endpoint.secret(), endpoint.secretField())
-            .get("token");
-        if (token == null || token.isBlank()) {
-          throw new InvalidSourceException(INVALID_SECRET, endpoint.secretField() + " " + endpoint.secret()
-              + " has no key `token`");
-        }
+        byte[] token = token(endpoint.namespace(), endpoint.secret(), endpoint.secretField()).strip()
+            .getBytes(StandardCharsets.UTF_8);
         CommitStatus status = new CommitStatus(v.revision().sha(), v.state(), context, v.description(), null);
-        reporter.notify(endpoint.key(), url, token.strip().getBytes(StandardCharsets.UTF_8), new GenericNotification(
-            endpoint.kind().equals("Function") ? GenericNotification.Kind.FUNCTION
-                : GenericNotification.Kind.FUNCTION_REPOSITORY, endpoint.namespace(), endpoint.name(),
-            v.revision().toString(), status, v.reason(), clock.instant(), settings.clusterName()));
-      } catch (InvalidSourceException | IllegalArgumentException e) {
-        reporter.forget(endpoint.key());
-        CommitStatusReport invalid = report(v.revision().toString(), v.state().word(), context, "Invalid",
-            e.getMessage(), clock.instant());
-        return Optional.of(sameBut(last, invalid) ? last : invalid);
+        GenericNotification notification = new GenericNotification(endpoint.kind().equals("Function")
+            ? GenericNotification.Kind.FUNCTION : GenericNotification.Kind.FUNCTION_REPOSITORY,
+            endpoint.namespace(), endpoint.name(), v.revision().toString(), status, v.reason(), clock.instant(),
+            settings.clusterName());
+        send = Optional.of(() -> reporter.notify(endpoint.key(), url, token, notification));
+      } catch (StepFailure | IllegalArgumentException e) {
+        return invalid(endpoint.key(), v, context, e.getMessage(), last);
       }
     }
-    return outcome(endpoint.key()).or(() -> Optional.ofNullable(last));
+    return new Prepared(outcome(endpoint.key()).or(() -> Optional.ofNullable(last)), send);
   }
 
   /** The resource is gone: its pending status and notification are dropped. */
-  void forget(String kind, String namespace, String name) {
+  public void forget(String kind, String namespace, String name) {
     forgetStatus(kind, namespace, name);
     forgetNotification(kind, namespace, name);
   }
 
   /** The resource reports no commit status any more. */
-  void forgetStatus(String kind, String namespace, String name) {
+  public void forgetStatus(String kind, String namespace, String name) {
     reporter.forget(kind + "/" + namespace + "/" + name);
   }
 
   /** The resource sends no notification any more. */
-  void forgetNotification(String kind, String namespace, String name) {
+  public void forgetNotification(String kind, String namespace, String name) {
     reporter.forget(NOTIFY + kind + "/" + namespace + "/" + name);
   }
 
@@ -223,7 +242,7 @@ final class ForgeReports implements AutoCloseable {
     report.setState(state);
     report.setContext(context);
     report.setResult(result);
-    report.setError(error == null ? null : StatusPass.shortened(error));
+    report.setError(error == null ? null : StatusDraft.shortened(error));
     report.setTime(time.toString());
     return report;
   }

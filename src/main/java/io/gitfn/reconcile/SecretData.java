@@ -7,7 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** A Secret's values as text: {@code data} decoded from base64, then {@code stringData} on top, as the API does. */
-final class SecretData {
+public final class SecretData {
 
   private SecretData() {
   }
@@ -17,7 +17,7 @@ final class SecretData {
    *
    * @throws IllegalArgumentException naming the key whose value is not base64 (never the value)
    */
-  static Map<String, String> of(Secret secret) {
+  public static Map<String, String> of(Secret secret) {
     Map<String, String> data = new HashMap<>();
     if (secret == null) {
       return data;

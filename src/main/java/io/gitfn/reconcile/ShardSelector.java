@@ -139,6 +139,15 @@ public record ShardSelector(String expression, List<Requirement> requirements) {
     return requirements.isEmpty();
   }
 
+  /**
+   * What the informers of a Function's children (Deployments, Services, HPAs, build Jobs) select: gitfn's managed-by
+   * label, and for a sharded instance this selector. Children carry their Function's labels, shard label included,
+   * so another shard's children never reach this instance's caches.
+   */
+  public String childSelector() {
+    return isAll() ? Labels.MANAGED : Labels.MANAGED + "," + expression;
+  }
+
   @Override
   public String toString() {
     return isAll() ? "(all)" : expression;

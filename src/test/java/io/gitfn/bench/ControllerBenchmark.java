@@ -12,7 +12,7 @@ import io.gitfn.api.Annotations;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
-import io.gitfn.reconcile.Controller;
+import io.gitfn.controller.Controller;
 import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;

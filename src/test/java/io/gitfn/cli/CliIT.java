@@ -23,7 +23,7 @@ import io.gitfn.api.repository.SecretRef;
 import io.gitfn.api.repository.SyncRecord;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
-import io.gitfn.reconcile.Controller;
+import io.gitfn.controller.Controller;
 import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.reconcile.sync.FunctionSync;
 import io.gitfn.source.FolderTree;

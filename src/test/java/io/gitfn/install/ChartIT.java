@@ -22,7 +22,7 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.gitfn.reconcile.leader.LeaderPod;
+import io.gitfn.controller.leader.LeaderPod;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeApi;

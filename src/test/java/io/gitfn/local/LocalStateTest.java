@@ -89,6 +89,25 @@ class LocalStateTest {
   }
 
   @Test
+  void theRepositoryIsReadyOnlyWhenItsFunctionsRunAsTheControllerJudgesIt() {
+    state.applied("main@sha1:1", Optional.empty(), List.of(hello("v1")));
+    assertThat(ready()).as("applied, not started").containsExactly("Unknown", "RollingOut");
+
+    state.unrunnable("default/hello", "git source unreachable: UNKNOWN_HOST orders.invalid");
+    assertThat(ready()).containsExactly("False", "FunctionsFailed");
+    assertThat(readyMessage()).endsWith("1 of 1 Functions failed: default/hello: git source unreachable: "
+        + "UNKNOWN_HOST orders.invalid");
+    assertThat(state.repositories().iterator().next().getStatus().getPending()).extracting("name")
+        .containsExactly("hello");
+
+    LocalRelease v1 = release(hello("v1"));
+    state.starting(v1);
+    state.serving(v1, "http://localhost:8080/hello");
+    assertThat(ready()).containsExactly("True", "Succeeded");
+    assertThat(readyMessage()).isEqualTo("revision main@sha1:1 runs: 1 Function ready");
+  }
+
+  @Test
   void nothingChangesBetweenTwoLooksWhenNothingHappened() {
     state.applied("main@sha1:1", Optional.empty(), List.of(hello("v1")));
     state.unreadable("cannot read the source: gone");
@@ -99,6 +118,15 @@ class LocalStateTest {
 
     assertThat(JSON.asJson(List.of(state.repositories(), state.functions()))).as("the pages' versions stay")
         .isEqualTo(before);
+  }
+
+  private List<String> ready() {
+    var ready = state.repositories().iterator().next().getStatus().getConditions().get(0);
+    return List.of(ready.getStatus(), ready.getReason());
+  }
+
+  private String readyMessage() {
+    return state.repositories().iterator().next().getStatus().getConditions().get(0).getMessage();
   }
 
   private FunctionProgress.Phase phase() {

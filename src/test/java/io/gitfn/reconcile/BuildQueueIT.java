@@ -1,5 +1,6 @@
 package io.gitfn.reconcile;
 
+import io.gitfn.controller.Controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -74,7 +75,7 @@ class BuildQueueIT {
       } // stopped while kwok still holds the build Pod
 
       Job running = client.batch().v1().jobs().inNamespace(ns.name()).list().getItems().get(0);
-      assertThat(FunctionBuilds.succeeded(running) || FunctionBuilds.failed(running))
+      assertThat(JobLog.finished(running))
           .as("the build is still running when the controller stops").isFalse();
 
       try (KubernetesClient controllerClient = bed.newClient();
@@ -108,7 +109,7 @@ class BuildQueueIT {
         }
       }
       Job running = client.batch().v1().jobs().inNamespace(ns.name()).list().getItems().get(0);
-      assertThat(FunctionBuilds.succeeded(running) || FunctionBuilds.failed(running))
+      assertThat(JobLog.finished(running))
           .as("the build is still running after the fifth kill").isFalse();
 
       try (ControllerJvm last = ControllerJvm.start("last", bed.kubeconfig(), dir, flags)) {

@@ -347,7 +347,10 @@ class BuildlessIT {
       Deployment deployment = deployment(client, ns, name);
       String version = Optional.ofNullable(sourceOf(deployment)).orElse(image(deployment));
       assertThat(version).isNotEqualTo(previous);
-      assertThat(FunctionReconciler.rolledOut(deployment)).isTrue();
+      DeploymentStatus rollout = deployment.getStatus();
+      assertThat(rollout.getObservedGeneration()).as("rolled out").isEqualTo(deployment.getMetadata().getGeneration());
+      assertThat(rollout.getUpdatedReplicas()).isEqualTo(rollout.getReplicas()).isEqualTo(rollout.getAvailableReplicas())
+          .isEqualTo(deployment.getSpec().getReplicas());
     });
     return get(client, ns, name);
   }

@@ -122,6 +122,25 @@ class CommitStatusIT {
   }
 
   @Test
+  void anInvalidRevisionsStatusStartsWithTheFileLineAndFieldAtFault(KubernetesClient client, TestNamespace ns,
+      @TempDir Path home) throws Exception {
+    String repository = "infra-" + ns.name();
+    WorkingCopy copy = repository(client, ns, repository, home, gitea.createToken("gitfn-" + ns.name()), null);
+    // A runtime FunctionRuntime cannot hold, so the file is edited as text; a deep path, as real repositories have.
+    String path = "functions/payments-team/checkout-service/handlers/hello.yaml";
+    String bad = copy.write(path, function("hello", NODEJS22, "v1").toYaml().replace("nodejs22", "cobol85"))
+        .commit("an invalid runtime");
+    copy.push("HEAD:refs/heads/main");
+
+    await().atMost(WAIT).untilAsserted(() -> assertThat(gitea.commitStatuses(repository, bad)).first()
+        .satisfies(s -> {
+          assertThat(s.get("status").asText()).isEqualTo("failure");
+          // Gitea keeps 255 characters: the error a person must fix comes first, what stays after it.
+          assertThat(s.get("description").asText()).startsWith(path + ":").contains("cobol85");
+        }));
+  }
+
+  @Test
   void aTokenTheForgeRefusesShowsInStatusAndHoldsNothingUp(KubernetesClient client, TestNamespace ns,
       @TempDir Path home) throws Exception {
     String repository = "infra-" + ns.name();

@@ -1,5 +1,8 @@
 package io.gitfn.reconcile;
 
+import io.gitfn.controller.ReconcileMetrics;
+import io.gitfn.controller.OperationSettings;
+import io.gitfn.controller.Controller;
 import static io.gitfn.api.function.FunctionRuntime.NODEJS22;
 import static io.gitfn.reconcile.Repositories.function;
 import static io.gitfn.reconcile.Repositories.gitSecret;

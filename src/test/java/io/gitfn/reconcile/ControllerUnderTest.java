@@ -1,5 +1,6 @@
 package io.gitfn.reconcile;
 
+import io.gitfn.controller.Controller;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.source.SourceSettings;

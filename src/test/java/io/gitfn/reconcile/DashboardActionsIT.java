@@ -1,5 +1,7 @@
 package io.gitfn.reconcile;
 
+import io.gitfn.controller.OperationSettings;
+import io.gitfn.controller.Controller;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;

@@ -29,10 +29,11 @@ class ForgeReportsTest {
   void anApiUrlOnAHostTheControllerMayNotReachIsRefusedBeforeAnySecretIsRead() {
     ControllerSettings settings = ControllerSettings.defaults().withGitHosts(new GitHosts(List.of("git.example.com")));
     try (ForgeReports reports = new ForgeReports(null, settings, clock, new SimpleMeterRegistry())) {
-      Optional<CommitStatusReport> report = reports.report(target("https://git.example.com/a/b.git", "gitea",
+      ForgeReports.Prepared report = reports.commitStatus(target("https://git.example.com/a/b.git", "gitea",
           "http://169.254.169.254/latest"), Optional.of(SUCCESS), null);
 
-      assertThat(report).hasValueSatisfying(r -> {
+      assertThat(report.send()).as("nothing to send").isEmpty();
+      assertThat(report.shown()).hasValueSatisfying(r -> {
         assertThat(r.getResult()).isEqualTo("Invalid");
         assertThat(r.getError()).isEqualTo("the commit status API URL's host 169.254.169.254 is not one the"
             + " controller may reach (--allowed-git-host: git.example.com)");
@@ -45,14 +46,14 @@ class ForgeReportsTest {
   void aHostWhoseForgeIsUnknownSaysWhichFieldToSetAndTheSameRefusalKeepsItsTime() {
     try (ForgeReports reports = new ForgeReports(null, ControllerSettings.defaults(), clock,
         new SimpleMeterRegistry())) {
-      CommitStatusReport first = reports.report(target("https://git.example.com/a/b.git", null, null),
-          Optional.of(SUCCESS), null).orElseThrow();
+      CommitStatusReport first = reports.commitStatus(target("https://git.example.com/a/b.git", null, null),
+          Optional.of(SUCCESS), null).shown().orElseThrow();
       assertThat(first.getError()).contains("cannot tell which forge hosts git.example.com")
           .contains("spec.commitStatus.forge");
 
       clock.advance(Duration.ofMinutes(1));
-      CommitStatusReport again = reports.report(target("https://git.example.com/a/b.git", null, null),
-          Optional.of(SUCCESS), first).orElseThrow();
+      CommitStatusReport again = reports.commitStatus(target("https://git.example.com/a/b.git", null, null),
+          Optional.of(SUCCESS), first).shown().orElseThrow();
       assertThat(again).isSameAs(first);
     }
   }
@@ -67,8 +68,10 @@ class ForgeReportsTest {
     try (ForgeReports reports = new ForgeReports(null, ControllerSettings.defaults(), clock,
         new SimpleMeterRegistry())) {
       // No client, no Secret, no forge: anything but "nothing to do" would fail here.
-      assertThat(reports.report(target("https://git.example.com/a/b.git", null, null), Optional.of(SUCCESS), sent))
-          .containsSame(sent);
+      ForgeReports.Prepared report = reports.commitStatus(target("https://git.example.com/a/b.git", null, null),
+          Optional.of(SUCCESS), sent);
+      assertThat(report.shown()).containsSame(sent);
+      assertThat(report.send()).isEmpty();
     }
   }
 
@@ -78,7 +81,7 @@ class ForgeReportsTest {
     try (ForgeReports reports = new ForgeReports(null, settings, clock, new SimpleMeterRegistry())) {
       CommitStatusReport report = reports.notification(new ForgeReports.Endpoint("FunctionRepository", "shop", "infra",
           "http://kubernetes.default.svc/api", "hook", "spec.notification.secretRef"), Optional.of(SUCCESS), null)
-          .orElseThrow();
+          .shown().orElseThrow();
 
       assertThat(report.getResult()).isEqualTo("Invalid");
       assertThat(report.getError()).isEqualTo("the notification URL's host kubernetes.default.svc is not one the"

@@ -45,13 +45,22 @@ final class JobLog implements AutoCloseable {
     String uid = job.getMetadata().getUid();
     uids.add(uid);
     names.add(job.getMetadata().getName());
-    boolean finished = action == Watcher.Action.DELETED || FunctionBuilds.succeeded(job) || FunctionBuilds.failed(job);
+    boolean finished = action == Watcher.Action.DELETED || finished(job);
     if (finished) {
       active.remove(uid);
     } else {
       active.add(uid);
     }
     mostActive = Math.max(mostActive, active.size());
+  }
+
+  /** Whether the Job succeeded or failed, as its status counts say. */
+  static boolean finished(Job job) {
+    return job.getStatus() != null && (positive(job.getStatus().getSucceeded()) || positive(job.getStatus().getFailed()));
+  }
+
+  private static boolean positive(Integer count) {
+    return count != null && count > 0;
   }
 
   /** Names of the Jobs seen, in the order they first appeared. */

@@ -1,5 +1,6 @@
 package io.gitfn.reconcile;
 
+import io.gitfn.controller.Controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -1,5 +1,6 @@
 package io.gitfn.reconcile;
 
+import io.gitfn.controller.Controller;
 import static io.gitfn.api.function.FunctionRuntime.NODEJS22;
 import static io.gitfn.reconcile.Repositories.condition;
 import static io.gitfn.reconcile.Repositories.create;

@@ -53,5 +53,8 @@ public final class ConditionReason {
   public static final String HORIZONTAL_POD_AUTOSCALER_CREATED = "HorizontalPodAutoscalerCreated";
   public static final String HORIZONTAL_POD_AUTOSCALER_UPDATED = "HorizontalPodAutoscalerUpdated";
 
+  /** Unknown while a step that failed in a way nobody foresaw is retried with backoff; the message says which. */
+  public static final String RECONCILIATION_FAILED = io.gitfn.api.Conditions.RECONCILIATION_FAILED;
+
   private ConditionReason() {}
 }

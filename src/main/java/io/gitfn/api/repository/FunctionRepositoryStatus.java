@@ -41,6 +41,11 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
   @JsonPropertyDescription("The Functions this repository applied and owns.")
   private List<InventoryEntry> inventory;
 
+  @JsonPropertyDescription("When the controller last compared every Function of the applied revision with Git and"
+      + " the cluster, and for which generation and labels of this FunctionRepository. Until the next such sync"
+      + " (an interval later, at least 10 minutes), a pass with nothing new only reports how the Functions roll out.")
+  private LastSync lastSync;
+
   @Size(max = HISTORY_LIMIT)
   @JsonPropertyDescription("The latest syncs, newest first.")
   private List<SyncRecord> history;
@@ -151,5 +156,13 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
 
   public void setNotification(CommitStatusReport notification) {
     this.notification = notification;
+  }
+
+  public LastSync getLastSync() {
+    return lastSync;
+  }
+
+  public void setLastSync(LastSync lastSync) {
+    this.lastSync = lastSync;
   }
 }

@@ -1,6 +1,7 @@
 package io.gitfn.api.repository;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 /** A Function that a FunctionRepository applied and will prune when it leaves Git. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -8,6 +9,10 @@ public class InventoryEntry {
 
   private String name;
   private String namespace;
+
+  @JsonPropertyDescription("The Function's metadata.generation after the repository applied it: another one means"
+      + " someone else changed its spec, which the next pass sets back.")
+  private Long generation;
 
   public InventoryEntry() {}
 
@@ -30,5 +35,13 @@ public class InventoryEntry {
 
   public void setNamespace(String namespace) {
     this.namespace = namespace;
+  }
+
+  public Long getGeneration() {
+    return generation;
+  }
+
+  public void setGeneration(Long generation) {
+    this.generation = generation;
   }
 }

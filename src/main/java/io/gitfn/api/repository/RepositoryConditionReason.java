@@ -20,6 +20,7 @@ public final class RepositoryConditionReason {
   public static final String SOURCE_FAILED = "SourceFailed";
   public static final String SOURCE_READ_FAILED = "SourceReadFailed";
   public static final String APPLY_FAILED = "ApplyFailed";
+  public static final String RECONCILIATION_FAILED = io.gitfn.api.Conditions.RECONCILIATION_FAILED;
 
   // Stalled=True: a person must change the spec, a Secret or Git
   public static final String INVALID_REVISION = "InvalidRevision";

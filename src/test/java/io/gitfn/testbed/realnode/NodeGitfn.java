@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ImageBuilder;
-import io.gitfn.reconcile.Controller;
+import io.gitfn.controller.Controller;
 import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.NodeImages;

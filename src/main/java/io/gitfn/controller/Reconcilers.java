@@ -1,0 +1,83 @@
+package io.gitfn.controller;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.build.BuildQueue;
+import io.gitfn.build.BuildSettings;
+import io.gitfn.events.EventRecorder;
+import io.gitfn.manifest.ManifestOptions;
+import io.gitfn.manifest.ManifestReader;
+import io.gitfn.reconcile.ApiStatusWriter;
+import io.gitfn.reconcile.ControllerSettings;
+import io.gitfn.reconcile.ForgeReports;
+import io.gitfn.reconcile.SourceBinding;
+import io.gitfn.reconcile.WakeUps;
+import io.gitfn.reconcile.WrittenStatuses;
+import io.gitfn.reconcile.function.BuildSlots;
+import io.gitfn.reconcile.function.FunctionCaches;
+import io.gitfn.reconcile.function.FunctionReconciler;
+import io.gitfn.reconcile.repository.FunctionRepositoryReconciler;
+import io.gitfn.source.MirrorCache;
+import io.gitfn.trigger.SourceWatcher;
+import io.gitfn.workload.WorkloadSettings;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+
+/**
+ * Both reconcilers and what they share, made in one place. The state that outlives a pass and is not in a status
+ * lives here, owned by the controller rather than by a reconciler:
+ *
+ * <ul>
+ *   <li>the build queue ({@link BuildSlots}), counted again from the Job informer after a restart;
+ *   <li>the forge reports not yet sent ({@link ForgeReports}), prepared again from status after a restart;
+ *   <li>the wake-ups ({@link WakeUps}), which hold nothing: a FunctionRepository is woken by the watcher, the forge,
+ *       the Functions it applied and the repositories it depends on; a Function by the watcher, the build queue and
+ *       the forge;
+ *   <li>the informer caches ({@link FunctionCaches}), which the dashboard and the repositories at rest read;
+ *   <li>the statuses written that the informers do not show yet ({@link WrittenStatuses}), dropped once they do.
+ * </ul>
+ *
+ * @param forge closed with the controller: its threads send what is pending until then
+ */
+record Reconcilers(FunctionRepositoryReconciler repositories, FunctionReconciler functions, FunctionCaches caches,
+    ForgeReports forge) {
+
+  static final String BUILD_QUEUE = "gitfn.build.queue";
+
+  static Reconcilers of(KubernetesClient client, SourceWatcher watcher, MirrorCache mirrors,
+      ControllerSettings settings, BuildSettings builds, WorkloadSettings workloads, Clock clock,
+      MeterRegistry meters) {
+    WakeUps<FunctionRepository> repositoryWakeUps = new WakeUps<>("repository-wake-ups");
+    WakeUps<Function> functionWakeUps = new WakeUps<>("function-wake-ups");
+    // Commit statuses go out on threads of their own; both kinds report through them, and hear back.
+    ForgeReports forge = new ForgeReports(client, settings, clock, meters);
+    forge.onAnswer("FunctionRepository", repositoryWakeUps::wake);
+    forge.onAnswer("Function", functionWakeUps::wake);
+    EventRecorder events = new EventRecorder(client, clock, settings.instance());
+    WrittenStatuses<FunctionRepository> repositoryStatuses =
+        new WrittenStatuses<>(clock, client.getKubernetesSerialization());
+    WrittenStatuses<Function> functionStatuses = new WrittenStatuses<>(clock, client.getKubernetesSerialization());
+    FunctionCaches caches = new FunctionCaches(functionStatuses);
+    FunctionRepositoryReconciler repositories = new FunctionRepositoryReconciler(client,
+        new SourceBinding(client, watcher, settings, clock, id -> repositoryWakeUps.wake(id.namespace(), id.name())),
+        mirrors, new ManifestReader(ManifestOptions.defaults()), settings, forge, caches::function,
+        repositoryWakeUps, new ApiStatusWriter<>(events, repositoryStatuses), repositoryStatuses, clock);
+    FunctionReconciler functions = new FunctionReconciler(client,
+        new SourceBinding(client, watcher, settings, clock, id -> functionWakeUps.wake(id.namespace(), id.name())),
+        mirrors, builds, slots(builds, meters), workloads, settings, forge, functionWakeUps, repositoryWakeUps,
+        new ApiStatusWriter<>(events, functionStatuses), functionStatuses, caches, clock, meters);
+    return new Reconcilers(repositories, functions, caches, forge);
+  }
+
+  /** The cluster-wide build queue; it stays pure, and its depth is read here. */
+  private static BuildSlots slots(BuildSettings builds, MeterRegistry meters) {
+    BuildQueue queue = new BuildQueue(builds.concurrency());
+    Gauge.builder(BUILD_QUEUE, queue, BuildQueue::depth).description("Builds waiting for a slot, and running")
+        .tag("state", "waiting").register(meters);
+    Gauge.builder(BUILD_QUEUE, queue, BuildQueue::runningCount).description("Builds waiting for a slot, and running")
+        .tag("state", "running").register(meters);
+    return new BuildSlots(queue);
+  }
+}

@@ -1,0 +1,145 @@
+package io.gitfn.reconcile.function;
+
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.Annotations;
+import io.gitfn.api.FieldManagers;
+import io.gitfn.api.Labels;
+import io.gitfn.api.function.Function;
+import io.gitfn.build.BuildJobSpec;
+import io.gitfn.build.BuildSettings;
+import io.gitfn.build.ContextConfigMapSpec;
+import io.gitfn.build.FunctionBuildPlan;
+import io.gitfn.reconcile.SecretData;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A Function's build Jobs in the cluster: found, started with their context ConfigMap, deleted with it, and read
+ * for why one failed. What to build and when is {@link ImageStep}'s.
+ */
+final class BuildJobs {
+
+  private final KubernetesClient client;
+  private final BuildSettings settings;
+
+  BuildJobs(KubernetesClient client, BuildSettings settings) {
+    this.client = client;
+    this.settings = settings;
+  }
+
+  /** The cached Job of this name, or the API server's when the cache may be behind. */
+  Optional<Job> find(Function fn, String name, Collection<Job> cached, boolean mayBeMissing) {
+    Optional<Job> found = cached.stream().filter(j -> j.getMetadata().getName().equals(name)).findFirst();
+    // A failed Job in the cache may already be deleted and made again under the same name: ask the server.
+    if (found.isPresent() && !failed(found.get())) {
+      return found;
+    }
+    if (found.isEmpty() && mayBeMissing) {
+      return Optional.empty();
+    }
+    return Optional.ofNullable(client.batch().v1().jobs().inNamespace(fn.getMetadata().getNamespace())
+        .withName(name).get());
+  }
+
+  /** Applies the build context's ConfigMap and the Job, which carries the request it answers. */
+  Job start(Function fn, FunctionBuildPlan build, String name) {
+    apply(ContextConfigMapSpec.forFunction(fn, build.key(), build.context()));
+    Job job = BuildJobSpec.forFunction(fn, build.key(), name, settings);
+    Annotations.get(fn, Annotations.REQUESTED_AT).ifPresent(value -> {
+      Map<String, String> annotations = new LinkedHashMap<>();
+      if (job.getMetadata().getAnnotations() != null) {
+        annotations.putAll(job.getMetadata().getAnnotations());
+      }
+      annotations.put(Annotations.REQUESTED_AT, value);
+      job.getMetadata().setAnnotations(annotations);
+    });
+    return apply(job);
+  }
+
+  /** Deletes the Job, its Pods in the background, and its context ConfigMap. */
+  void delete(Job job) {
+    String namespace = job.getMetadata().getNamespace();
+    client.batch().v1().jobs().inNamespace(namespace).withName(job.getMetadata().getName())
+        .withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+    client.configMaps().inNamespace(namespace).withName(job.getMetadata().getName()).delete();
+  }
+
+  /** The builder's push Secret, decoded; none when it is missing, so the registry lookup goes anonymous. */
+  Map<String, String> registrySecret(Function fn) {
+    Secret secret = client.secrets().inNamespace(fn.getMetadata().getNamespace()).withName(settings.registrySecret())
+        .get();
+    try {
+      return SecretData.of(secret);
+    } catch (IllegalArgumentException e) {
+      return Map.of(); // a broken push Secret fails the build, with the builder's message; the lookup goes anonymous
+    }
+  }
+
+  /** What the failed build's container said as it ended, if it said anything. */
+  Optional<String> terminationMessage(Job job) {
+    List<Pod> pods = client.pods().inNamespace(job.getMetadata().getNamespace())
+        .withLabel("job-name", job.getMetadata().getName()).list().getItems();
+    return pods.stream()
+        .filter(p -> p.getStatus() != null && p.getStatus().getContainerStatuses() != null)
+        .flatMap(p -> p.getStatus().getContainerStatuses().stream())
+        .map(ContainerStatus::getState)
+        .filter(s -> s != null && s.getTerminated() != null)
+        .map(s -> s.getTerminated())
+        .map(ContainerStateTerminated::getMessage)
+        .filter(m -> m != null && !m.isBlank())
+        .map(String::strip)
+        .findFirst();
+  }
+
+  /**
+   * Names are unique per Function and key ({@link BuildJobSpec#name}) up to a 24-bit hash of a shortened name; a
+   * Job that says it is another Function's, a brute-forced collision or a hand-made Job, never lends its image.
+   * A Function deleted and made again under its name keeps using the Job it left, as the image is the same.
+   */
+  static boolean ownedBy(Function fn, Job job) {
+    return fn.getMetadata().getName().equals(label(job, Labels.FUNCTION_NAME));
+  }
+
+  static String owners(Job job) {
+    String function = label(job, Labels.FUNCTION_NAME);
+    return function == null ? "it has no " + Labels.FUNCTION_NAME + " label" : "Function " + function;
+  }
+
+  static String label(Job job, String key) {
+    return job.getMetadata().getLabels() == null ? null : job.getMetadata().getLabels().get(key);
+  }
+
+  static boolean succeeded(Job job) {
+    return job.getStatus() != null && count(job.getStatus().getSucceeded()) > 0;
+  }
+
+  static boolean failed(Job job) {
+    return job.getStatus() != null && count(job.getStatus().getFailed()) > 0;
+  }
+
+  /** Kubernetes stopped the Job at its {@code activeDeadlineSeconds}. */
+  static boolean deadlineExceeded(Job job) {
+    return job.getStatus() != null && job.getStatus().getConditions() != null
+        && job.getStatus().getConditions().stream()
+            .anyMatch(c -> "Failed".equals(c.getType()) && "DeadlineExceeded".equals(c.getReason()));
+  }
+
+  private static int count(Integer value) {
+    return value == null ? 0 : value;
+  }
+
+  private <T extends HasMetadata> T apply(T desired) {
+    return client.resource(desired).fieldManager(FieldManagers.FUNCTION_CONTROLLER).forceConflicts()
+        .serverSideApply();
+  }
+}

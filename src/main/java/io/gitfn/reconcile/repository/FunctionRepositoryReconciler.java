@@ -1,0 +1,127 @@
+package io.gitfn.reconcile.repository;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.Labels;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.manifest.ManifestReader;
+import io.gitfn.reconcile.ControllerSettings;
+import io.gitfn.reconcile.ForgeReports;
+import io.gitfn.reconcile.RetryLater;
+import io.gitfn.reconcile.SourceBinding;
+import io.gitfn.reconcile.StatusWriter;
+import io.gitfn.reconcile.StepRunner;
+import io.gitfn.reconcile.Steps;
+import io.gitfn.reconcile.WakeUps;
+import io.gitfn.reconcile.WrittenStatuses;
+import io.gitfn.reconcile.sync.FunctionSync;
+import io.gitfn.source.MirrorCache;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Keeps a namespace's Functions equal to what a FunctionRepository's folder in Git declares. Its pass is one of
+ * three step lists, each step named for what it brings into line:
+ *
+ * <ul>
+ *   <li>full: {@link SourceStep} (the watcher tracks the spec's source), {@link RequestStep} (a manual request is
+ *       answered by a fresh check), {@link DependenciesStep}, {@link RevisionStep} (read, validate and sync the
+ *       revision), {@link ProgressStep} (does it run?);
+ *   <li>suspended: the source and requests are kept up, and nothing is applied ({@link SuspendStep});
+ *   <li>at rest: only the Functions' progress can be new ({@link RepositoryState#atRest}), read from the Function
+ *       cache: {@link FetchedStep}, then {@link ProgressStep}. No Secret, Git, list or apply.
+ * </ul>
+ *
+ * Each ends with {@link ForgeStep} and {@link DependentsStep}, which act once the status is written.
+ * {@link RepositoryConditions} turns what the steps found into Ready, Reconciling and Stalled.
+ */
+public final class FunctionRepositoryReconciler implements Reconciler<FunctionRepository>, Cleaner<FunctionRepository> {
+
+  private final Steps<RepositoryState> full;
+  private final Steps<RepositoryState> suspended;
+  private final Steps<RepositoryState> atRest;
+  private final StepRunner<FunctionRepository, RepositoryState> runner;
+  private final KubernetesClient client;
+  private final SourceBinding sources;
+  private final ForgeReports forge;
+  private final CachedFunctions functions;
+  private final WakeUps<FunctionRepository> wakeUps;
+  private final WrittenStatuses<FunctionRepository> written;
+  private final Clock clock;
+  private volatile IndexerResourceCache<FunctionRepository> cache;
+
+  /**
+   * @param sources binds each repository's spec to the watcher, which wakes it through {@code wakeUps}
+   * @param functions the Function controller's cache, read by passes at rest
+   * @param wakeUps where the watcher, the forge, the Functions and the repositories depended on wake a repository
+   * @param written the statuses {@code writer} wrote that the informer may not show yet
+   */
+  public FunctionRepositoryReconciler(KubernetesClient client, SourceBinding sources, MirrorCache mirrors,
+      ManifestReader manifests, ControllerSettings settings, ForgeReports forge, CachedFunctions functions,
+      WakeUps<FunctionRepository> wakeUps, StatusWriter writer, WrittenStatuses<FunctionRepository> written,
+      Clock clock) {
+    this.client = client;
+    this.sources = sources;
+    this.forge = forge;
+    this.functions = functions;
+    this.wakeUps = wakeUps;
+    this.written = written;
+    this.clock = clock;
+    this.runner = new StepRunner<>(new RepositoryConditions(), writer);
+    SourceStep source = new SourceStep(sources);
+    RequestStep request = new RequestStep(sources);
+    ProgressStep progress = new ProgressStep();
+    ForgeStep reports = new ForgeStep(forge);
+    DependentsStep dependents = new DependentsStep(wakeUps);
+    this.full = Steps.of(source, request, new DependenciesStep(settings.shard(), written),
+        new RevisionStep(mirrors, manifests, new FunctionSync(client), settings, client.getKubernetesSerialization()),
+        progress).always(reports, dependents);
+    this.suspended = Steps.of(source, request, new SuspendStep()).always(reports, dependents);
+    this.atRest = Steps.of(new FetchedStep(), progress).always(reports, dependents);
+  }
+
+  @Override
+  public List<EventSource<?, FunctionRepository>> prepareEventSources(EventSourceContext<FunctionRepository> context) {
+    cache = context.getPrimaryCache();
+    return List.of(wakeUps.source());
+  }
+
+  /** The controller's cache of FunctionRepositories; empty before the controller started. */
+  public Optional<IndexerResourceCache<FunctionRepository>> cache() {
+    return Optional.ofNullable(cache);
+  }
+
+  @Override
+  public UpdateControl<FunctionRepository> reconcile(FunctionRepository cached,
+      Context<FunctionRepository> context) throws RetryLater {
+    FunctionRepository repository = written.freshest(cached);
+    RepositoryState state = new RepositoryState(repository, context, sources.state(RepositoryState.idOf(repository)),
+        functions, clock, client.getKubernetesSerialization());
+    return runner.run(state, Boolean.TRUE.equals(repository.getSpec().getSuspend()) ? suspended
+        : state.atRest() ? atRest : full);
+  }
+
+  /**
+   * A deleted repository takes its Functions with it, as a Flux Kustomization with prune does, unless
+   * {@code spec.prune} is false: then they stay, unowned. Only Functions with this repository's label go.
+   */
+  @Override
+  public DeleteControl cleanup(FunctionRepository repository, Context<FunctionRepository> context) {
+    sources.untrack(RepositoryState.idOf(repository));
+    forge.forget(RepositoryState.KIND, repository.getMetadata().getNamespace(), repository.getMetadata().getName());
+    if (!Boolean.FALSE.equals(repository.getSpec().getPrune())) {
+      String owner = Labels.repository(repository.getMetadata().getNamespace(), repository.getMetadata().getName());
+      client.resources(Function.class).inAnyNamespace().withLabel(Labels.REPOSITORY, owner).delete();
+    }
+    return DeleteControl.defaultDelete();
+  }
+}

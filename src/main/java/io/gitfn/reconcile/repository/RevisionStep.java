@@ -1,0 +1,180 @@
+package io.gitfn.reconcile.repository;
+
+import static io.gitfn.api.repository.RepositoryConditionReason.APPLY_FAILED;
+import static io.gitfn.api.repository.RepositoryConditionReason.APPLY_REFUSED;
+import static io.gitfn.api.repository.RepositoryConditionReason.INVALID_REVISION;
+import static io.gitfn.api.repository.RepositoryConditionReason.SOURCE_READ_FAILED;
+
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.api.Annotations;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionProgress;
+import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.api.repository.FunctionRepositorySpec;
+import io.gitfn.api.repository.FunctionRepositoryStatus;
+import io.gitfn.api.repository.InventoryEntry;
+import io.gitfn.api.repository.LastSync;
+import io.gitfn.manifest.InvalidManifestException;
+import io.gitfn.manifest.Manifest;
+import io.gitfn.manifest.ManifestError;
+import io.gitfn.manifest.ManifestReader;
+import io.gitfn.notify.CommitState;
+import io.gitfn.reconcile.ControllerSettings;
+import io.gitfn.reconcile.Failures;
+import io.gitfn.reconcile.ForgeReports.Verdict;
+import io.gitfn.reconcile.Result;
+import io.gitfn.reconcile.Step;
+import io.gitfn.reconcile.StepFailure;
+import io.gitfn.reconcile.sync.FunctionSync;
+import io.gitfn.reconcile.sync.SyncFailedException;
+import io.gitfn.reconcile.sync.SyncRefusedException;
+import io.gitfn.reconcile.sync.SyncRequest;
+import io.gitfn.reconcile.sync.SyncResult;
+import io.gitfn.source.MirrorCache;
+import io.gitfn.source.Revision;
+import io.gitfn.source.Snapshot;
+import io.gitfn.source.SourceException;
+import io.gitfn.trigger.TrackedSource;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.BinaryOperator;
+import java.util.stream.Collectors;
+
+/**
+ * Guarantees that the revision Git holds is what the cluster runs: it is read, validated whole and synced with
+ * server-side apply (dry run of everything, then every write), and {@code status} names it, its inventory and a
+ * history entry when anything changed. Nothing of an invalid or refused revision is applied: the pass stalls
+ * naming the file, line and field at fault, and what was applied before stays. A read or an apply that may pass by
+ * itself is retried.
+ */
+final class RevisionStep implements Step<RepositoryState> {
+
+  // A condition message must stay far below the object size limit, however broken the revision is.
+  private static final int ERRORS_SHOWN = 20;
+
+  private final MirrorCache mirrors;
+  private final ManifestReader manifests;
+  private final FunctionSync sync;
+  private final ControllerSettings settings;
+  private final KubernetesSerialization json;
+
+  RevisionStep(MirrorCache mirrors, ManifestReader manifests, FunctionSync sync, ControllerSettings settings,
+      KubernetesSerialization json) {
+    this.mirrors = mirrors;
+    this.manifests = manifests;
+    this.sync = sync;
+    this.settings = settings;
+    this.json = json;
+  }
+
+  @Override
+  public Result run(RepositoryState state) throws StepFailure {
+    Revision revision = state.fetched();
+    state.attempted(revision);
+    state.status().setLastAttemptedRevision(revision.toString());
+    Manifest manifest = read(state, revision);
+    FunctionRepository repository = state.resource();
+    SyncResult result = apply(state, revision, manifest);
+    List<Function> functions = result.functions().stream().map(f -> json.convertValue(f, Function.class)).toList();
+    applied(state, revision, manifest.functions(), result, functions);
+    state.functions(functions.stream().map(FunctionProgress::of).toList());
+    state.status().setLastSync(new LastSync(state.now().toString(), repository.getMetadata().getGeneration(),
+        RepositoryState.labelsDigest(repository)));
+    return Result.next();
+  }
+
+  private Manifest read(RepositoryState state, Revision revision) throws StepFailure {
+    FunctionRepositorySpec spec = state.resource().getSpec();
+    TrackedSource source = state.tracked();
+    try {
+      Snapshot snapshot = mirrors.read(source.url(), source.credentials(), revision);
+      state.commit(snapshot.summary());
+      return manifests.read(snapshot, spec.getPath() == null ? "." : spec.getPath(), ignoreLines(spec));
+    } catch (InvalidManifestException e) {
+      String stays = Optional.ofNullable(state.status().getLastAppliedRevision()).map(r -> r + " stays")
+          .orElse("nothing applied yet");
+      // The forge shows 140 to 255 characters: the first error's file and line come first there.
+      state.verdict(new Verdict(revision, CommitState.FAILURE, INVALID_REVISION, e.errors().stream()
+          .map(ManifestError::toString).collect(Collectors.joining("; ")) + " (nothing of " + revision
+          + " was applied; " + stays + ")"));
+      throw StepFailure.stalled(INVALID_REVISION, "revision " + revision + " is invalid; nothing from it was applied, "
+          + stays + ":\n" + firstErrors(e.errors()));
+    } catch (SourceException | IOException e) {
+      if (Failures.stalls(e)) {
+        throw StepFailure.stalled(SOURCE_READ_FAILED, "cannot read " + revision + ": " + Failures.message(e));
+      }
+      throw StepFailure.retry(SOURCE_READ_FAILED, "reading " + revision + " failed and will be retried: "
+          + Failures.message(e), e);
+    }
+  }
+
+  private SyncResult apply(RepositoryState state, Revision revision, Manifest manifest) throws StepFailure {
+    FunctionRepository repository = state.resource();
+    FunctionRepositorySpec spec = repository.getSpec();
+    List<Function> desired = settings.shard().label(manifest.functions(), repository.getMetadata().getLabels());
+    if (Boolean.FALSE.equals(spec.getAutoRollback())) {
+      for (Function fn : desired) {
+        Map<String, String> annotations = new TreeMap<>(Objects.requireNonNullElse(
+            fn.getMetadata().getAnnotations(), Map.of()));
+        annotations.put(Annotations.AUTO_ROLLBACK, "false");
+        fn.getMetadata().setAnnotations(annotations);
+      }
+    }
+    try {
+      return sync.apply(new SyncRequest(repository.getMetadata().getNamespace(), repository.getMetadata().getName(),
+          revision, desired, spec.getPrune() == null || spec.getPrune(), Boolean.TRUE.equals(spec.getAllowEmpty()),
+          settings.allowedTargetNamespaces()));
+    } catch (SyncRefusedException e) {
+      throw StepFailure.stalled(APPLY_REFUSED, "revision " + revision + " was not applied: "
+          + String.join("; ", e.reasons()));
+    } catch (SyncFailedException e) {
+      throw StepFailure.retry(APPLY_FAILED, "applying " + revision + " failed and will be retried: "
+          + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Records the applied revision: its inventory, with each Function's generation as the apply left it (so that a
+   * later pass can tell a hand edit), a history entry and the Event's news when anything changed.
+   */
+  private static void applied(RepositoryState state, Revision revision, List<Function> declared, SyncResult result,
+      List<Function> written) {
+    FunctionRepositoryStatus status = state.status();
+    boolean changed = !revision.toString().equals(status.getLastAppliedRevision()) || result.created().size()
+        + result.updated().size() + result.deleted().size() > 0;
+    status.setLastAppliedRevision(revision.toString());
+    String namespace = state.resource().getMetadata().getNamespace();
+    Map<String, Long> generations = written.stream().collect(Collectors.toMap(
+        f -> f.getMetadata().getNamespace() + "/" + f.getMetadata().getName(),
+        f -> Objects.requireNonNullElse(f.getMetadata().getGeneration(), 0L), BinaryOperator.maxBy(Long::compare)));
+    status.setInventory(declared.stream().map(f -> {
+      InventoryEntry entry = new InventoryEntry(f.getMetadata().getName(),
+          f.getMetadata().getNamespace() == null ? namespace : f.getMetadata().getNamespace());
+      entry.setGeneration(generations.get(entry.getNamespace() + "/" + entry.getName()));
+      return entry;
+    }).toList());
+    if (changed) {
+      RepositoryConditions.record(state, revision, RepositoryConditions.APPLIED, result.created().size(),
+          result.updated().size(), result.deleted().size());
+      state.appliedNote("Applied revision " + revision + ": " + declared.size() + " Functions ("
+          + result.created().size() + " created, " + result.updated().size() + " updated, "
+          + result.deleted().size() + " deleted)");
+    }
+  }
+
+  private static List<String> ignoreLines(FunctionRepositorySpec spec) {
+    return spec.getIgnore() == null ? List.of()
+        : Arrays.stream(spec.getIgnore().split("\n")).map(String::strip).filter(l -> !l.isEmpty()).toList();
+  }
+
+  private static String firstErrors(List<ManifestError> errors) {
+    int shown = Math.min(errors.size(), ERRORS_SHOWN);
+    String text = errors.subList(0, shown).stream().map(ManifestError::toString).collect(Collectors.joining("\n"));
+    return shown == errors.size() ? text : text + "\n... and " + (errors.size() - shown) + " more errors";
+  }
+}
