@@ -2,16 +2,14 @@ package io.gitfn.cli;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.Conditions;
 import io.gitfn.api.function.Function;
+import io.gitfn.request.ControllerRequests;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -41,11 +39,9 @@ final class ReconcileFunctionCommand extends ClusterCommand {
     }
     ClusterObjects.one(client, Function.class, "function", namespace, name);
     Clock clock = Clock.systemUTC();
-    Instant requestedAt = clock.instant();
     say("► annotating Function " + namespace + "/" + name);
-    client.resources(Function.class).inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
-        client.getKubernetesSerialization().asJson(Map.of("metadata",
-            Map.of("annotations", Map.of(Annotations.REQUESTED_AT, requestedAt.toString())))));
+    Function requested = new ControllerRequests(client, clock).reconcileFunction(namespace, name);
+    Instant requestedAt = Instant.parse(Annotations.get(requested, Annotations.REQUESTED_AT).orElseThrow());
     if (waiting.until().isEmpty()) {
       return 0;
     }

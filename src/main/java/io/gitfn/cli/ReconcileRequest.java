@@ -1,10 +1,9 @@
 package io.gitfn.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.request.ControllerRequests;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,9 +11,7 @@ import java.time.Instant;
 import io.gitfn.api.repository.PendingFunction;
 import io.gitfn.cli.WaitOptions.Until;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -32,6 +29,7 @@ final class ReconcileRequest {
   private final String name;
   private final PrintWriter out;
   private final Clock clock;
+  private final ControllerRequests requests;
 
   ReconcileRequest(KubernetesClient client, String namespace, String name, PrintWriter out, Clock clock) {
     this.client = client;
@@ -39,24 +37,27 @@ final class ReconcileRequest {
     this.name = name;
     this.out = out;
     this.clock = clock;
+    this.requests = new ControllerRequests(client, clock);
   }
 
   FunctionRepository current() {
     return ClusterObjects.one(client, FunctionRepository.class, "functionrepository", namespace, name);
   }
 
-  /** Merge-patches {@code spec} (may be empty) and the annotation in one write; returns the value it set. */
-  String send(Map<String, Object> spec) {
+  /** Asks for a check now; returns the annotation's value, which the status echoes once the request was handled. */
+  String send() {
     current();
-    String requestedAt = clock.instant().toString();
-    Map<String, Object> patch = new LinkedHashMap<>();
-    patch.put("metadata", Map.of("annotations", Map.of(Annotations.REQUESTED_AT, requestedAt)));
-    if (!spec.isEmpty()) {
-      patch.put("spec", spec);
-    }
-    client.resources(FunctionRepository.class).inNamespace(namespace).withName(name)
-        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(patch));
-    return requestedAt;
+    return requestedAt(requests.reconcileRepository(namespace, name));
+  }
+
+  /** Resumes the repository and asks for a check now, in one write; returns the annotation's value as {@link #send}. */
+  String resume() {
+    current();
+    return requestedAt(requests.resumeRepository(namespace, name));
+  }
+
+  private static String requestedAt(FunctionRepository requested) {
+    return Annotations.get(requested, Annotations.REQUESTED_AT).orElseThrow();
   }
 
   /**

@@ -3,7 +3,6 @@ package io.gitfn.cli;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -27,7 +26,7 @@ final class ResumeRepositoryCommand extends ClusterCommand {
     request.current();
     out().println("► resuming FunctionRepository " + namespace + "/" + name);
     out().flush();
-    String requestedAt = request.send(Map.of("suspend", false));
+    String requestedAt = request.resume();
     return waiting.until().isPresent()
         ? request.await(requestedAt, waiting.until().get(), timeout, waiting.timeout) : 0;
   }

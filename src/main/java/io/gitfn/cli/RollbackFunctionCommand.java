@@ -5,6 +5,7 @@ import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
 import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.request.ControllerRequests;
 import io.gitfn.rollback.GitCommandLine;
 import io.gitfn.rollback.GitRevert;
 import io.gitfn.rollback.KnownRevisions;
@@ -13,6 +14,7 @@ import io.gitfn.rollback.RevertCommit;
 import io.gitfn.rollback.RevertTarget;
 import io.gitfn.rollback.RevertTargets;
 import io.gitfn.rollback.Revisions;
+import java.time.Clock;
 import java.util.List;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -96,7 +98,8 @@ final class RollbackFunctionCommand extends ClusterCommand {
           + "); nothing changed");
       return 0;
     }
-    Pins.set(client, fn, revision);
+    new ControllerRequests(client, Clock.systemUTC())
+        .pinFunction(fn.getMetadata().getNamespace(), fn.getMetadata().getName(), revision);
     say(described(fn) + " pinned to " + Revisions.shorten(revision) + was + " (image " + entry.getImage() + "); "
         + again("--unpin") + " releases it");
     say("  the controller runs that image with the rest of the Deployment from the spec; syncs from Git keep the pin");
@@ -113,7 +116,8 @@ final class RollbackFunctionCommand extends ClusterCommand {
       say("would unpin " + described(fn) + " (pinned to " + Revisions.shorten(before) + "); nothing changed");
       return 0;
     }
-    Pins.clear(client, fn);
+    new ControllerRequests(client, Clock.systemUTC())
+        .unpinFunction(fn.getMetadata().getNamespace(), fn.getMetadata().getName());
     say(described(fn) + " unpinned (was " + Revisions.shorten(before) + "); it runs the image of its spec again");
     return 0;
   }

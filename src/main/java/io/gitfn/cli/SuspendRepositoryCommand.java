@@ -1,9 +1,9 @@
 package io.gitfn.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.request.ControllerRequests;
+import java.time.Clock;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -19,8 +19,7 @@ final class SuspendRepositoryCommand extends ClusterCommand {
   int run(KubernetesClient client, String namespace) {
     ClusterObjects.one(client, FunctionRepository.class, "functionrepository", namespace, name);
     out().println("► suspending FunctionRepository " + namespace + "/" + name);
-    client.resources(FunctionRepository.class).inNamespace(namespace).withName(name)
-        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"suspend\":true}}");
+    new ControllerRequests(client, Clock.systemUTC()).suspendRepository(namespace, name);
     out().println("✔ FunctionRepository suspended");
     out().flush();
     return 0;
