@@ -7,15 +7,11 @@ import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
-import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.events.EventRecorder;
+import io.gitfn.request.ControllerRequests;
 import io.gitfn.rollback.KnownRevisions;
-import io.gitfn.rollback.Pins;
 import io.gitfn.rollback.RollbackException;
 import java.time.Clock;
 import java.util.List;
@@ -26,9 +22,9 @@ import java.util.Optional;
 /**
  * The dashboard's actions on a cluster: the API server says who a token belongs to (TokenReview) and whether they
  * may patch the object (SubjectAccessReview, the verb the CLI would need); the controller's own client then makes
- * the same change the CLI makes, and records an Event on the object saying who asked for it ({@value #REASON}), as the
- * API server's audit log would otherwise name only the controller. The person's token is used for nothing else and
- * kept nowhere.
+ * the same change the CLI makes ({@link ControllerRequests}), and records an Event on the object saying who asked
+ * for it ({@value #REASON}), as the API server's audit log would otherwise name only the controller. The person's
+ * token is used for nothing else and kept nowhere.
  */
 public final class ClusterActions implements DashboardServer.Actions {
 
@@ -36,12 +32,12 @@ public final class ClusterActions implements DashboardServer.Actions {
   public static final String REASON = "DashboardAction";
 
   private final KubernetesClient client;
-  private final Clock clock;
+  private final ControllerRequests requests;
   private final EventRecorder events;
 
   public ClusterActions(KubernetesClient client, Clock clock, EventRecorder events) {
     this.client = client;
-    this.clock = clock;
+    this.requests = new ControllerRequests(client, clock);
     this.events = events;
   }
 
@@ -76,14 +72,10 @@ public final class ClusterActions implements DashboardServer.Actions {
   public String perform(Caller caller, Action action, String namespace, String name, String revision) {
     String done = action.done(namespace, name);
     HasMetadata changed = switch (action) {
-      case RECONCILE_REPOSITORY -> patchRepository(namespace, name, Map.of("metadata",
-          Map.of("annotations", Map.of(Annotations.REQUESTED_AT, clock.instant().toString()))));
-      case SUSPEND_REPOSITORY -> patchRepository(namespace, name, Map.of("spec", Map.of("suspend", true)));
-      case RESUME_REPOSITORY -> patchRepository(namespace, name, Map.of("spec", Map.of("suspend", false),
-          "metadata", Map.of("annotations", Map.of(Annotations.REQUESTED_AT, clock.instant().toString()))));
-      case RECONCILE_FUNCTION -> client.resources(Function.class).inNamespace(namespace).withName(name)
-          .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("metadata",
-              Map.of("annotations", Map.of(Annotations.REQUESTED_AT, clock.instant().toString())))));
+      case RECONCILE_REPOSITORY -> requests.reconcileRepository(namespace, name);
+      case SUSPEND_REPOSITORY -> requests.suspendRepository(namespace, name);
+      case RESUME_REPOSITORY -> requests.resumeRepository(namespace, name);
+      case RECONCILE_FUNCTION -> requests.reconcileFunction(namespace, name);
       case PIN_FUNCTION -> {
         Function fn = function(namespace, name);
         FunctionHistoryEntry entry;
@@ -92,13 +84,13 @@ public final class ClusterActions implements DashboardServer.Actions {
         } catch (RollbackException e) {
           throw new ActionRefusedException(e.getMessage());
         }
-        Pins.set(client, fn, entry.getRevision());
+        requests.pinFunction(namespace, name, entry.getRevision());
         done += " to " + entry.getRevision() + " (image " + entry.getImage() + ")";
         yield fn;
       }
       case UNPIN_FUNCTION -> {
         Function fn = function(namespace, name);
-        Pins.clear(client, fn);
+        requests.unpinFunction(namespace, name);
         yield fn;
       }
     };
@@ -112,10 +104,5 @@ public final class ClusterActions implements DashboardServer.Actions {
       throw new ActionRefusedException("Function " + namespace + "/" + name + " is not there any more");
     }
     return fn;
-  }
-
-  private FunctionRepository patchRepository(String namespace, String name, Map<String, Object> patch) {
-    return client.resources(FunctionRepository.class).inNamespace(namespace).withName(name)
-        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(patch));
   }
 }

@@ -8,7 +8,8 @@
  * commit is the user's. That is also why this is not in {@code io.gitfn.source}, which holds the controller's
  * read-only access to Git.
  *
- * <p>The other way pins the Function to a revision of its history ({@link io.gitfn.rollback.Pins}): the
- * controller runs that revision's image until the pin is removed, whatever Git says.
+ * <p>The other way pins the Function to a revision of its history ({@link io.gitfn.rollback.Pins} reads the pin,
+ * {@link io.gitfn.request.ControllerRequests} writes it): the controller runs that revision's image until the pin is
+ * removed, whatever Git says.
  */
 package io.gitfn.rollback;

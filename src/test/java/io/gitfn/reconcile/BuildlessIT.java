@@ -28,11 +28,12 @@ import io.gitfn.build.BuildSettings;
 import io.gitfn.build.BuildlessDeployment;
 import io.gitfn.build.BuildlessSource;
 import io.gitfn.build.ContentKey;
-import io.gitfn.rollback.Pins;
+import io.gitfn.request.ControllerRequests;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.workload.DesiredDeployment;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -173,7 +174,7 @@ class BuildlessIT {
     awaitRolledOut(client, ns, "pinned", first);
     String second = sourceOf(deployment(client, ns, "pinned"));
 
-    Pins.set(client, get(client, ns, "pinned"), "main@sha1:1111111");
+    new ControllerRequests(client, Clock.systemUTC()).pinFunction(ns.name(), "pinned", "main@sha1:1111111");
     awaitRolledOut(client, ns, "pinned", second);
     assertThat(sourceOf(deployment(client, ns, "pinned"))).isEqualTo(first);
     // The status is written at the end of the pass that re-pointed the Deployment.
@@ -183,7 +184,7 @@ class BuildlessIT {
           assertThat(c.getMessage()).contains("pinned to main@sha1:1111111").contains(first);
         }));
 
-    Pins.clear(client, get(client, ns, "pinned"));
+    new ControllerRequests(client, Clock.systemUTC()).unpinFunction(ns.name(), "pinned");
     awaitRolledOut(client, ns, "pinned", first);
     assertThat(sourceOf(deployment(client, ns, "pinned"))).isEqualTo(second);
     assertThat(client.batch().v1().jobs().inNamespace(ns.name()).list().getItems()).isEmpty();
