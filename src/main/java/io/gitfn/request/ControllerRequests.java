@@ -21,7 +21,7 @@ import java.time.Clock;
  * would own the annotations on its Functions, and its next apply would remove them.
  *
  * <p>This is a package of its own because {@code io.gitfn.cli} and {@code io.gitfn.dashboard} both write these and
- * neither may depend on the other ({@code cli} starts the controller in {@code io.gitfn.reconcile}, which serves the
+ * neither may depend on the other ({@code cli} starts the controller in {@code io.gitfn.controller}, which serves the
  * dashboard); {@code io.gitfn.api}, which holds the keys, does no I/O; and of these requests only the pin is a
  * rollback.
  */
