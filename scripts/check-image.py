@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks the controller image tarball that `mvn -B -Pimage package` builds, then runs it, with no container engine.
+"""Checks the controller image tarball that `mvn -B -Pimage package` or `mvn -B verify` builds, then runs it, with no
+container engine.
 
     python3 scripts/check-image.py target/gitfn-image.tar --version=0.1.0-SNAPSHOT --modules=src/image/jre.modules
 
