@@ -81,7 +81,6 @@ class StepFailureIT {
           .anySatisfy(e -> assertThat(e.getMessage()).contains("exceeded quota")));
 
       // Longer than the SDK's default retry: a controller that gave up after it would never build.
-      // Polled, not a sleep: no Job may appear while the quota stands.
       await().during(QUOTA_STANDS).atMost(QUOTA_STANDS.plusSeconds(10)).untilAsserted(() -> assertThat(
           client.batch().v1().jobs().inNamespace(ns.name()).list().getItems())
           .as("build Jobs while the quota stands").isEmpty());
