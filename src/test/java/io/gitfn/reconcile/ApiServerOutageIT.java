@@ -1,6 +1,5 @@
 package io.gitfn.reconcile;
 
-import io.gitfn.controller.Controller;
 import static io.gitfn.api.function.FunctionRuntime.NODEJS22;
 import static io.gitfn.reconcile.Repositories.create;
 import static io.gitfn.reconcile.Repositories.function;
@@ -14,6 +13,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.controller.Controller;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.ControlPlane;
 import io.gitfn.testbed.KubeTestBed;

@@ -1,8 +1,5 @@
 package io.gitfn.reconcile;
 
-import io.gitfn.controller.ReconcileMetrics;
-import io.gitfn.controller.OperationSettings;
-import io.gitfn.controller.Controller;
 import static io.gitfn.api.function.FunctionRuntime.NODEJS22;
 import static io.gitfn.reconcile.Repositories.function;
 import static io.gitfn.reconcile.Repositories.gitSecret;
@@ -18,6 +15,9 @@ import io.fabric8.kubernetes.client.http.Interceptor;
 import io.gitfn.api.Conditions;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.build.BuildSettings;
+import io.gitfn.controller.Controller;
+import io.gitfn.controller.OperationSettings;
+import io.gitfn.controller.ReconcileMetrics;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;

@@ -1,8 +1,8 @@
 package io.gitfn.reconcile;
 
-import io.gitfn.controller.Controller;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.build.BuildSettings;
+import io.gitfn.controller.Controller;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.trigger.webhook.WebhookSettings;

@@ -1,13 +1,13 @@
 package io.gitfn.reconcile;
 
-import io.gitfn.controller.OperationSettings;
-import io.gitfn.controller.Controller;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.build.BuildSettings;
+import io.gitfn.controller.Controller;
+import io.gitfn.controller.OperationSettings;
 import io.gitfn.testbed.Browser;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.People;

@@ -1,7 +1,5 @@
 package io.gitfn.reconcile;
 
-import io.gitfn.controller.OperationSettings;
-import io.gitfn.controller.Controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -10,6 +8,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.build.BuildSettings;
+import io.gitfn.controller.Controller;
+import io.gitfn.controller.OperationSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;

@@ -1,6 +1,5 @@
 package io.gitfn.reconcile;
 
-import io.gitfn.controller.Controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -11,6 +10,7 @@ import io.gitfn.api.function.TestFunction;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
 import io.gitfn.build.ImageReference;
+import io.gitfn.controller.Controller;
 import io.gitfn.reconcile.registry.FakeRegistry;
 import io.gitfn.reconcile.registry.RegistryLookupSettings;
 import io.gitfn.source.SourceSettings;

@@ -1,6 +1,5 @@
 package io.gitfn.reconcile;
 
-import io.gitfn.controller.Controller;
 import static io.gitfn.api.function.FunctionRuntime.NODEJS22;
 import static io.gitfn.reconcile.Repositories.condition;
 import static io.gitfn.reconcile.Repositories.create;
@@ -15,12 +14,13 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.Function;
+import io.gitfn.controller.Controller;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeApi;
 import io.gitfn.testbed.git.BareRepository;
-import io.gitfn.testbed.git.FlakyGitProxy;
 import io.gitfn.testbed.git.FlakyGitProxy.Mode;
+import io.gitfn.testbed.git.FlakyGitProxy;
 import io.gitfn.testbed.git.GitClient;
 import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;

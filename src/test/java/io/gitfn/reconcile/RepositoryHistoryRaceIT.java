@@ -21,6 +21,7 @@ import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositoryStatus;
 import io.gitfn.api.repository.SyncRecord;
 import io.gitfn.build.BuildSettings;
+import io.gitfn.controller.Controller;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;

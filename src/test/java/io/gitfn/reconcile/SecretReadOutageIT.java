@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.gitfn.api.Conditions;
 import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.controller.Controller;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.ControlPlane;
 import io.gitfn.testbed.KubeTestBed;

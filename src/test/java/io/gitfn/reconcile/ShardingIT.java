@@ -1,7 +1,5 @@
 package io.gitfn.reconcile;
 
-import io.gitfn.controller.OperationSettings;
-import io.gitfn.controller.Controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -17,6 +15,8 @@ import io.gitfn.api.function.Function;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.build.BuildSettings;
+import io.gitfn.controller.Controller;
+import io.gitfn.controller.OperationSettings;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;

@@ -13,6 +13,7 @@ import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.build.BuildSettings;
+import io.gitfn.controller.Controller;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
