@@ -24,7 +24,10 @@ final class ChildInformers {
 
   private ChildInformers() {}
 
-  /** The Function controller's dependents, declared with {@link ShardSelector#childSelector} in place of their annotations' own. */
+  /**
+   * The Function controller's dependents, declared with {@link ShardSelector#childSelector} in place of their
+   * annotations' own.
+   */
   static ControllerConfigurationOverrider<Function> narrow(ControllerConfigurationOverrider<Function> overrider,
       ShardSelector shard) {
     if (shard.isAll()) {

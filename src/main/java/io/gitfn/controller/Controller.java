@@ -16,7 +16,6 @@ import io.gitfn.dashboard.RecentEvents;
 import io.gitfn.events.EventRecorder;
 import io.gitfn.health.Watchdog;
 import io.gitfn.reconcile.ControllerSettings;
-import io.gitfn.reconcile.ForgeReports;
 import io.gitfn.reconcile.Requeue;
 import io.gitfn.reconcile.ShardSelector;
 import io.gitfn.server.OperationsServer.Check;
@@ -69,15 +68,15 @@ public final class Controller implements AutoCloseable {
   private final Operator operator;
   private final Leadership leadership;
   private final Watchdog watchdog;
-  private final ForgeReports forge;
+  private final Reconcilers reconcilers;
   private final Optional<DashboardServer> dashboard;
 
   private Controller(KubernetesClient client, MirrorCache mirrors, SourceWatcher watcher, WebhookServer webhooks,
       OperationsServer operations, Operator operator, Leadership leadership, Watchdog watchdog,
-      ForgeReports forge, Optional<DashboardServer> dashboard) {
+      Reconcilers reconcilers, Optional<DashboardServer> dashboard) {
     this.dashboard = dashboard;
     this.watchdog = watchdog;
-    this.forge = forge;
+    this.reconcilers = reconcilers;
     this.client = client;
     this.mirrors = mirrors;
     this.watcher = watcher;
@@ -131,7 +130,6 @@ public final class Controller implements AutoCloseable {
     Watchdog watchdog = new Watchdog(clock).checkEvery(Duration.ofSeconds(1));
     SourceWatcher watcher = watcher(mirrors, sources, clock, meters, watchdog);
     Reconcilers reconcilers = Reconcilers.of(client, watcher, mirrors, settings, builds, workloads, clock, meters);
-    ForgeReports forge = reconcilers.forge();
     WebhookServer webhooks = WebhookServer.start(webhookHost, webhookPort,
         new WebhookReceiver(watcher.webhookTargets(), webhookSettings, clock, meters, leadership::leading));
     Operator operator = operator(client, reconcilers, settings, ops, watchdog, leadership, meters, error -> {
@@ -148,14 +146,14 @@ public final class Controller implements AutoCloseable {
           () -> health(failure.get(), watchdog),
           () -> readiness(operator, leadership), meters);
     } catch (Exception e) {
-      try (watchdog; mirrors; watcher; webhooks; forge) {
+      try (watchdog; mirrors; watcher; webhooks; reconcilers) {
         throw e;
       }
     }
     try {
       operator.start();
     } catch (RuntimeException e) {
-      try (watchdog; mirrors; watcher; webhooks; operations; forge) {
+      try (watchdog; mirrors; watcher; webhooks; operations; reconcilers) {
         throw e;
       }
     }
@@ -166,13 +164,13 @@ public final class Controller implements AutoCloseable {
     try {
       dashboard = dashboard(client, reconcilers, settings, ops, clock);
     } catch (Exception e) {
-      try (watchdog; mirrors; watcher; webhooks; operations; forge) {
+      try (watchdog; mirrors; watcher; webhooks; operations; reconcilers) {
         operator.stop();
         throw e;
       }
     }
-    return new Controller(client, mirrors, watcher, webhooks, operations, operator, leadership, watchdog, forge,
-        dashboard);
+    return new Controller(client, mirrors, watcher, webhooks, operations, operator, leadership, watchdog,
+        reconcilers, dashboard);
   }
 
   /** The JVM's own figures (heap and non-heap by pool, threads, classes, CPU), which sizing is read from. */
@@ -316,7 +314,7 @@ public final class Controller implements AutoCloseable {
   @Override
   public void close() throws Exception {
     leadership.stopping();
-    try (watchdog; mirrors; watcher; webhooks; operations; forge) {
+    try (watchdog; mirrors; watcher; webhooks; operations; reconcilers) {
       if (dashboard.isPresent()) {
         dashboard.get().close(); // first: its pages read the caches the operator is about to drop
       }

@@ -39,10 +39,11 @@ import java.time.Clock;
  *   <li>the statuses written that the informers do not show yet ({@link WrittenStatuses}), dropped once they do.
  * </ul>
  *
- * @param forge closed with the controller: its threads send what is pending until then
+ * <p>Closed with the controller: the forge's threads send what is pending until then.
  */
 record Reconcilers(FunctionRepositoryReconciler repositories, FunctionReconciler functions, FunctionCaches caches,
-    ForgeReports forge) {
+    ForgeReports forge, WrittenStatuses<FunctionRepository> repositoryStatuses,
+    WrittenStatuses<Function> functionStatuses) implements AutoCloseable {
 
   static final String BUILD_QUEUE = "gitfn.build.queue";
 
@@ -56,9 +57,10 @@ record Reconcilers(FunctionRepositoryReconciler repositories, FunctionReconciler
     forge.onAnswer("FunctionRepository", repositoryWakeUps::wake);
     forge.onAnswer("Function", functionWakeUps::wake);
     EventRecorder events = new EventRecorder(client, clock, settings.instance());
-    WrittenStatuses<FunctionRepository> repositoryStatuses =
-        new WrittenStatuses<>(clock, client.getKubernetesSerialization());
-    WrittenStatuses<Function> functionStatuses = new WrittenStatuses<>(clock, client.getKubernetesSerialization());
+    WrittenStatuses<FunctionRepository> repositoryStatuses = new WrittenStatuses<>("repository", clock,
+        client.getKubernetesSerialization());
+    WrittenStatuses<Function> functionStatuses = new WrittenStatuses<>("function", clock,
+        client.getKubernetesSerialization());
     FunctionCaches caches = new FunctionCaches(functionStatuses);
     FunctionRepositoryReconciler repositories = new FunctionRepositoryReconciler(client,
         new SourceBinding(client, watcher, settings, clock, id -> repositoryWakeUps.wake(id.namespace(), id.name())),
@@ -68,7 +70,14 @@ record Reconcilers(FunctionRepositoryReconciler repositories, FunctionReconciler
         new SourceBinding(client, watcher, settings, clock, id -> functionWakeUps.wake(id.namespace(), id.name())),
         mirrors, builds, slots(builds, meters), workloads, settings, forge, functionWakeUps, repositoryWakeUps,
         new ApiStatusWriter<>(events, functionStatuses), functionStatuses, caches, clock, meters);
-    return new Reconcilers(repositories, functions, caches, forge);
+    return new Reconcilers(repositories, functions, caches, forge, repositoryStatuses, functionStatuses);
+  }
+
+  @Override
+  public void close() {
+    try (forge; repositoryStatuses; functionStatuses) {
+      // each closes, even when one before it threw
+    }
   }
 
   /** The cluster-wide build queue; it stays pure, and its depth is read here. */

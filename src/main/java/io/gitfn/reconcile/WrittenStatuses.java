@@ -9,7 +9,9 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Read-your-writes for one kind's status: the status each pass wrote, kept until the informer shows it, so that the
@@ -20,17 +22,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>An entry is used while the informer still holds the resourceVersion it held when the pass began, or an older
  * one than the write's (resourceVersions are etcd revisions, which only grow; one that does not parse counts as
  * caught up, as the SDK's own temporary cache would), and is dropped once the informer shows the write or anything
- * after it, or after {@link #KEPT}, by which time an informer that has not caught up is not merely late. Only
- * statuses are kept, so its memory follows the rate of status writes, not the number of objects.
+ * after it, or {@link #KEPT} after the write, by which time an informer that has not caught up is not merely late: a
+ * thread of its own sweeps those out every few seconds, so a controller at rest keeps none. Only statuses are kept,
+ * so its memory follows the rate of status writes, not the number of objects.
  *
  * <p>What a restart costs: nothing; a new controller's informers list every object afresh.
  *
  * @param <R> the kind
  */
-public final class WrittenStatuses<R extends CustomResource<?, ?>> {
+public final class WrittenStatuses<R extends CustomResource<?, ?>> implements AutoCloseable {
 
-  static final Duration KEPT = Duration.ofMinutes(1);
-  private static final int SWEEP_EVERY = 256;
+  static final Duration KEPT = Duration.ofSeconds(30);
+  private static final Duration SWEEP = Duration.ofSeconds(5);
 
   /**
    * @param informerVersion the resourceVersion the informer held when the pass that wrote began
@@ -39,13 +42,20 @@ public final class WrittenStatuses<R extends CustomResource<?, ?>> {
   private record Written(String informerVersion, String writtenVersion, Object status, Instant at) {}
 
   private final Map<ResourceID, Written> written = new ConcurrentHashMap<>();
-  private final AtomicInteger writes = new AtomicInteger();
   private final Clock clock;
   private final KubernetesSerialization json;
+  private final ScheduledExecutorService sweeper;
 
-  public WrittenStatuses(Clock clock, KubernetesSerialization json) {
+  /** @param kind names the sweeping thread */
+  public WrittenStatuses(String kind, Clock clock, KubernetesSerialization json) {
     this.clock = clock;
     this.json = json;
+    this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread thread = new Thread(r, "gitfn-written-" + kind + "-statuses");
+      thread.setDaemon(true);
+      return thread;
+    });
+    sweeper.scheduleWithFixedDelay(this::sweep, SWEEP.toMillis(), SWEEP.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -59,10 +69,12 @@ public final class WrittenStatuses<R extends CustomResource<?, ?>> {
     Written entry = new Written(read.getMetadata().getResourceVersion(), answer.getMetadata().getResourceVersion(),
         answer.getStatus(), clock.instant());
     written.put(ResourceID.fromResource(read), entry);
-    if (writes.incrementAndGet() % SWEEP_EVERY == 0) {
-      Instant oldest = clock.instant().minus(KEPT);
-      written.values().removeIf(w -> w.at().isBefore(oldest));
-    }
+  }
+
+  /** Drops the writes older than {@link #KEPT}. */
+  void sweep() {
+    Instant oldest = clock.instant().minus(KEPT);
+    written.values().removeIf(w -> w.at().isBefore(oldest));
   }
 
   /**
@@ -105,8 +117,13 @@ public final class WrittenStatuses<R extends CustomResource<?, ?>> {
     }
   }
 
-  /** How many statuses are kept: a gauge of what this costs. */
+  /** How many statuses are kept now. */
   public int size() {
     return written.size();
+  }
+
+  @Override
+  public void close() {
+    sweeper.shutdownNow();
   }
 }
