@@ -63,11 +63,12 @@ class SourceStepTest {
 
   @Test
   void aUrlThatIsNoGitUrlStallsNamingTheField() {
-    RepositoryState state = TestRepository.infra().url("git.example.com shop infra").pass(TestRepository.notFetchedYet());
+    RepositoryState state = TestRepository.infra().url("git.example.com shop infra")
+        .pass(TestRepository.notFetchedYet());
 
     assertThatThrownBy(() -> step.run(state)).isInstanceOfSatisfying(StepFailure.Stalled.class, stalled -> {
       assertThat(stalled.reason()).isEqualTo("InvalidURL");
-      assertThat(stalled.getMessage()).startsWith("spec.url: ");
+      assertThat(stalled.getMessage()).startsWith("spec.url: repository URL git.example.com shop infra is not a URL");
     });
   }
 
