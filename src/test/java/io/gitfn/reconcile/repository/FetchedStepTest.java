@@ -33,7 +33,8 @@ class FetchedStepTest {
     assertThat(receipt.getForge()).isEqualTo("github");
     assertThat(receipt.getDeliveryId()).isEqualTo("d-42");
     assertThat(receipt.getTime()).isEqualTo("2026-11-27T11:59:58Z");
-    assertThat(receipt.getRevision()).as("what the check it asked for found").isEqualTo(REVISION.toString());
+    assertThat(receipt.getRevision()).as("the revision it announced, which its check found")
+        .isEqualTo(REVISION.toString());
     assertThat(state.finding()).as("fetching is no finding").isEmpty();
   }
 
