@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.apps.DeploymentCondition;
+import io.fabric8.kubernetes.api.model.apps.DeploymentConditionBuilder;
 import io.gitfn.api.function.TestFunction;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ObserveRolloutStepTest {
@@ -59,6 +62,21 @@ class ObserveRolloutStepTest {
     assertThat(ObserveRolloutStep.available(TestFunction.inline().replicas(0).scale(2, 5).build(), atZero))
         .endsWith("; HorizontalPodAutoscaler orders does not act while the Function is at 0 (scaleConfig: Kyma"
             + " deprecated it and no longer creates an HPA from it; gitfn still does)");
+  }
+
+  @Test
+  void aRolloutStalledPastItsProgressDeadlineCountsOnlyForTheCurrentTemplate() {
+    Deployment stalled = deployment(2, 2L, 2, 1, 1);
+    stalled.getStatus().setConditions(List.of(new DeploymentConditionBuilder().withType("Progressing")
+        .withStatus("False").withReason("ProgressDeadlineExceeded")
+        .withMessage("ReplicaSet \"orders-7f\" has timed out progressing.").build()));
+    Deployment earlier = deployment(2, 1L, 2, 1, 1);
+    earlier.getStatus().setConditions(stalled.getStatus().getConditions());
+
+    assertThat(ObserveRolloutStep.stalled(stalled)).map(DeploymentCondition::getMessage)
+        .hasValue("ReplicaSet \"orders-7f\" has timed out progressing.");
+    assertThat(ObserveRolloutStep.stalled(earlier)).as("the verdict of an earlier template").isEmpty();
+    assertThat(ObserveRolloutStep.stalled(deployment(2, 2L, 2, 1, 1))).as("still progressing").isEmpty();
   }
 
   private static Deployment deployment(int desired, Long observed, int replicas, int updated, int available) {
