@@ -44,14 +44,18 @@ final class DependenciesStep implements Step<RepositoryState> {
     if (dependencies == null || dependencies.isEmpty()) {
       return Result.next();
     }
-    Revision revision = state.fetched();
     String namespace = repository.getMetadata().getNamespace();
-    List<String> waiting = new ArrayList<>();
+    // A spec only a person can fix stalls at once, whether or not Git has answered yet.
     for (RepositoryReference dependency : dependencies) {
       String dependencyNamespace = dependency.getNamespace() == null ? namespace : dependency.getNamespace();
       if (dependencyNamespace.equals(namespace) && dependency.getName().equals(repository.getMetadata().getName())) {
         throw StepFailure.stalled(INVALID_SPEC, "spec.dependsOn names this FunctionRepository itself");
       }
+    }
+    Revision revision = state.fetched();
+    List<String> waiting = new ArrayList<>();
+    for (RepositoryReference dependency : dependencies) {
+      String dependencyNamespace = dependency.getNamespace() == null ? namespace : dependency.getNamespace();
       String who = dependencyNamespace + "/" + dependency.getName();
       Optional<FunctionRepository> found = state.context().getPrimaryCache()
           .get(new ResourceID(dependency.getName(), dependencyNamespace)).map(written::freshest);

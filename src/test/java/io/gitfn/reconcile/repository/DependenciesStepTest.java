@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class DependenciesStepTest {
 
   private final DependenciesStep step = new DependenciesStep(ShardSelector.ALL,
-      new WrittenStatuses<>(Clock.fixed(NOW, ZoneOffset.UTC), new KubernetesSerialization()));
+      new WrittenStatuses<>("test", Clock.fixed(NOW, ZoneOffset.UTC), new KubernetesSerialization()));
 
   @Test
   void aRepositoryWithoutDependenciesHasNothingToWaitFor() throws Exception {
@@ -46,6 +46,14 @@ class DependenciesStepTest {
       assertThat(stalled.lookAgain()).as("a spec change starts the next pass").isEmpty();
     });
     assertThat(state.verdict()).as("not the commit's fault").isEmpty();
+  }
+
+  @Test
+  void aRepositoryThatDependsOnItselfStallsBeforeGitHasAnswered() {
+    RepositoryState state = TestRepository.infra().dependsOn(null, "infra").pass(TestRepository.notFetchedYet());
+
+    assertThatThrownBy(() -> step.run(state)).as("a spec only a person can fix, whatever Git says")
+        .isInstanceOf(StepFailure.Stalled.class).hasMessage("spec.dependsOn names this FunctionRepository itself");
   }
 
   @Test
