@@ -11,7 +11,9 @@ import java.util.Optional;
 /**
  * Checks Git at once when {@code gitfn.io/requested-at} holds a value not yet acted on. The value counts as handled
  * only in a pass that saw a check which started after the request, so that {@code status.lastHandledRequestedAt}
- * means "Git was checked and its answer applied" ({@code gitfn reconcile --wait} waits for exactly that).
+ * means "Git was checked and its answer applied" ({@code gitfn reconcile --wait} waits for exactly that). Until that
+ * check answers, the pass stops here: applying the revision Git held before would be a full sync for nothing, since
+ * the check's answer wakes the repository again.
  */
 final class RequestStep implements Step<RepositoryState> {
 
@@ -37,6 +39,6 @@ final class RequestStep implements Step<RepositoryState> {
       FetchedStep.report(state);
       return Result.next();
     }
-    return Result.within(Requeue.REQUEST_PENDING);
+    return Result.stopFor(Requeue.REQUEST_PENDING);
   }
 }

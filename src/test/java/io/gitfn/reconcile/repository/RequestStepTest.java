@@ -83,7 +83,7 @@ class RequestStepTest {
   }
 
   @Test
-  void aCheckThatStartedBeforeTheRequestDoesNotAnswerItAndThePassLooksAgainShortly() throws Exception {
+  void aCheckThatStartedBeforeTheRequestDoesNotAnswerItAndThePassWaitsForTheCheck() throws Exception {
     Path work = repository("first");
     // Every check of this watcher starts at NOW, before the request: what a check already running when the
     // request came would report.
@@ -93,10 +93,11 @@ class RequestStepTest {
 
     Result result = new RequestStep(sources).run(state);
 
-    assertThat(result).isEqualTo(Result.within(Requeue.REQUEST_PENDING));
+    assertThat(result).as("nothing is applied before Git answers the request")
+        .isEqualTo(Result.stopFor(Requeue.REQUEST_PENDING));
     assertThat(state.status().getLastHandledRequestedAt()).isNull();
     assertThat(new RequestStep(sources).run(state)).as("asked again, it is still not answered")
-        .isEqualTo(Result.within(Requeue.REQUEST_PENDING));
+        .isEqualTo(Result.stopFor(Requeue.REQUEST_PENDING));
   }
 
   @Test
