@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
@@ -31,10 +33,10 @@ class BuildLogsIT {
     // A node whose kubelet would be at 127.0.0.1:1, where nothing listens, and a finished build Pod on it.
     String node = "gone-" + ns.name();
     admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build()).create();
-    admin.nodes().withName(node).editStatus(n -> new NodeBuilder(n).withNewStatus()
-        .addNewAddress().withType("InternalIP").withAddress("127.0.0.1").endAddress()
-        .withNewDaemonEndpoints().withNewKubeletEndpoint().withPort(1).endKubeletEndpoint().endDaemonEndpoints()
-        .endStatus().build());
+    // A merge patch without a resourceVersion: the node controller may write the new node's status meanwhile.
+    admin.nodes().withName(node).subresource("status").patch(PatchContext.of(PatchType.STRATEGIC_MERGE), """
+        {"status": {"addresses": [{"type": "InternalIP", "address": "127.0.0.1"}],
+                    "daemonEndpoints": {"kubeletEndpoint": {"Port": 1}}}}""");
     admin.resource(new ServiceAccountBuilder().withNewMetadata().withName("default").withNamespace(ns.name())
         .endMetadata().build()).createOr(existing -> existing.update()); // when no controller-manager made it
     Pod pod = admin.pods().inNamespace(ns.name()).resource(new PodBuilder().withNewMetadata()
