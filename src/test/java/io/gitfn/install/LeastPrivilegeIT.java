@@ -33,6 +33,7 @@ import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.controller.Controller;
 import io.gitfn.controller.leader.LeaderPod;
 import io.gitfn.reconcile.ControllerSettings;
+import io.gitfn.reconcile.FunctionEdits;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.KwokBuildStages;
@@ -278,7 +279,7 @@ class LeastPrivilegeIT {
 
   private static void edit(KubernetesClient client, TestNamespace ns, String name,
       java.util.function.Consumer<Function> change) {
-    client.resources(Function.class).inNamespace(ns.name()).withName(name).edit(fn -> {
+    FunctionEdits.edit(client, ns, name, fn -> {
       change.accept(fn);
       return fn;
     });

@@ -11,12 +11,12 @@ import java.util.function.UnaryOperator;
  * A test's edit of a Function the controller is working on: read, change, write, and again when the controller's
  * own write came in between (409 Conflict), as kubectl edit would have the user do.
  */
-final class FunctionEdits {
+public final class FunctionEdits {
 
   private FunctionEdits() {
   }
 
-  static Function edit(KubernetesClient client, TestNamespace ns, String name, UnaryOperator<Function> change) {
+  public static Function edit(KubernetesClient client, TestNamespace ns, String name, UnaryOperator<Function> change) {
     for (int attempt = 1; ; attempt++) {
       try {
         return client.resources(Function.class).inNamespace(ns.name()).withName(name).edit(change);

@@ -134,7 +134,7 @@ class RealNodeBuildlessE2E {
     String clusterIp = client.services().inNamespace(ns.name()).withName("hello").get().getSpec().getClusterIP();
 
     try (ServiceLoad load = ServiceLoad.start(URI.create("http://" + clusterIp + "/"), 2)) {
-      client.resources(Function.class).inNamespace(ns.name()).withName("hello").edit(fn -> {
+      FunctionEdits.edit(client, ns, "hello", fn -> {
         fn.getSpec().getSource().getInline().setSource("module.exports = { main: () => 'hello never' };\n");
         fn.getSpec().getSource().getInline().setDependencies(
             "{\"name\": \"hello\", \"version\": \"1.0.0\", \"dependencies\": {\"gitfn-no-such-package\": \"1.0.0\"}}");
