@@ -248,8 +248,11 @@ final class ScaleBenchmark implements Benchmark {
       int functions) throws IOException, InterruptedException {
     List<String> all = new ArrayList<>(List.of("--build-concurrency", BUILD_CONCURRENCY));
     all.addAll(arguments);
+    // Each collection and its pause, beside the controller's log: whether a slow step was the heap's doing.
+    List<String> flags = new ArrayList<>(jvmFlags(functions));
+    flags.add("-Xlog:gc:file=" + log.resolveSibling(log.getFileName() + ".gc") + ":uptime");
     ControllerProcess gitfn = ControllerProcess.start(jar, bed.kubeconfig(), mirrors, log, Duration.ofMinutes(2),
-        jvmFlags(functions), all);
+        flags, all);
     System.out.println("gitfn controller pid " + gitfn.pid() + " for " + functions + " Functions, -Xmx"
         + heapMib(functions) + "m " + arguments + ", metrics at " + gitfn.operations());
     return gitfn;
