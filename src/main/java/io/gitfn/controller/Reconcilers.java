@@ -17,6 +17,7 @@ import io.gitfn.reconcile.WrittenStatuses;
 import io.gitfn.reconcile.function.BuildSlots;
 import io.gitfn.reconcile.function.FunctionCaches;
 import io.gitfn.reconcile.function.FunctionReconciler;
+import io.gitfn.reconcile.repository.ConfirmedSyncs;
 import io.gitfn.reconcile.repository.FunctionRepositoryReconciler;
 import io.gitfn.source.MirrorCache;
 import io.gitfn.trigger.SourceWatcher;
@@ -65,7 +66,8 @@ record Reconcilers(FunctionRepositoryReconciler repositories, FunctionReconciler
     FunctionRepositoryReconciler repositories = new FunctionRepositoryReconciler(client,
         new SourceBinding(client, watcher, settings, clock, id -> repositoryWakeUps.wake(id.namespace(), id.name())),
         mirrors, new ManifestReader(ManifestOptions.defaults()), settings, forge, caches::function,
-        repositoryWakeUps, new ApiStatusWriter<>(events, repositoryStatuses), repositoryStatuses, clock);
+        repositoryWakeUps, new ApiStatusWriter<>(events, repositoryStatuses), repositoryStatuses,
+        new ConfirmedSyncs(), clock);
     FunctionReconciler functions = new FunctionReconciler(client,
         new SourceBinding(client, watcher, settings, clock, id -> functionWakeUps.wake(id.namespace(), id.name())),
         mirrors, builds, slots(builds, meters), workloads, settings, forge, functionWakeUps, repositoryWakeUps,

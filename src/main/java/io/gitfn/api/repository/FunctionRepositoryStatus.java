@@ -41,9 +41,10 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
   @JsonPropertyDescription("The Functions this repository applied and owns.")
   private List<InventoryEntry> inventory;
 
-  @JsonPropertyDescription("When the controller last compared every Function of the applied revision with Git and"
-      + " the cluster, and for which generation and labels of this FunctionRepository. Until the next such sync"
-      + " (an interval later, at least 10 minutes), a pass with nothing new only reports how the Functions roll out.")
+  @JsonPropertyDescription("The last full sync (every Function of the applied revision compared with Git and the"
+      + " cluster) that applied something or a new revision, generation or labels of this FunctionRepository. Until"
+      + " the next full sync (an interval later, at least 10 minutes), a pass with nothing new only reports how the"
+      + " Functions roll out. A full sync that finds nothing to change leaves it as it was.")
   private LastSync lastSync;
 
   @Size(max = HISTORY_LIMIT)

@@ -4,10 +4,12 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 /**
- * The last full sync of a FunctionRepository's applied revision: every Function compared with Git and the cluster,
- * and applied where it differed. Until the next one, a pass that finds nothing new (the same revision, generation
- * and labels, no request, no Function edited by someone else) only reports how the Functions roll out; this is
- * what it checks, so that the decision survives a restart.
+ * The last full sync of a FunctionRepository's applied revision that applied something or recorded a new revision,
+ * generation or labels: every Function compared with Git and the cluster, and applied where it differed. Until the
+ * next full sync, a pass that finds nothing new (the same revision, generation and labels, no request, no Function
+ * edited by someone else) only reports how the Functions roll out; this is what it checks, so that the decision
+ * survives a restart. A periodic full sync that finds nothing to change leaves it as it was, so that a repository at
+ * rest is never written to.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class LastSync {

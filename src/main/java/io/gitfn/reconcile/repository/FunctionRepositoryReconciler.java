@@ -16,6 +16,7 @@ import io.gitfn.reconcile.WakeUps;
 import io.gitfn.reconcile.WrittenStatuses;
 import io.gitfn.reconcile.sync.FunctionSync;
 import io.gitfn.source.MirrorCache;
+import io.gitfn.trigger.SourceId;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
@@ -56,6 +57,7 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
   private final CachedFunctions functions;
   private final WakeUps<FunctionRepository> wakeUps;
   private final WrittenStatuses<FunctionRepository> written;
+  private final ConfirmedSyncs confirmations;
   private final Clock clock;
   private volatile IndexerResourceCache<FunctionRepository> cache;
 
@@ -64,17 +66,19 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
    * @param functions the Function controller's cache, read by passes at rest
    * @param wakeUps where the watcher, the forge, the Functions and the repositories depended on wake a repository
    * @param written the statuses {@code writer} wrote that the informer may not show yet
+   * @param confirmations the full syncs that found nothing to change, which write nothing
    */
   public FunctionRepositoryReconciler(KubernetesClient client, SourceBinding sources, MirrorCache mirrors,
       ManifestReader manifests, ControllerSettings settings, ForgeReports forge, CachedFunctions functions,
       WakeUps<FunctionRepository> wakeUps, StatusWriter writer, WrittenStatuses<FunctionRepository> written,
-      Clock clock) {
+      ConfirmedSyncs confirmations, Clock clock) {
     this.client = client;
     this.sources = sources;
     this.forge = forge;
     this.functions = functions;
     this.wakeUps = wakeUps;
     this.written = written;
+    this.confirmations = confirmations;
     this.clock = clock;
     this.runner = new StepRunner<>(new RepositoryConditions(), writer);
     SourceStep source = new SourceStep(sources);
@@ -83,7 +87,8 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     ForgeStep reports = new ForgeStep(forge);
     DependentsStep dependents = new DependentsStep(wakeUps);
     this.full = Steps.of(source, request, new DependenciesStep(settings.shard(), written),
-        new RevisionStep(mirrors, manifests, new FunctionSync(client), settings, client.getKubernetesSerialization()),
+        new RevisionStep(mirrors, manifests, new FunctionSync(client), settings, client.getKubernetesSerialization(),
+            confirmations),
         progress).always(reports, dependents);
     this.suspended = Steps.of(source, request, new SuspendStep()).always(reports, dependents);
     this.atRest = Steps.of(new FetchedStep(), progress).always(reports, dependents);
@@ -104,8 +109,9 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
   public UpdateControl<FunctionRepository> reconcile(FunctionRepository cached,
       Context<FunctionRepository> context) throws RetryLater {
     FunctionRepository repository = written.freshest(cached);
-    RepositoryState state = new RepositoryState(repository, context, sources.state(RepositoryState.idOf(repository)),
-        functions, clock, client.getKubernetesSerialization());
+    SourceId id = RepositoryState.idOf(repository);
+    RepositoryState state = new RepositoryState(repository, context, sources.state(id), functions,
+        confirmations.lastConfirmed(id), clock, client.getKubernetesSerialization());
     return runner.run(state, Boolean.TRUE.equals(repository.getSpec().getSuspend()) ? suspended
         : state.atRest() ? atRest : full);
   }
@@ -117,6 +123,7 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
   @Override
   public DeleteControl cleanup(FunctionRepository repository, Context<FunctionRepository> context) {
     sources.untrack(RepositoryState.idOf(repository));
+    confirmations.forget(RepositoryState.idOf(repository));
     forge.forget(RepositoryState.KIND, repository.getMetadata().getNamespace(), repository.getMetadata().getName());
     if (!Boolean.FALSE.equals(repository.getSpec().getPrune())) {
       String owner = Labels.repository(repository.getMetadata().getNamespace(), repository.getMetadata().getName());

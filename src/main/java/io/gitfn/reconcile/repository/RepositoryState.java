@@ -57,6 +57,7 @@ public final class RepositoryState extends PassState<FunctionRepository, Functio
   private final Instant now;
   private final boolean wasReady;
   private final boolean atRest;
+  private final Optional<Instant> confirmedSync;
   private SourceState source;
   private TrackedSource tracked;
   private Revision attempted;
@@ -69,13 +70,16 @@ public final class RepositoryState extends PassState<FunctionRepository, Functio
   /**
    * @param source what the watcher knows of the repository's source as the pass begins
    * @param cached the Function controller's cache, which a pass at rest reads its Functions' progress from
+   * @param confirmedSync when this process last ran a full sync of it that found nothing to change
+   *     ({@link ConfirmedSyncs})
    */
   public RepositoryState(FunctionRepository repository, Context<FunctionRepository> context, SourceState source,
-      CachedFunctions cached, Clock clock, KubernetesSerialization json) {
+      CachedFunctions cached, Optional<Instant> confirmedSync, Clock clock, KubernetesSerialization json) {
     super(repository, context, FunctionRepositoryStatus::new, Set.of(RepositoryConditionType.READY), clock, json);
     this.interval = interval(repository);
     this.now = clock.instant();
     this.source = source;
+    this.confirmedSync = confirmedSync;
     this.wasReady = runs(repository);
     this.functions = restingProgress(cached).orElse(null);
     this.atRest = functions != null;
@@ -155,12 +159,19 @@ public final class RepositoryState extends PassState<FunctionRepository, Functio
     return Optional.of(progress);
   }
 
+  /**
+   * A resync interval after the last full sync: the one status records, or a later one this process ran that found
+   * nothing to change and so wrote nothing.
+   */
   private Instant nextFullSync(LastSync last) {
+    Instant synced;
     try {
-      return Instant.parse(last.getTime()).plus(Requeue.resync(interval));
+      synced = Instant.parse(last.getTime());
     } catch (DateTimeException | NullPointerException e) {
       return now; // unreadable: due now
     }
+    Instant latest = confirmedSync.filter(synced::isBefore).orElse(synced);
+    return latest.plus(Requeue.resync(interval));
   }
 
   /**

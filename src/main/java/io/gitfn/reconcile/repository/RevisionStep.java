@@ -34,8 +34,10 @@ import io.gitfn.source.MirrorCache;
 import io.gitfn.source.Revision;
 import io.gitfn.source.Snapshot;
 import io.gitfn.source.SourceException;
+import io.gitfn.trigger.SourceId;
 import io.gitfn.trigger.TrackedSource;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -62,9 +64,11 @@ final class RevisionStep implements Step<RepositoryState> {
   private final FunctionSync sync;
   private final ControllerSettings settings;
   private final KubernetesSerialization json;
+  private final ConfirmedSyncs confirmations;
 
   RevisionStep(MirrorCache mirrors, ManifestReader manifests, FunctionSync sync, ControllerSettings settings,
-      KubernetesSerialization json) {
+      KubernetesSerialization json, ConfirmedSyncs confirmations) {
+    this.confirmations = confirmations;
     this.mirrors = mirrors;
     this.manifests = manifests;
     this.sync = sync;
@@ -81,11 +85,38 @@ final class RevisionStep implements Step<RepositoryState> {
     FunctionRepository repository = state.resource();
     SyncResult result = apply(state, revision, manifest);
     List<Function> functions = result.functions().stream().map(f -> json.convertValue(f, Function.class)).toList();
+    FunctionRepositoryStatus before = json.clone(state.status());
     applied(state, revision, manifest.functions(), result, functions);
     state.functions(functions.stream().map(FunctionProgress::of).toList());
-    state.status().setLastSync(new LastSync(state.now().toString(), repository.getMetadata().getGeneration(),
-        RepositoryState.labelsDigest(repository)));
+    LastSync sync = new LastSync(state.now().toString(), repository.getMetadata().getGeneration(),
+        RepositoryState.labelsDigest(repository));
+    if (stands(before, state.status(), sync, result)) {
+      // The periodic sync found nothing to change: status stays as it was, so a repository at rest is not written.
+      SourceId id = RepositoryState.idOf(repository);
+      Instant at = state.now();
+      state.afterWrite(() -> confirmations.confirmed(id, at));
+    } else {
+      state.status().setLastSync(sync);
+    }
     return Result.next();
+  }
+
+  /**
+   * Whether the sync only confirmed the last one: same revision, generation and labels, nothing created, updated or
+   * deleted, and each Function at the generation that one left.
+   */
+  static boolean stands(FunctionRepositoryStatus before, FunctionRepositoryStatus after, LastSync sync,
+      SyncResult result) {
+    LastSync last = before.getLastSync();
+    return last != null && last.getTime() != null && Objects.equals(last.getGeneration(), sync.getGeneration())
+        && Objects.equals(last.getLabels(), sync.getLabels())
+        && Objects.equals(before.getLastAppliedRevision(), after.getLastAppliedRevision())
+        && !result.changed() && inventory(before).equals(inventory(after));
+  }
+
+  private static List<String> inventory(FunctionRepositoryStatus status) {
+    return Objects.requireNonNullElse(status.getInventory(), List.<InventoryEntry>of()).stream()
+        .map(e -> e.getNamespace() + "/" + e.getName() + "@" + e.getGeneration()).toList();
   }
 
   private Manifest read(RepositoryState state, Revision revision) throws StepFailure {

@@ -123,6 +123,6 @@ class RepositoryConditionsTest {
     repository.setStatus(new FunctionRepositoryStatus());
     return new RepositoryState(repository, null, new SourceState(Optional.of(REVISION), Optional.of(NOW), gitError,
         gitError.isPresent() ? 1 : 0, Optional.empty()), (namespace, name) -> Optional.empty(),
-        Clock.fixed(NOW, ZoneOffset.UTC), new KubernetesSerialization());
+        Optional.empty(), Clock.fixed(NOW, ZoneOffset.UTC), new KubernetesSerialization());
   }
 }

@@ -76,6 +76,21 @@ class RepositoryStateTest {
   }
 
   @Test
+  void aFullSyncThatFoundNothingToChangeDefersTheNextOneThoughStatusStillShowsTheOlderOne() {
+    cache("hello", 4L, "True");
+    FunctionRepository syncedLongAgo = synced(NOW.minus(Duration.ofMinutes(25)));
+
+    assertThat(state(syncedLongAgo, fetched(R1), Optional.of(NOW.minus(Duration.ofMinutes(3)))).atRest())
+        .as("confirmed 3 minutes ago by this process").isTrue();
+    assertThat(state(syncedLongAgo, fetched(R1), Optional.of(NOW.minus(Duration.ofMinutes(3)))).beat())
+        .as("the next full sync is due 10 minutes after the confirmation").isEqualTo(Duration.ofMinutes(7));
+    assertThat(state(syncedLongAgo, fetched(R1), Optional.of(NOW.minus(Duration.ofMinutes(12)))).atRest())
+        .as("confirmed too long ago").isFalse();
+    assertThat(state(syncedLongAgo, fetched(R1)).atRest())
+        .as("a restarted controller, which has confirmed nothing yet, runs the full sync once").isFalse();
+  }
+
+  @Test
   void aFunctionEditedByHandOrGoneOrNotYetCachedIsAFullPass() {
     cache("hello", 5L, "True");
     assertThat(state(synced(NOW), fetched(R1)).atRest()).as("generation 5, applied at 4").isFalse();
@@ -106,8 +121,12 @@ class RepositoryStateTest {
   }
 
   private RepositoryState state(FunctionRepository repository, SourceState source) {
+    return state(repository, source, Optional.empty());
+  }
+
+  private RepositoryState state(FunctionRepository repository, SourceState source, Optional<Instant> confirmed) {
     return new RepositoryState(repository, null, source, (namespace, name) ->
-        Optional.ofNullable(cached.get(namespace + "/" + name)), Clock.fixed(NOW, ZoneOffset.UTC),
+        Optional.ofNullable(cached.get(namespace + "/" + name)), confirmed, Clock.fixed(NOW, ZoneOffset.UTC),
         new KubernetesSerialization());
   }
 

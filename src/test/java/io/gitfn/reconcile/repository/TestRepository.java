@@ -81,7 +81,8 @@ final class TestRepository {
   }
 
   static RepositoryState pass(FunctionRepository repository, SourceState source, Clock clock) {
-    return new RepositoryState(repository, null, source, (namespace, name) -> Optional.empty(), clock,
+    return new RepositoryState(repository, null, source, (namespace, name) -> Optional.empty(),
+        Optional.empty(), clock,
         new KubernetesSerialization());
   }
 

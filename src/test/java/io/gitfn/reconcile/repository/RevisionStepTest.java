@@ -1,0 +1,61 @@
+package io.gitfn.reconcile.repository;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gitfn.api.repository.FunctionRepositoryStatus;
+import io.gitfn.api.repository.InventoryEntry;
+import io.gitfn.api.repository.LastSync;
+import io.gitfn.reconcile.sync.SyncResult;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * When a full sync only confirms the one before it, status keeps that sync's record, so that the periodic sync of a
+ * repository at rest writes nothing. Reading and applying a revision is proven against a real API server
+ * (FunctionRepositoryIT and the rest); this is the decision between the two.
+ */
+class RevisionStepTest {
+
+  private static final String REVISION = "main@sha1:" + "1".repeat(40);
+  private static final LastSync NOW = new LastSync("2026-11-27T12:10:00Z", 2L, "sha256:aa");
+
+  @Test
+  void aSyncOfTheSameRevisionThatChangedNothingStands() {
+    FunctionRepositoryStatus before = status(REVISION, 4L, new LastSync("2026-11-27T12:00:00Z", 2L, "sha256:aa"));
+
+    assertThat(RevisionStep.stands(before, status(REVISION, 4L, null), NOW, nothingChanged())).isTrue();
+  }
+
+  @Test
+  void anythingNewIsRecordedAsANewSync() {
+    LastSync last = new LastSync("2026-11-27T12:00:00Z", 2L, "sha256:aa");
+    FunctionRepositoryStatus before = status(REVISION, 4L, last);
+
+    assertThat(RevisionStep.stands(before, status("main@sha1:" + "2".repeat(40), 4L, null), NOW, nothingChanged()))
+        .as("another revision").isFalse();
+    assertThat(RevisionStep.stands(before, status(REVISION, 5L, null), NOW, nothingChanged()))
+        .as("a Function at another generation").isFalse();
+    assertThat(RevisionStep.stands(before, status(REVISION, 4L, null), NOW, new SyncResult(List.of(),
+        List.of("shop/hello"), List.of(), List.of(), 1, List.of()))).as("a Function set back").isFalse();
+    assertThat(RevisionStep.stands(before, status(REVISION, 4L, null), new LastSync(NOW.getTime(), 3L, "sha256:aa"),
+        nothingChanged())).as("another generation of the repository").isFalse();
+    assertThat(RevisionStep.stands(before, status(REVISION, 4L, null), new LastSync(NOW.getTime(), 2L, "sha256:bb"),
+        nothingChanged())).as("other labels").isFalse();
+    assertThat(RevisionStep.stands(status(REVISION, 4L, null), status(REVISION, 4L, null), NOW, nothingChanged()))
+        .as("no sync recorded yet").isFalse();
+  }
+
+  private static SyncResult nothingChanged() {
+    return new SyncResult(List.of(), List.of(), List.of(), List.of("shop/hello"), 0, List.of());
+  }
+
+  private static FunctionRepositoryStatus status(String revision, long generation, LastSync last) {
+    FunctionRepositoryStatus status = new FunctionRepositoryStatus();
+    status.setLastAppliedRevision(revision);
+    InventoryEntry hello = new InventoryEntry("hello", "shop");
+    hello.setGeneration(generation);
+    status.setInventory(List.of(hello));
+    status.setLastSync(last);
+    return status;
+  }
+}
