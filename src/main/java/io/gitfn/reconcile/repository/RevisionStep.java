@@ -37,6 +37,7 @@ import io.gitfn.source.SourceException;
 import io.gitfn.trigger.SourceId;
 import io.gitfn.trigger.TrackedSource;
 import java.io.IOException;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -108,10 +109,19 @@ final class RevisionStep implements Step<RepositoryState> {
   static boolean stands(FunctionRepositoryStatus before, FunctionRepositoryStatus after, LastSync sync,
       SyncResult result) {
     LastSync last = before.getLastSync();
-    return last != null && last.getTime() != null && Objects.equals(last.getGeneration(), sync.getGeneration())
+    return last != null && readable(last.getTime()) && Objects.equals(last.getGeneration(), sync.getGeneration())
         && Objects.equals(last.getLabels(), sync.getLabels())
         && Objects.equals(before.getLastAppliedRevision(), after.getLastAppliedRevision())
         && !result.changed() && inventory(before).equals(inventory(after));
+  }
+
+  private static boolean readable(String time) {
+    try {
+      Instant.parse(time);
+      return true;
+    } catch (DateTimeException | NullPointerException e) {
+      return false;
+    }
   }
 
   private static List<String> inventory(FunctionRepositoryStatus status) {

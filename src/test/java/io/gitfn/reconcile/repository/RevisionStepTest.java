@@ -43,6 +43,8 @@ class RevisionStepTest {
         nothingChanged())).as("other labels").isFalse();
     assertThat(RevisionStep.stands(status(REVISION, 4L, null), status(REVISION, 4L, null), NOW, nothingChanged()))
         .as("no sync recorded yet").isFalse();
+    assertThat(RevisionStep.stands(status(REVISION, 4L, new LastSync("yesterday", 2L, "sha256:aa")),
+        status(REVISION, 4L, null), NOW, nothingChanged())).as("a time that does not parse is written anew").isFalse();
   }
 
   private static SyncResult nothingChanged() {
