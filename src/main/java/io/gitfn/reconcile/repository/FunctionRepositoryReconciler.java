@@ -122,8 +122,9 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
    */
   @Override
   public DeleteControl cleanup(FunctionRepository repository, Context<FunctionRepository> context) {
-    sources.untrack(RepositoryState.idOf(repository));
-    confirmations.forget(RepositoryState.idOf(repository));
+    SourceId id = RepositoryState.idOf(repository);
+    sources.untrack(id);
+    confirmations.forget(id);
     forge.forget(RepositoryState.KIND, repository.getMetadata().getNamespace(), repository.getMetadata().getName());
     if (!Boolean.FALSE.equals(repository.getSpec().getPrune())) {
       String owner = Labels.repository(repository.getMetadata().getNamespace(), repository.getMetadata().getName());

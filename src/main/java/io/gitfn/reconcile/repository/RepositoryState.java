@@ -164,14 +164,21 @@ public final class RepositoryState extends PassState<FunctionRepository, Functio
    * nothing to change and so wrote nothing.
    */
   private Instant nextFullSync(LastSync last) {
-    Instant synced;
-    try {
-      synced = Instant.parse(last.getTime());
-    } catch (DateTimeException | NullPointerException e) {
+    Optional<Instant> synced = syncTime(last);
+    if (synced.isEmpty()) {
       return now; // unreadable: due now
     }
-    Instant latest = confirmedSync.filter(synced::isBefore).orElse(synced);
+    Instant latest = confirmedSync.filter(synced.get()::isBefore).orElse(synced.get());
     return latest.plus(Requeue.resync(interval));
+  }
+
+  /** When the recorded sync ran; empty when there is none or its time does not parse. */
+  static Optional<Instant> syncTime(LastSync last) {
+    try {
+      return Optional.of(Instant.parse(last.getTime()));
+    } catch (DateTimeException | NullPointerException e) {
+      return Optional.empty();
+    }
   }
 
   /**

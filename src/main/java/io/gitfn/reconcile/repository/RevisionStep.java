@@ -37,7 +37,6 @@ import io.gitfn.source.SourceException;
 import io.gitfn.trigger.SourceId;
 import io.gitfn.trigger.TrackedSource;
 import java.io.IOException;
-import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -86,12 +85,12 @@ final class RevisionStep implements Step<RepositoryState> {
     FunctionRepository repository = state.resource();
     SyncResult result = apply(state, revision, manifest);
     List<Function> functions = result.functions().stream().map(f -> json.convertValue(f, Function.class)).toList();
-    FunctionRepositoryStatus before = json.clone(state.status());
+    Applied before = Applied.of(state.status());
     applied(state, revision, manifest.functions(), result, functions);
     state.functions(functions.stream().map(FunctionProgress::of).toList());
     LastSync sync = new LastSync(state.now().toString(), repository.getMetadata().getGeneration(),
         RepositoryState.labelsDigest(repository));
-    if (stands(before, state.status(), sync, result)) {
+    if (stands(before, Applied.of(state.status()), sync, result)) {
       // The periodic sync found nothing to change: status stays as it was, so a repository at rest is not written.
       SourceId id = RepositoryState.idOf(repository);
       Instant at = state.now();
@@ -106,27 +105,23 @@ final class RevisionStep implements Step<RepositoryState> {
    * Whether the sync only confirmed the last one: same revision, generation and labels, nothing created, updated or
    * deleted, and each Function at the generation that one left.
    */
-  static boolean stands(FunctionRepositoryStatus before, FunctionRepositoryStatus after, LastSync sync,
-      SyncResult result) {
-    LastSync last = before.getLastSync();
-    return last != null && readable(last.getTime()) && Objects.equals(last.getGeneration(), sync.getGeneration())
+  static boolean stands(Applied before, Applied after, LastSync sync, SyncResult result) {
+    LastSync last = before.sync();
+    return last != null && RepositoryState.syncTime(last).isPresent()
+        && Objects.equals(last.getGeneration(), sync.getGeneration())
         && Objects.equals(last.getLabels(), sync.getLabels())
-        && Objects.equals(before.getLastAppliedRevision(), after.getLastAppliedRevision())
-        && !result.changed() && inventory(before).equals(inventory(after));
+        && Objects.equals(before.revision(), after.revision()) && !result.changed()
+        && before.inventory().equals(after.inventory());
   }
 
-  private static boolean readable(String time) {
-    try {
-      Instant.parse(time);
-      return true;
-    } catch (DateTimeException | NullPointerException e) {
-      return false;
+  /** What a status says was applied: the revision, the sync's record, and each Function at its generation. */
+  record Applied(String revision, LastSync sync, List<String> inventory) {
+
+    static Applied of(FunctionRepositoryStatus status) {
+      return new Applied(status.getLastAppliedRevision(), status.getLastSync(),
+          Objects.requireNonNullElse(status.getInventory(), List.<InventoryEntry>of()).stream()
+              .map(e -> e.getNamespace() + "/" + e.getName() + "@" + e.getGeneration()).toList());
     }
-  }
-
-  private static List<String> inventory(FunctionRepositoryStatus status) {
-    return Objects.requireNonNullElse(status.getInventory(), List.<InventoryEntry>of()).stream()
-        .map(e -> e.getNamespace() + "/" + e.getName() + "@" + e.getGeneration()).toList();
   }
 
   private Manifest read(RepositoryState state, Revision revision) throws StepFailure {

@@ -21,43 +21,43 @@ class RevisionStepTest {
 
   @Test
   void aSyncOfTheSameRevisionThatChangedNothingStands() {
-    FunctionRepositoryStatus before = status(REVISION, 4L, new LastSync("2026-11-27T12:00:00Z", 2L, "sha256:aa"));
+    RevisionStep.Applied before = applied(REVISION, 4L, new LastSync("2026-11-27T12:00:00Z", 2L, "sha256:aa"));
 
-    assertThat(RevisionStep.stands(before, status(REVISION, 4L, null), NOW, nothingChanged())).isTrue();
+    assertThat(RevisionStep.stands(before, applied(REVISION, 4L, null), NOW, nothingChanged())).isTrue();
   }
 
   @Test
   void anythingNewIsRecordedAsANewSync() {
     LastSync last = new LastSync("2026-11-27T12:00:00Z", 2L, "sha256:aa");
-    FunctionRepositoryStatus before = status(REVISION, 4L, last);
+    RevisionStep.Applied before = applied(REVISION, 4L, last);
 
-    assertThat(RevisionStep.stands(before, status("main@sha1:" + "2".repeat(40), 4L, null), NOW, nothingChanged()))
+    assertThat(RevisionStep.stands(before, applied("main@sha1:" + "2".repeat(40), 4L, null), NOW, nothingChanged()))
         .as("another revision").isFalse();
-    assertThat(RevisionStep.stands(before, status(REVISION, 5L, null), NOW, nothingChanged()))
+    assertThat(RevisionStep.stands(before, applied(REVISION, 5L, null), NOW, nothingChanged()))
         .as("a Function at another generation").isFalse();
-    assertThat(RevisionStep.stands(before, status(REVISION, 4L, null), NOW, new SyncResult(List.of(),
+    assertThat(RevisionStep.stands(before, applied(REVISION, 4L, null), NOW, new SyncResult(List.of(),
         List.of("shop/hello"), List.of(), List.of(), 1, List.of()))).as("a Function set back").isFalse();
-    assertThat(RevisionStep.stands(before, status(REVISION, 4L, null), new LastSync(NOW.getTime(), 3L, "sha256:aa"),
+    assertThat(RevisionStep.stands(before, applied(REVISION, 4L, null), new LastSync(NOW.getTime(), 3L, "sha256:aa"),
         nothingChanged())).as("another generation of the repository").isFalse();
-    assertThat(RevisionStep.stands(before, status(REVISION, 4L, null), new LastSync(NOW.getTime(), 2L, "sha256:bb"),
+    assertThat(RevisionStep.stands(before, applied(REVISION, 4L, null), new LastSync(NOW.getTime(), 2L, "sha256:bb"),
         nothingChanged())).as("other labels").isFalse();
-    assertThat(RevisionStep.stands(status(REVISION, 4L, null), status(REVISION, 4L, null), NOW, nothingChanged()))
+    assertThat(RevisionStep.stands(applied(REVISION, 4L, null), applied(REVISION, 4L, null), NOW, nothingChanged()))
         .as("no sync recorded yet").isFalse();
-    assertThat(RevisionStep.stands(status(REVISION, 4L, new LastSync("yesterday", 2L, "sha256:aa")),
-        status(REVISION, 4L, null), NOW, nothingChanged())).as("a time that does not parse is written anew").isFalse();
+    assertThat(RevisionStep.stands(applied(REVISION, 4L, new LastSync("yesterday", 2L, "sha256:aa")),
+        applied(REVISION, 4L, null), NOW, nothingChanged())).as("a time that does not parse is written anew").isFalse();
   }
 
   private static SyncResult nothingChanged() {
     return new SyncResult(List.of(), List.of(), List.of(), List.of("shop/hello"), 0, List.of());
   }
 
-  private static FunctionRepositoryStatus status(String revision, long generation, LastSync last) {
+  private static RevisionStep.Applied applied(String revision, long generation, LastSync last) {
     FunctionRepositoryStatus status = new FunctionRepositoryStatus();
     status.setLastAppliedRevision(revision);
     InventoryEntry hello = new InventoryEntry("hello", "shop");
     hello.setGeneration(generation);
     status.setInventory(List.of(hello));
     status.setLastSync(last);
-    return status;
+    return RevisionStep.Applied.of(status);
   }
 }
