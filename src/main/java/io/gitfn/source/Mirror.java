@@ -196,7 +196,11 @@ public final class Mirror {
           continue;
         }
         try {
-          fetch(missing);
+          // Another caller's fetch may have ended between our look and our claim; fetching again would be waste.
+          missing = missing(open(), missing);
+          if (!missing.isEmpty()) {
+            fetch(missing);
+          }
           fetchInFlight.set(null);
           mine.done().complete(null);
         } catch (SourceException | RuntimeException | Error e) {
@@ -205,7 +209,7 @@ public final class Mirror {
           discard = e instanceof SourceException s && s.kind() == Kind.TOO_LARGE;
           throw e;
         }
-        fetchedMyself = true;
+        fetchedMyself = !missing.isEmpty();
       }
     } finally {
       files.readLock().unlock();

@@ -333,7 +333,10 @@ class MirrorIT {
 
     List<RemoteRefs> seen = Concurrently.run(threads, mirror::remoteRefs);
     assertThat(Set.copyOf(seen)).hasSizeLessThanOrEqualTo(mirror.lsRemoteCount());
-    assertThat(mirror.lsRemoteCount()).isLessThanOrEqualTo(2);
+    // Without sharing, each of the 32 calls runs its own ls-remote. Threads leaving the barrier on a loaded
+    // 2-core machine arrive in a few waves, each sharing one ls-remote, so the bound leaves room for waves
+    // (CI once saw 3) while staying far below one per call.
+    assertThat(mirror.lsRemoteCount()).isLessThanOrEqualTo(threads / 4);
 
     Revision revision = seen.get(0).resolve(new RefSelector.Branch("main"));
     Concurrently.run(threads, () -> {
