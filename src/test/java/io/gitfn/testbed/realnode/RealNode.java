@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.testbed.ComponentProcess;
 import io.gitfn.testbed.ControlPlane;
 import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.OciRegistry;
 import io.gitfn.testbed.TestBedBinaries;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -232,22 +233,9 @@ public final class RealNode implements AutoCloseable {
    * example {@code pushImage(archive, "tests/hello:1")}; Pods then run {@code registry() + "/tests/hello:1"}.
    */
   public void pushImage(Path ociArchive, String reference) {
-    List<String> command = List.of("skopeo", "copy", "--quiet", "--insecure-policy", "--dest-tls-verify=false",
-        "oci-archive:" + ociArchive.toAbsolutePath(), "docker://" + registry + "/" + reference);
-    try {
-      Process skopeo = new ProcessBuilder(command).redirectErrorStream(true).start();
-      String output = new String(skopeo.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!skopeo.waitFor(2, TimeUnit.MINUTES) || skopeo.exitValue() != 0) {
-        throw new IllegalStateException("cannot push " + ociArchive + " as " + registry + "/" + reference
-            + ": `" + String.join(" ", command) + "` said:\n" + output);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot run skopeo (Debian package skopeo)", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while pushing " + ociArchive, e);
-    }
+    OciRegistry.push(registry, ociArchive, reference);
   }
+
 
   /**
    * Process ids of the node's guard, servers and their guards (this JVM's descendants), for tests of the node

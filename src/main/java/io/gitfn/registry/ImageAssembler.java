@@ -1,0 +1,246 @@
+package io.gitfn.registry;
+
+import com.google.cloud.tools.jib.api.Credential;
+import com.google.cloud.tools.jib.api.DescriptorDigest;
+import com.google.cloud.tools.jib.api.LogEvent;
+import com.google.cloud.tools.jib.api.RegistryException;
+import com.google.cloud.tools.jib.blob.Blob;
+import com.google.cloud.tools.jib.blob.BlobDescriptor;
+import com.google.cloud.tools.jib.blob.Blobs;
+import com.google.cloud.tools.jib.event.EventHandlers;
+import com.google.cloud.tools.jib.http.FailoverHttpClient;
+import com.google.cloud.tools.jib.image.json.BuildableManifestTemplate;
+import com.google.cloud.tools.jib.image.json.ManifestListTemplate;
+import com.google.cloud.tools.jib.image.json.ManifestTemplate;
+import com.google.cloud.tools.jib.image.json.OciManifestTemplate;
+import com.google.cloud.tools.jib.registry.ManifestAndDigest;
+import com.google.cloud.tools.jib.registry.RegistryClient;
+import io.gitfn.image.CappedOutputStream;
+import io.gitfn.image.ImageConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.security.DigestException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
+
+/**
+ * Makes an image from one a registry holds and new layers on top, and pushes it: the layers below are mounted
+ * from the image's repository (or, from another registry, streamed through once) and never unpacked; only the new
+ * layers, the config and the manifest travel. The manifest is OCI's, and its bytes depend only on the image
+ * below, the layers and the config, so the same inputs give the same digest wherever they are assembled.
+ *
+ * <p>Bounded in time: each call runs on the pool it is given and is stopped at its deadline, retries included (jib's
+ * client retries a request that failed with an I/O error, with backoff, for about a minute, and gives each request
+ * its {@code jib.httpTimeout}); the caller's thread waits for the deadline at most. How many run at once is the
+ * pool's size.
+ */
+public final class ImageAssembler {
+
+  /** The platform gitfn's runtimes run on; an index (a multi-platform image) is read at this entry. */
+  static final String OS = "linux";
+  static final String ARCHITECTURE = "amd64";
+
+  private final RegistryAccess access;
+  private final String userAgent;
+  private final ExecutorService pool;
+  private final Duration deadline;
+
+  /**
+   * @param pool where pushes run; a fixed pool bounds how many run at once, and a push waiting for a thread
+   *     spends its deadline waiting
+   */
+  public ImageAssembler(RegistryAccess access, String userAgent, ExecutorService pool, Duration deadline) {
+    this.access = access;
+    this.userAgent = userAgent;
+    this.pool = pool;
+    this.deadline = deadline;
+  }
+
+  /** What a push did: the manifest's digest, and how much of the image had to travel. */
+  public record Pushed(ImageName image, String digest, long bytesUploaded, int blobsMounted, int blobsPresent) {}
+
+  /**
+   * Pushes {@code target}: {@code from} with {@code layers} on top, its config changed by {@code config} after the
+   * layers were added.
+   *
+   * @throws RegistryFailure when a registry refuses, fails or answers what gitfn cannot read; its message names
+   *     the registry, the image and what was asked
+   */
+  public Pushed assemble(ImageName from, List<NewLayer> layers, UnaryOperator<ImageConfig> config,
+      ImageName target) throws RegistryFailure {
+    Attempt attempt = new Attempt(from);
+    Future<Pushed> running = pool.submit(() -> assemble(from, layers, config, target, attempt));
+    try {
+      return running.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      running.cancel(true);
+      throw new RegistryFailure(attempt.step + ": did not finish within " + deadline.toSeconds() + " s"
+          + attempt.lastWarning.map(w -> " (" + w + ")").orElse(""), e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RegistryFailure failure) {
+        throw failure;
+      }
+      throw new RegistryFailure(attempt.step + ": " + describe(e.getCause()), e.getCause());
+    } catch (InterruptedException e) {
+      running.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new RegistryFailure(attempt.step + ": interrupted", e);
+    }
+  }
+
+  /** Where a push stands, for the message of one stopped at its deadline. */
+  private static final class Attempt {
+    volatile String step;
+    volatile Optional<String> lastWarning = Optional.empty();
+
+    Attempt(ImageName from) {
+      this.step = "reading " + from;
+    }
+  }
+
+  private Pushed assemble(ImageName from, List<NewLayer> layers, UnaryOperator<ImageConfig> config,
+      ImageName target, Attempt attempt) throws RegistryFailure {
+    List<FailoverHttpClient> clients = new ArrayList<>();
+    try {
+      RegistryClient source = client(from, null, false, clients, attempt);
+      BuildableManifestTemplate below = manifest(source, from);
+      ImageConfig image = ImageConfig.parse(configBytes(source, below));
+      for (NewLayer layer : layers) {
+        image = image.withLayer(layer.digests(), layer.createdBy());
+      }
+      image = config.apply(image);
+      byte[] configBytes = image.bytes();
+
+      attempt.step = "pushing " + target;
+      boolean sameRegistry = from.registry().equals(target.registry());
+      RegistryClient destination = client(target, sameRegistry ? from.repository() : null, true, clients, attempt);
+      AtomicLong uploaded = new AtomicLong();
+      int mounted = 0;
+      int present = 0;
+      OciManifestTemplate manifest = new OciManifestTemplate();
+      for (BuildableManifestTemplate.ContentDescriptorTemplate layer : below.getLayers()) {
+        DescriptorDigest digest = layer.getDigest();
+        if (destination.checkBlob(digest).isPresent()) {
+          present++;
+        } else if (destination.pushBlob(digest, streamed(source, digest), sameRegistry ? from.repository() : null,
+            uploaded::addAndGet)) {
+          mounted++;
+        }
+        manifest.addLayer(layer.getSize(), digest);
+      }
+      for (NewLayer layer : layers) {
+        DescriptorDigest digest = DescriptorDigest.fromDigest(layer.digests().digest());
+        if (destination.checkBlob(digest).isPresent()) {
+          present++;
+        } else {
+          destination.pushBlob(digest, opened(layer), null, uploaded::addAndGet);
+        }
+        manifest.addLayer(layer.digests().size(), digest);
+      }
+      Blob configBlob = Blobs.from(out -> out.write(configBytes), true);
+      BlobDescriptor configDescriptor = configBlob.writeTo(OutputStream.nullOutputStream());
+      if (destination.checkBlob(configDescriptor.getDigest()).isEmpty()) {
+        destination.pushBlob(configDescriptor.getDigest(), configBlob, null, uploaded::addAndGet);
+      }
+      manifest.setContainerConfiguration(configDescriptor.getSize(), configDescriptor.getDigest());
+      DescriptorDigest pushed = destination.pushManifest(manifest, target.reference());
+      return new Pushed(target, pushed.toString(), uploaded.get(), mounted, present);
+    } catch (RegistryException | IOException | DigestException e) {
+      throw new RegistryFailure(attempt.step + ": " + describe(e), e);
+    } catch (RuntimeException e) {
+      // jib's client reads what a registry answers; an answer it cannot read must not fail the caller's thread.
+      throw new RegistryFailure(attempt.step + ": the registry's answer could not be read (" + describe(e) + ")", e);
+    } finally {
+      // jib's client opens a connection pool per request; only shutDown closes them.
+      for (FailoverHttpClient client : clients) {
+        try {
+          client.shutDown();
+        } catch (IOException ignored) {
+          // closing what is done with; nothing to tell
+        }
+      }
+    }
+  }
+
+  private BuildableManifestTemplate manifest(RegistryClient source, ImageName image)
+      throws IOException, RegistryException {
+    ManifestAndDigest<ManifestTemplate> found = source.pullManifest(image.reference());
+    ManifestTemplate manifest = found.getManifest();
+    if (manifest instanceof ManifestListTemplate index) {
+      List<String> digests = index.getDigestsForPlatform(ARCHITECTURE, OS);
+      if (digests.isEmpty()) {
+        throw new IOException(image + " is an index with no " + OS + "/" + ARCHITECTURE + " image");
+      }
+      manifest = source.pullManifest(digests.get(0)).getManifest();
+    }
+    if (!(manifest instanceof BuildableManifestTemplate buildable)) {
+      throw new IOException(image + " has a manifest of type " + manifest.getManifestMediaType()
+          + ", which is not an image gitfn can build on (Docker schema 1 is not read)");
+    }
+    return buildable;
+  }
+
+  private static byte[] configBytes(RegistryClient source, BuildableManifestTemplate manifest) throws IOException {
+    BuildableManifestTemplate.ContentDescriptorTemplate descriptor = manifest.getContainerConfiguration();
+    if (descriptor == null || descriptor.getDigest() == null) {
+      throw new IOException("the manifest names no config");
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    source.pullBlob(descriptor.getDigest(), size -> { }, size -> { }).writeTo(new CappedOutputStream(bytes,
+        ImageConfig.MAX_BYTES, () -> new IOException("the image config is larger than the cap of "
+            + ImageConfig.MAX_BYTES + " bytes")));
+    return bytes.toByteArray();
+  }
+
+  /** A layer of the image below, read from its registry only if the destination can neither find nor mount it. */
+  private static Blob streamed(RegistryClient source, DescriptorDigest digest) {
+    return Blobs.from(out -> source.pullBlob(digest, size -> { }, size -> { }).writeTo(out), true);
+  }
+
+  private static Blob opened(NewLayer layer) {
+    return Blobs.from(out -> {
+      try (InputStream in = layer.content().open()) {
+        in.transferTo(out);
+      }
+    }, true);
+  }
+
+  private RegistryClient client(ImageName image, String sourceRepository, boolean push,
+      List<FailoverHttpClient> clients, Attempt attempt) throws IOException, RegistryException {
+    boolean insecure = access.insecure(image.registry());
+    FailoverHttpClient http = new FailoverHttpClient(insecure, false, event -> {
+      if (event.getLevel() == LogEvent.Level.WARN) {
+        attempt.lastWarning = Optional.of(event.getMessage());
+      }
+    });
+    clients.add(http);
+    RegistryClient.Factory factory = RegistryClient.factory(EventHandlers.NONE, image.registry(),
+        image.repository(), sourceRepository, http).setUserAgent(userAgent);
+    Optional<RegistryAccess.Credentials> credentials = access.credentials().apply(image.registry());
+    credentials.ifPresent(c -> factory.setCredential(Credential.from(c.username(), c.password())));
+    RegistryClient client = factory.newRegistryClient();
+    // A registry that asks for a bearer token gets one for this repository (and, for a push, the one it mounts
+    // from); otherwise the credentials, if any, go as basic auth.
+    boolean bearer = push ? client.doPushBearerAuth() : client.doPullBearerAuth();
+    if (!bearer && credentials.isPresent()) {
+      client.configureBasicAuth();
+    }
+    return client;
+  }
+
+  private static String describe(Throwable e) {
+    String message = e.getMessage();
+    return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
+  }
+}
