@@ -57,7 +57,7 @@ public final class RepositoryState extends PassState<FunctionRepository, Functio
   private final Instant now;
   private final boolean wasReady;
   private final boolean atRest;
-  private final Optional<Instant> confirmedSync;
+  private Optional<Instant> confirmedSync;
   private SourceState source;
   private TrackedSource tracked;
   private Revision attempted;
@@ -194,6 +194,15 @@ public final class RepositoryState extends PassState<FunctionRepository, Functio
       return left.isNegative() ? Duration.ZERO : left;
     }
     return interval;
+  }
+
+  /**
+   * This pass's full sync found nothing to change and wrote nothing: the next one is due a resync interval after
+   * it, which {@link #beat()} reads (without this the beat would still read the recorded sync, long due, and look
+   * again at once).
+   */
+  void confirmed(Instant at) {
+    confirmedSync = Optional.of(at);
   }
 
   /** Whether this pass only reports progress: see {@link #restingProgress}. */

@@ -94,6 +94,7 @@ final class RevisionStep implements Step<RepositoryState> {
       // The periodic sync found nothing to change: status stays as it was, so a repository at rest is not written.
       SourceId id = RepositoryState.idOf(repository);
       Instant at = state.now();
+      state.confirmed(at);
       state.afterWrite(() -> confirmations.confirmed(id, at));
     } else {
       state.status().setLastSync(sync);

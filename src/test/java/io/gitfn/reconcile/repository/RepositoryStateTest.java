@@ -91,6 +91,17 @@ class RepositoryStateTest {
   }
 
   @Test
+  void aPassWhoseOwnFullSyncConfirmedTheLastOneLooksAgainAResyncIntervalLaterNotAtOnce() {
+    cache("hello", 4L, "True");
+    RepositoryState state = state(synced(NOW.minus(Duration.ofMinutes(25))), fetched(R1));
+    assertThat(state.beat()).as("the full sync is due").isEqualTo(Duration.ZERO);
+
+    state.confirmed(NOW);
+
+    assertThat(state.beat()).isEqualTo(Duration.ofMinutes(10));
+  }
+
+  @Test
   void aFunctionEditedByHandOrGoneOrNotYetCachedIsAFullPass() {
     cache("hello", 5L, "True");
     assertThat(state(synced(NOW), fetched(R1)).atRest()).as("generation 5, applied at 4").isFalse();
