@@ -6,10 +6,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.StreamSupport;
 
 /**
@@ -61,8 +60,8 @@ public final class ImageConfig {
   /**
    * This config running {@code entrypoint} as {@code user} in {@code workingDir}, with {@code env} set over what
    * the image it builds on sets (a name it sets already keeps its place; a new one goes at the end, in the map's
-   * order, which must be stable for the digest to be). The base
-   * image's command goes: an exec-form entrypoint is the whole process.
+   * order, which must be stable for the digest to be). The base image's command goes: an exec-form entrypoint is
+   * the whole process.
    */
   public ImageConfig runs(List<String> entrypoint, String user, String workingDir, Map<String, String> env) {
     ObjectNode next = config.deepCopy();
@@ -73,26 +72,18 @@ public final class ImageConfig {
     process.remove("Cmd");
     process.put("User", user);
     process.put("WorkingDir", workingDir);
-    ArrayNode oldEnv = process.has("Env") && process.get("Env").isArray() ? (ArrayNode) process.get("Env") : null;
-    ArrayNode newEnv = JSON.createArrayNode();
-    Set<String> set = new HashSet<>();
-    if (oldEnv != null) {
+    // By name, in order: a name the image sets keeps its place (a LinkedHashMap's put does not move a key).
+    Map<String, String> merged = new LinkedHashMap<>();
+    if (process.path("Env") instanceof ArrayNode oldEnv) {
       for (JsonNode variable : oldEnv) {
         String text = variable.asText();
-        String name = text.contains("=") ? text.substring(0, text.indexOf('=')) : text;
-        if (env.containsKey(name)) {
-          newEnv.add(name + "=" + env.get(name));
-          set.add(name);
-        } else {
-          newEnv.add(text);
-        }
+        int equals = text.indexOf('=');
+        merged.put(equals < 0 ? text : text.substring(0, equals), text);
       }
     }
-    env.forEach((name, value) -> {
-      if (!set.contains(name)) {
-        newEnv.add(name + "=" + value);
-      }
-    });
+    env.forEach((name, value) -> merged.put(name, name + "=" + value));
+    ArrayNode newEnv = JSON.createArrayNode();
+    merged.values().forEach(newEnv::add);
     process.set("Env", newEnv);
     return new ImageConfig(next);
   }

@@ -1,6 +1,5 @@
 package io.gitfn.image;
 
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -14,6 +13,8 @@ import java.util.zip.GZIPOutputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.apache.commons.compress.archivers.tar.TarConstants;
+import org.apache.commons.io.output.CloseShieldOutputStream;
+import org.apache.commons.io.output.CountingOutputStream;
 
 /**
  * Writes a layer so that the same entries give the same bytes, whoever writes them and whenever: entries in path
@@ -48,8 +49,8 @@ public final class ReproducibleLayer {
   private ReproducibleLayer() {}
 
   /**
-   * Writes the layer of {@code entries} to {@code out}, gzip-compressed, and says its digests. {@code out} is not
-   * closed.
+   * Writes the layer of {@code entries} to {@code out}, gzip-compressed, and says its digests. {@code out} is
+   * neither closed nor flushed.
    *
    * @throws LayerTooLargeException when the layer passes a limit; what was written to {@code out} is then partial
    * @throws IllegalArgumentException when two entries share a path, or an entry's folder is a file or a link
@@ -59,7 +60,9 @@ public final class ReproducibleLayer {
     TreeMap<String, LayerEntry> sorted = withFolders(entries, limits);
     MessageDigest compressed = sha256();
     MessageDigest uncompressed = sha256();
-    CountingOutputStream counted = new CountingOutputStream(new DigestOutputStream(new NonClosing(out), compressed));
+    // gzip's close writes its trailer and closes what it writes to; the caller's stream must stay open.
+    CountingOutputStream counted =
+        new CountingOutputStream(new DigestOutputStream(CloseShieldOutputStream.wrap(out), compressed));
     try (GZIPOutputStream gzip = new GZIPOutputStream(counted, 64 * 1024);
         CappedOutputStream bounded = new CappedOutputStream(new DigestOutputStream(gzip, uncompressed),
             limits.maxBytes(), () -> new LayerTooLargeException(
@@ -73,7 +76,7 @@ public final class ReproducibleLayer {
       }
       tar.finish();
     }
-    return new LayerDigests(hex(compressed), hex(uncompressed), counted.count);
+    return new LayerDigests(hex(compressed), hex(uncompressed), counted.getByteCount());
   }
 
   private static TreeMap<String, LayerEntry> withFolders(Collection<LayerEntry> entries, Limits limits)
@@ -168,43 +171,5 @@ public final class ReproducibleLayer {
 
   private static String hex(MessageDigest digest) {
     return "sha256:" + HexFormat.of().formatHex(digest.digest());
-  }
-
-  /** Counts what passes, for the compressed size. */
-  private static final class CountingOutputStream extends FilterOutputStream {
-    long count;
-
-    CountingOutputStream(OutputStream out) {
-      super(out);
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      out.write(b);
-      count++;
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-      count += len;
-    }
-  }
-
-  /** The caller's stream stays open: gzip's close writes its trailer, and must not close what it was given. */
-  private static final class NonClosing extends FilterOutputStream {
-    NonClosing(OutputStream out) {
-      super(out);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-    }
-
-    @Override
-    public void close() throws IOException {
-      out.flush();
-    }
   }
 }

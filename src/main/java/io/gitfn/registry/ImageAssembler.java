@@ -24,7 +24,9 @@ import java.io.OutputStream;
 import java.security.DigestException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -67,7 +69,10 @@ public final class ImageAssembler {
     this.deadline = deadline;
   }
 
-  /** What a push did: the manifest's digest, and how much of the image had to travel. */
+  /**
+   * What a push did: the manifest's digest, and how much of the image had to travel: the bytes uploaded (layers and
+   * config), and the layers mounted from the image below or already in the destination.
+   */
   public record Pushed(ImageName image, String digest, long bytesUploaded, int blobsMounted, int blobsPresent) {}
 
   /**
@@ -123,39 +128,26 @@ public final class ImageAssembler {
       byte[] configBytes = image.bytes();
 
       attempt.step = "pushing " + target;
-      boolean sameRegistry = from.registry().equals(target.registry());
-      RegistryClient destination = client(target, sameRegistry ? from.repository() : null, true, clients, attempt);
-      AtomicLong uploaded = new AtomicLong();
-      int mounted = 0;
-      int present = 0;
+      String mountFrom = from.registry().equals(target.registry()) ? from.repository() : null;
+      RegistryClient destination = client(target, mountFrom, true, clients, attempt);
+      Transfers transfers = new Transfers(destination);
       OciManifestTemplate manifest = new OciManifestTemplate();
       for (BuildableManifestTemplate.ContentDescriptorTemplate layer : below.getLayers()) {
-        DescriptorDigest digest = layer.getDigest();
-        if (destination.checkBlob(digest).isPresent()) {
-          present++;
-        } else if (destination.pushBlob(digest, streamed(source, digest), sameRegistry ? from.repository() : null,
-            uploaded::addAndGet)) {
-          mounted++;
-        }
-        manifest.addLayer(layer.getSize(), digest);
+        transfers.layer(layer.getDigest(), streamed(source, layer.getDigest()), mountFrom);
+        manifest.addLayer(layer.getSize(), layer.getDigest());
       }
       for (NewLayer layer : layers) {
         DescriptorDigest digest = DescriptorDigest.fromDigest(layer.digests().digest());
-        if (destination.checkBlob(digest).isPresent()) {
-          present++;
-        } else {
-          destination.pushBlob(digest, opened(layer), null, uploaded::addAndGet);
-        }
+        transfers.layer(digest, opened(layer), null);
         manifest.addLayer(layer.digests().size(), digest);
       }
       Blob configBlob = Blobs.from(out -> out.write(configBytes), true);
       BlobDescriptor configDescriptor = configBlob.writeTo(OutputStream.nullOutputStream());
-      if (destination.checkBlob(configDescriptor.getDigest()).isEmpty()) {
-        destination.pushBlob(configDescriptor.getDigest(), configBlob, null, uploaded::addAndGet);
-      }
+      transfers.ensure(configDescriptor.getDigest(), configBlob, null);
       manifest.setContainerConfiguration(configDescriptor.getSize(), configDescriptor.getDigest());
       DescriptorDigest pushed = destination.pushManifest(manifest, target.reference());
-      return new Pushed(target, pushed.toString(), uploaded.get(), mounted, present);
+      return new Pushed(target, pushed.toString(), transfers.uploaded.get(),
+          transfers.layers(Transfers.Outcome.MOUNTED), transfers.layers(Transfers.Outcome.PRESENT));
     } catch (RegistryException | IOException | DigestException e) {
       throw new RegistryFailure(attempt.step + ": " + describe(e), e);
     } catch (RuntimeException e) {
@@ -170,6 +162,36 @@ public final class ImageAssembler {
           // closing what is done with; nothing to tell
         }
       }
+    }
+  }
+
+  /** Puts blobs where the destination lacks them; counts the bytes uploaded, and how each layer got there. */
+  private static final class Transfers {
+    private enum Outcome { PRESENT, MOUNTED, UPLOADED }
+
+    private final RegistryClient destination;
+    private final Map<Outcome, Integer> layers = new EnumMap<>(Outcome.class);
+    final AtomicLong uploaded = new AtomicLong();
+
+    Transfers(RegistryClient destination) {
+      this.destination = destination;
+    }
+
+    /** A layer of the new image: put there, and counted. */
+    void layer(DescriptorDigest digest, Blob blob, String mountFrom) throws IOException, RegistryException {
+      layers.merge(ensure(digest, blob, mountFrom), 1, Integer::sum);
+    }
+
+    /** Nothing when the destination has it; else mounted from {@code mountFrom} if it can be, else uploaded. */
+    Outcome ensure(DescriptorDigest digest, Blob blob, String mountFrom) throws IOException, RegistryException {
+      if (destination.checkBlob(digest).isPresent()) {
+        return Outcome.PRESENT;
+      }
+      return destination.pushBlob(digest, blob, mountFrom, uploaded::addAndGet) ? Outcome.MOUNTED : Outcome.UPLOADED;
+    }
+
+    int layers(Outcome outcome) {
+      return layers.getOrDefault(outcome, 0);
     }
   }
 

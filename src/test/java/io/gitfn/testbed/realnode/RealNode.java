@@ -145,7 +145,9 @@ public final class RealNode implements AutoCloseable {
   }
 
   private void startNode(NodeBinaries binaries, Path pause, int kubeletPort, Timings timings) {
-    Registry.Started started = Registry.start(binaries.registry(), dir, START_TIMEOUT);
+    // On the bridge's host address: reachable from the host, from Pods and from containerd, which pulls from it
+    // over plain HTTP (see Containerd).
+    OciRegistry started = OciRegistry.start(binaries.registry(), dir, NodeNetwork.HOST_ADDRESS, START_TIMEOUT);
     processes.add(started.process());
     registry = started.address();
     timings.mark("registry");
