@@ -2,6 +2,7 @@
 // and graceful shutdown.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import http from 'node:http';
 import net from 'node:net';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -156,6 +157,54 @@ describe('SIGTERM', () => {
     }
   });
 
+  test('a client that keeps sending on one kept-alive connection gets every answer, the last one saying Connection: close', async () => {
+    // As a Service's clients do while a rollout ends the old Pod: the connection outlives the endpoint. Closing it
+    // between two of its requests would leave the second one with no answer at all.
+    const runtime = await startRuntime(fixture('cjs'));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const answers = [];
+      let signalled = false;
+      for (let i = 0; i < 2000; i++) {
+        const res = await get(agent, `${runtime.url}/string`);
+        answers.push(res);
+        if (res.connection === 'close') break;
+        if (!signalled && i === 50) {
+          runtime.child.kill('SIGTERM');
+          signalled = true;
+        }
+      }
+      assert.ok(signalled);
+      assert.ok(answers.every((res) => res.status === 200 && res.body === 'plain text'), JSON.stringify(answers.at(-1)));
+      assert.equal(answers.at(-1).connection, 'close', `${answers.length} answers, none said Connection: close`);
+      assert.equal(new Set(answers.map((res) => res.socket)).size, 1, 'every answer came on the one connection');
+      assert.deepEqual(await runtime.exited, { code: 0, signal: null });
+    } finally {
+      agent.destroy();
+      await runtime.stop();
+    }
+  });
+
+  test('closes a connection kept alive but idle a second after SIGTERM, and exits', async () => {
+    const runtime = await startRuntime(fixture('cjs'));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const res = await get(agent, `${runtime.url}/string`);
+      assert.equal(res.connection, 'keep-alive');
+      const signalled = Date.now();
+      runtime.child.kill('SIGTERM');
+
+      assert.deepEqual(await runtime.exited, { code: 0, signal: null });
+      const took = Date.now() - signalled;
+      // Not at once (a request may be on its way), and long before the server's 5 s keep-alive timeout.
+      assert.ok(took >= 900 && took < 4000, `exited ${took} ms after SIGTERM`);
+      assert.equal(runtime.stdout.split('\n').filter(Boolean).at(-1), 'gitfn nodejs runtime: stopped', runtime.stdout);
+    } finally {
+      agent.destroy();
+      await runtime.stop();
+    }
+  });
+
   test('closes a connection that never sent a request, and exits at once', async () => {
     const runtime = await startRuntime(fixture('cjs'));
     const silent = net.connect({ host: '127.0.0.1', port: runtime.port });
@@ -205,6 +254,24 @@ function freePort() {
       server.close(() => resolve(port));
     });
     server.on('error', reject);
+  });
+}
+
+/** One GET through `agent`: its status, body, Connection header and a name for the connection it came on. */
+function get(agent, url) {
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent }, (res) => {
+      const socket = `${res.socket.localPort}`;
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({
+        status: res.statusCode,
+        body,
+        connection: res.headers.connection,
+        socket,
+      }));
+    }).on('error', reject);
   });
 }
 

@@ -1,5 +1,6 @@
 """Starting, refusing to start, and stopping: what local mode relies on."""
 
+import http.client
 import re
 import signal
 import socket
@@ -100,6 +101,32 @@ def test_sigterm_lets_the_request_in_flight_finish_refuses_new_ones_and_exits_0(
     in_flight.join(10)
     assert [(reply.status, reply.text) for reply in replies] == [(200, "done")]
     assert function.exit_code(timeout=10) == 0
+    assert function.stdout.all()[-1] == "gitfn python runtime: stopped"
+
+
+def test_a_client_that_keeps_sending_on_one_kept_alive_connection_gets_every_answer_the_last_saying_close(functions):
+    # As a Service's clients do while a rollout ends the old Pod: the connection outlives the endpoint. Closing it
+    # between two of its requests would leave the second one with no answer at all.
+    function = functions.start("echo")
+    connection = http.client.HTTPConnection("127.0.0.1", function.port, timeout=30)
+    answers = []
+    try:
+        for i in range(5000):
+            connection.request("GET", "/")
+            response = connection.getresponse()
+            response.read()
+            answers.append((response.status, response.getheader("Connection")))
+            if response.getheader("Connection") == "close":
+                break
+            if i == 50:
+                function.process.send_signal(signal.SIGTERM)
+    finally:
+        connection.close()
+
+    assert len(answers) > 51
+    assert all(status == 200 for status, _ in answers)
+    assert answers[-1] == (200, "close")
+    assert function.exit_code(timeout=20) == 0
     assert function.stdout.all()[-1] == "gitfn python runtime: stopped"
 
 

@@ -9,19 +9,19 @@ import os
 import signal
 import sys
 import threading
+import time
 
 PREFIX = "gitfn python runtime:"
 
 
 def main() -> int:
     try:
-        from cheroot import wsgi
-
         from gitfn_runtime.access_log import with_access_log
         from gitfn_runtime.app import build_app
         from gitfn_runtime.loader import HandlerLoadError, load_handler
         from gitfn_runtime.metrics import Metrics
-        from gitfn_runtime.settings import DRAIN_SECONDS, Settings, SettingsError
+        from gitfn_runtime.settings import DRAIN_SECONDS, IDLE_GRACE_SECONDS, Settings, SettingsError
+        from gitfn_runtime.shutdown import DrainingServer
     except ImportError as error:
         return fail(f"{error}; PYTHONPATH must include the folder that `pip install --target` filled "
                     "from this runtime's requirements.txt")
@@ -35,27 +35,34 @@ def main() -> int:
     app = build_app(settings, handler, Metrics())
     if settings.access_log:
         app = with_access_log(app)
-    server = wsgi.Server(
+    server = DrainingServer(
         (settings.bind, settings.port),
         app,
         numthreads=settings.threads,
         server_name="gitfn-python",
         shutdown_timeout=DRAIN_SECONDS,
     )
+    # The signals are taken synchronously by the main thread. A Python handler would run only in the main thread,
+    # when it next runs Python code; blocked in a wait while a worker thread received the signal, it could sleep
+    # through a SIGTERM for seconds under load, serving on as if nothing happened. Blocked here, before any thread
+    # starts, the signals stay pending for sigwait: cheroot's threads inherit the mask.
+    stop_signals = {signal.SIGTERM, signal.SIGINT}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
     try:
         server.prepare()  # binds: /healthz answers only now, after the handler imported
     except OSError as error:
         return fail(f"cannot listen on {settings.bind}:{settings.port}: {error}")
 
-    stop = threading.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: stop.set())
     threading.Thread(target=server.serve, name="serve", daemon=True).start()
     port = server.bind_addr[1]
     print(f"{PREFIX} function {settings.display_name()} listening on {port}", flush=True)
 
-    stop.wait()
-    print(f"{PREFIX} stopping: no new requests, up to {DRAIN_SECONDS:g} s for those in flight", flush=True)
+    signal.sigwait(stop_signals)
+    print(f"{PREFIX} stopping: no new connections in {IDLE_GRACE_SECONDS:g} s, then up to {DRAIN_SECONDS:g} s "
+          "for the requests in flight", flush=True)
+    # Clients still sending leave after their next answer; only connections idle for the whole grace are closed.
+    server.draining = True
+    time.sleep(IDLE_GRACE_SECONDS)
     # cheroot's stop closes the socket and idle connections, then waits for busy workers up to its
     # shutdown_timeout, but after that it waits for a stuck worker without a limit: bound it here.
     stopping = threading.Thread(target=server.stop, name="stop", daemon=True)

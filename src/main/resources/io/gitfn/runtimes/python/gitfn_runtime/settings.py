@@ -8,6 +8,8 @@ MIB = 1024 * 1024
 
 # How long SIGTERM waits for in-flight requests before the process exits anyway.
 DRAIN_SECONDS = 10.0
+# After SIGTERM, how long kept-alive connections are answered with `Connection: close` before idle ones are closed.
+IDLE_GRACE_SECONDS = 1.0
 
 
 class SettingsError(ValueError):
