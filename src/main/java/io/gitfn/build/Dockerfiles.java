@@ -69,11 +69,7 @@ public final class Dockerfiles {
         + "COPY --from=dependencies " + runtimeDir + "/node_modules " + runtimeDir + "/node_modules\n"
         + "COPY --from=dependencies " + functionDir + "/node_modules " + functionDir + "/node_modules\n"
         + "COPY handler.js package.json " + functionDir + "/\n"
-        + env(runtime)
-        + "ENV HANDLER_PATH=" + ImageLayout.nodeHandlerPath() + "\n"
-        + "WORKDIR " + functionDir + "\n"
-        + "USER 1000\n"
-        + "ENTRYPOINT [\"node\", \"" + runtimeDir + "/server.mjs\"]\n";
+        + runs(runtime);
   }
 
   private static String python(FunctionRuntime runtime, String baseImage, boolean withPackageRegistry) {
@@ -103,13 +99,7 @@ public final class Dockerfiles {
         + "COPY --from=dependencies " + runtimeDir + "/" + packages + " " + runtimeDir + "/" + packages + "\n"
         + "COPY --from=dependencies " + functionDir + "/" + packages + " " + functionDir + "/" + packages + "\n"
         + "COPY handler.py requirements.txt " + functionDir + "/\n"
-        + env(runtime)
-        + "ENV FUNCTION_PATH=" + functionDir + "\n"
-        + "ENV PYTHONPATH=" + ImageLayout.pythonPath() + "\n"
-        + "ENV PYTHONUNBUFFERED=TRUE\n"
-        + "WORKDIR " + functionDir + "\n"
-        + "USER 1000\n"
-        + "ENTRYPOINT [\"python3\", \"" + runtimeDir + "/server.py\"]\n";
+        + runs(runtime);
   }
 
   /** The package manager reads the Secret's file through a variable set in the dependency stage only. */
@@ -121,12 +111,15 @@ public final class Dockerfiles {
         + "ENV " + variable + "=" + REGISTRY_CONFIG + "/" + file + "\n";
   }
 
-  /** The defaults of Kyma's runtime env (§5.4) that do not depend on the Function, so the image runs alone. */
-  private static String env(FunctionRuntime runtime) {
-    return "ENV FUNC_RUNTIME=" + runtime.value() + "\n"
-        + "ENV FUNC_HANDLER=main\n"
-        + "ENV MOD_NAME=handler\n"
-        + "ENV FUNC_PORT=" + DesiredDeployment.PORT + "\n";
+  /** The environment, working directory, user and entrypoint of {@link RuntimeImageConfig}, as instructions. */
+  private static String runs(FunctionRuntime runtime) {
+    RuntimeImageConfig config = RuntimeImageConfig.of(runtime);
+    StringBuilder out = new StringBuilder();
+    config.env().forEach((name, value) -> out.append("ENV ").append(name).append('=').append(value).append('\n'));
+    return out.append("WORKDIR ").append(config.workingDir()).append('\n')
+        .append("USER ").append(config.user()).append('\n')
+        .append("ENTRYPOINT [").append(String.join(", ", config.entrypoint().stream().map(a -> '"' + a + '"').toList()))
+        .append("]\n").toString();
   }
 
   private static String header(FunctionRuntime runtime, String baseImage) {
