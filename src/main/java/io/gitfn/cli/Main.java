@@ -11,7 +11,7 @@ import picocli.CommandLine;
     description = "A GitOps reconciler for serverless Functions on Kubernetes.",
     subcommands = {VersionCommand.class, UpCommand.class, RenderCommand.class, ControllerCommand.class, GetCommand.class,
         ReconcileCommand.class, SuspendCommand.class, ResumeCommand.class, HistoryCommand.class, DiffCommand.class,
-        RollbackCommand.class})
+        RollbackCommand.class, PackCommand.class})
 public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

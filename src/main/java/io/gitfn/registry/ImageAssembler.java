@@ -249,7 +249,7 @@ public final class ImageAssembler {
     clients.add(http);
     RegistryClient.Factory factory = RegistryClient.factory(EventHandlers.NONE, image.registry(),
         image.repository(), sourceRepository, http).setUserAgent(userAgent);
-    Optional<RegistryAccess.Credentials> credentials = access.credentials().apply(image.registry());
+    Optional<RegistryCredentials> credentials = access.credentials().apply(image.registry());
     credentials.ifPresent(c -> factory.setCredential(Credential.from(c.username(), c.password())));
     RegistryClient client = factory.newRegistryClient();
     // A registry that asks for a bearer token gets one for this repository (and, for a push, the one it mounts

@@ -38,8 +38,6 @@ import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;
 import io.gitfn.testbed.git.WorkingCopy;
 import io.gitfn.trigger.webhook.WebhookSettings;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,7 +47,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** Every cluster command of {@code gitfn}, run in-process with {@code --kubeconfig} against the real API server. */
 @WithKubeApi
@@ -59,29 +56,21 @@ class CliIT {
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
   private static Path kubeconfig;
 
-  record Run(int exitCode, String out, String err) {}
-
   @BeforeAll
   static void crds(KubeTestBed bed) {
     bed.installCrds();
     kubeconfig = bed.kubeconfig();
   }
 
-  static Run gitfn(String... arguments) {
+  static CliRun gitfn(String... arguments) {
     return gitfnWith(kubeconfig, arguments);
   }
 
-  static Run gitfnWith(Path kubeconfig, String... arguments) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine command = new CommandLine(new Main());
-    command.setOut(new PrintWriter(out));
-    command.setErr(new PrintWriter(err));
+  static CliRun gitfnWith(Path kubeconfig, String... arguments) {
     List<String> all = new ArrayList<>(List.of(arguments));
     all.add("--kubeconfig");
     all.add(kubeconfig.toString());
-    int exitCode = command.execute(all.toArray(String[]::new));
-    return new Run(exitCode, out.toString(), err.toString());
+    return CliRun.of(all.toArray(String[]::new));
   }
 
   @Test
@@ -89,7 +78,7 @@ class CliIT {
     createRepository(client, ns, "infra", "https://git.example/infra.git", readyStatus("main@sha1:" + "a".repeat(40)));
     createRepository(client, ns, "apps", "https://git.example/apps.git", null);
 
-    Run table = gitfn("get", "repositories", "-n", ns.name());
+    CliRun table = gitfn("get", "repositories", "-n", ns.name());
 
     assertThat(table.exitCode()).as(table.err()).isZero();
     List<String> lines = table.out().lines().toList();
@@ -99,15 +88,15 @@ class CliIT {
     assertThat(lines.get(2)).startsWith("infra ").contains("main@sha1:aaaa", "True", "applied 2 Functions")
         .matches(".*\\d+s$");
 
-    Run wide = gitfn("get", "fnrepo", "infra", "-n", ns.name(), "-o", "wide");
+    CliRun wide = gitfn("get", "fnrepo", "infra", "-n", ns.name(), "-o", "wide");
     assertThat(wide.out().lines().toList().get(0)).matches("NAME +URL +REVISION +READY +STATUS +AGE +REF +PATH +LAST-WEBHOOK");
     assertThat(wide.out()).contains("branch:main", "functions");
 
-    Run yaml = gitfn("get", "repository", "infra", "-n", ns.name(), "-o", "yaml");
+    CliRun yaml = gitfn("get", "repository", "infra", "-n", ns.name(), "-o", "yaml");
     assertThat(yaml.exitCode()).isZero();
     assertThat(yaml.out()).contains("kind: \"FunctionRepository\"", "lastAppliedRevision:").doesNotContain("managedFields");
 
-    Run all = gitfn("get", "repositories", "-A");
+    CliRun all = gitfn("get", "repositories", "-A");
     assertThat(all.out().lines().toList().get(0)).startsWith("NAMESPACE ");
     assertThat(all.out()).contains(ns.name() + " ");
   }
@@ -125,7 +114,7 @@ class CliIT {
     Function bye = TestFunction.declared("bye").runtime(FunctionRuntime.PYTHON312).code("def main(e, c): pass").build();
     client.resources(Function.class).inNamespace(ns.name()).resource(bye).create();
 
-    Run table = gitfn("get", "fn", "-n", ns.name());
+    CliRun table = gitfn("get", "fn", "-n", ns.name());
 
     assertThat(table.exitCode()).as(table.err()).isZero();
     List<String> lines = table.out().lines().toList();
@@ -134,7 +123,7 @@ class CliIT {
     assertThat(lines.get(2))
         .matches("hello +nodejs22 +True +Unknown +Unknown +" + ns.name() + "\\.infra +<none> +<none> +\\d+s");
 
-    Run json = gitfn("get", "functions", "-n", ns.name(), "-o", "json");
+    CliRun json = gitfn("get", "functions", "-n", ns.name(), "-o", "json");
     JsonNode list = new ObjectMapper().readTree(json.out());
     assertThat(list.get("kind").asText()).isEqualTo("List");
     assertThat(list.get("items")).hasSize(2);
@@ -151,7 +140,7 @@ class CliIT {
       List<String> withNamespace = new ArrayList<>(List.of(command));
       withNamespace.addAll(List.of("-n", ns.name()));
 
-      Run run = gitfn(withNamespace.toArray(String[]::new));
+      CliRun run = gitfn(withNamespace.toArray(String[]::new));
 
       assertThat(run.exitCode()).as(String.join(" ", command)).isEqualTo(1);
       assertThat(run.err()).isEqualTo(
@@ -160,7 +149,7 @@ class CliIT {
     }
     for (String[] command : List.of(new String[] {"get", "function", "nope"},
         new String[] {"reconcile", "function", "nope"})) {
-      Run function = gitfn(command[0], command[1], command[2], "-n", ns.name());
+      CliRun function = gitfn(command[0], command[1], command[2], "-n", ns.name());
       assertThat(function.exitCode()).as(String.join(" ", command)).isEqualTo(1);
       assertThat(function.err()).isEqualTo(
           "Error: function \"nope\" not found in namespace \"" + ns.name() + "\"\n");
@@ -172,7 +161,7 @@ class CliIT {
       TestNamespace ns) {
     client.resource(function("hello").build()).inNamespace(ns.name()).create();
 
-    Run run = gitfn("reconcile", "function", "hello", "-n", ns.name());
+    CliRun run = gitfn("reconcile", "function", "hello", "-n", ns.name());
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out()).isEqualTo("► annotating Function " + ns.name() + "/hello\n");
@@ -184,7 +173,7 @@ class CliIT {
 
   @Test
   void anEmptyNamespaceSaysSoOnStderr(TestNamespace ns) {
-    Run run = gitfn("get", "repositories", "-n", ns.name());
+    CliRun run = gitfn("get", "repositories", "-n", ns.name());
 
     assertThat(run.exitCode()).isZero();
     assertThat(run.out()).isEmpty();
@@ -201,7 +190,7 @@ class CliIT {
         record("main@sha1:" + "a".repeat(40), "2026-03-01T10:00:00Z", "Applied", 2, 0, 0)));
     createRepository(client, ns, "infra", "https://git.example/infra.git", status);
 
-    Run table = gitfn("history", "repository", "infra", "-n", ns.name());
+    CliRun table = gitfn("history", "repository", "infra", "-n", ns.name());
 
     assertThat(table.exitCode()).as(table.err()).isZero();
     assertThat(table.out()).isEqualTo("""
@@ -210,7 +199,7 @@ class CliIT {
         main@sha1:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa   2026-03-01T10:00:00Z   Applied   2         0         0         <none>   <none>
         """);
 
-    Run yaml = gitfn("history", "repository", "infra", "-n", ns.name(), "-o", "yaml");
+    CliRun yaml = gitfn("history", "repository", "infra", "-n", ns.name(), "-o", "yaml");
     assertThat(yaml.out()).startsWith("- revision: \"main@sha1:bbbb");
   }
 
@@ -226,7 +215,7 @@ class CliIT {
     hello.setStatus(status);
     client.resource(hello).updateStatus();
 
-    Run table = gitfn("history", "function", "hello", "-n", ns.name());
+    CliRun table = gitfn("history", "function", "hello", "-n", ns.name());
 
     assertThat(table.exitCode()).as(table.err()).isZero();
     assertThat(table.out().lines()).containsExactly(
@@ -251,18 +240,18 @@ class CliIT {
   void suspendAndResumeSetSpecSuspendAndResumeRequestsAReconcile(KubernetesClient client, TestNamespace ns) {
     createRepository(client, ns, "infra", "https://git.example/infra.git", null);
 
-    Run suspend = gitfn("suspend", "repository", "infra", "-n", ns.name());
+    CliRun suspend = gitfn("suspend", "repository", "infra", "-n", ns.name());
 
     assertThat(suspend.exitCode()).as(suspend.err()).isZero();
     assertThat(suspend.out()).isEqualTo("► suspending FunctionRepository " + ns.name() + "/infra\n"
         + "✔ FunctionRepository suspended\n");
     assertThat(repository(client, ns).getSpec().getSuspend()).isTrue();
 
-    Run reconcile = gitfn("reconcile", "repository", "infra", "-n", ns.name());
+    CliRun reconcile = gitfn("reconcile", "repository", "infra", "-n", ns.name());
     assertThat(reconcile.exitCode()).isEqualTo(1);
     assertThat(reconcile.err()).contains("is suspended; run gitfn resume repository infra");
 
-    Run resume = gitfn("resume", "repository", "infra", "-n", ns.name());
+    CliRun resume = gitfn("resume", "repository", "infra", "-n", ns.name());
 
     assertThat(resume.exitCode()).as(resume.err()).isZero();
     assertThat(resume.out()).isEqualTo("► resuming FunctionRepository " + ns.name() + "/infra\n");
@@ -291,7 +280,7 @@ class CliIT {
             ControllerSettings.defaults(), "127.0.0.1", 0)) {
 
       // Only an API server runs here, so the Functions never run: wait until the revision is applied.
-      Run reconcile = gitfn("reconcile", "repository", "infra", "-n", ns.name(), "--wait=applied", "--timeout",
+      CliRun reconcile = gitfn("reconcile", "repository", "infra", "-n", ns.name(), "--wait=applied", "--timeout",
           "60s");
 
       assertThat(reconcile.exitCode()).as(reconcile.out() + reconcile.err()).isZero();
@@ -304,7 +293,7 @@ class CliIT {
       String second = copy.write("functions/bye.yaml", function("bye").toYaml()).commit("bye");
       copy.push();
 
-      Run resume = gitfn("resume", "repository", "infra", "-n", ns.name(), "--wait=applied", "--timeout", "60s");
+      CliRun resume = gitfn("resume", "repository", "infra", "-n", ns.name(), "--wait=applied", "--timeout", "60s");
 
       assertThat(resume.exitCode()).as(resume.out() + resume.err()).isZero();
       // A request counts as handled only after a Git check that started after it, so the ✔ names the new commit.
@@ -321,7 +310,7 @@ class CliIT {
     Path own = dir.resolve("kubeconfig");
     Files.writeString(own, Files.readString(kubeconfig).replace("namespace: default", "namespace: " + ns.name()));
 
-    Run run = gitfnWith(own, "get", "repositories");
+    CliRun run = gitfnWith(own, "get", "repositories");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out()).contains("infra ");
@@ -337,7 +326,7 @@ class CliIT {
     Files.writeString(folder.resolve("hello.yaml"), function("hello").env("VERSION", "v2").toYaml());
     Files.writeString(folder.resolve("fresh.yaml"), function("fresh").toYaml());
 
-    Run diff = gitfn("diff", folder.toString(), "-n", ns.name(), "--repository", "infra");
+    CliRun diff = gitfn("diff", folder.toString(), "-n", ns.name(), "--repository", "infra");
 
     assertThat(diff.exitCode()).as(diff.err()).isEqualTo(1);
     assertThat(diff.out()).contains("+ new Function " + ns.name() + "/fresh\n",
@@ -356,14 +345,14 @@ class CliIT {
     await().atMost(Duration.ofSeconds(10))
         .until(() -> client.resources(Function.class).inNamespace(ns.name()).withName("gone").get() == null);
 
-    Run same = gitfn("diff", folder.toString(), "-n", ns.name(), "--repository", "infra");
+    CliRun same = gitfn("diff", folder.toString(), "-n", ns.name(), "--repository", "infra");
 
     assertThat(same.exitCode()).as(same.out() + same.err()).isZero();
     assertThat(same.out()).isEmpty();
 
     // A runtime FunctionRuntime cannot hold, so the file is edited as text.
     Files.writeString(folder.resolve("bad.yaml"), function("bad").toYaml().replace("nodejs22", "cobol85"));
-    Run invalid = gitfn("diff", folder.toString(), "-n", ns.name());
+    CliRun invalid = gitfn("diff", folder.toString(), "-n", ns.name());
     assertThat(invalid.exitCode()).isEqualTo(2);
     assertThat(invalid.err()).contains("bad.yaml:", "cobol85").endsWith("Error: 1 error(s) in " + folder + "\n");
   }

@@ -34,19 +34,11 @@ class RenderCommandTest {
 
   @TempDir Path folder;
 
-  record Run(int exitCode, String out, String err) {}
-
-  static Run render(String... arguments) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine command = new CommandLine(new Main());
-    command.setOut(new PrintWriter(out));
-    command.setErr(new PrintWriter(err));
+  static CliRun render(String... arguments) {
     String[] all = new String[arguments.length + 1];
     all[0] = "render";
     System.arraycopy(arguments, 0, all, 1, arguments.length);
-    int exitCode = command.execute(all);
-    return new Run(exitCode, out.toString(), err.toString());
+    return CliRun.of(all);
   }
 
   private void write(String path, String text) throws IOException {
@@ -62,7 +54,7 @@ class RenderCommandTest {
     write("functions/a/handler.js", "module.exports = {};\n");
     write("functions/a/package.json", "{}\n");
 
-    Run run = render(folder.toString());
+    CliRun run = render(folder.toString());
 
     assertThat(run.exitCode()).isZero();
     assertThat(run.err()).isEmpty();
@@ -76,7 +68,7 @@ class RenderCommandTest {
     write("fns/a/handler.js", "module.exports = {};\n");
     write("fns/a/package.json", "{}\n");
 
-    Run run = render(folder.toString(), "--path", "fns", "-o", "json");
+    CliRun run = render(folder.toString(), "--path", "fns", "-o", "json");
 
     assertThat(run.exitCode()).isZero();
     JsonNode list = new ObjectMapper().readTree(run.out());
@@ -98,7 +90,7 @@ class RenderCommandTest {
           source: {inline: {source: x}}
         """);
 
-    Run run = render(folder.toString());
+    CliRun run = render(folder.toString());
 
     assertThat(run.exitCode()).isEqualTo(RenderCommand.INVALID);
     assertThat(run.out()).isEmpty();
@@ -112,7 +104,7 @@ class RenderCommandTest {
   void noticesGoToStandardError() throws Exception {
     write("secret.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n");
 
-    Run run = render(folder.toString());
+    CliRun run = render(folder.toString());
 
     assertThat(run.exitCode()).isZero();
     assertThat(run.out()).isEmpty();
@@ -121,7 +113,7 @@ class RenderCommandTest {
 
   @Test
   void aMissingFolderExitsTwo() {
-    Run run = render(folder.resolve("nowhere").toString());
+    CliRun run = render(folder.resolve("nowhere").toString());
 
     assertThat(run.exitCode()).isEqualTo(RenderCommand.UNREADABLE);
     assertThat(run.err()).contains("neither a folder nor a Git URL");
@@ -131,7 +123,7 @@ class RenderCommandTest {
   void theGitopsExamplesAreAccepted() {
     Path examples = Path.of(System.getProperty("gitfn.project.dir", "."), "gitops-examples");
 
-    Run run = render(examples.toString());
+    CliRun run = render(examples.toString());
 
     assertThat(run.err()).isEmpty();
     assertThat(run.exitCode()).isZero();
@@ -152,7 +144,7 @@ class RenderCommandTest {
             .code("def main(event, context):\n    return 'c'\n").scale(2, 2).toYaml());
   }
 
-  private static List<JsonNode> items(Run run) throws IOException {
+  private static List<JsonNode> items(CliRun run) throws IOException {
     List<JsonNode> items = new ArrayList<>();
     new ObjectMapper().readTree(run.out()).path("items").forEach(items::add);
     return items;
@@ -177,7 +169,7 @@ class RenderCommandTest {
   void withWorkloadsEachFunctionIsFollowedByItsChildrenInApplyOrder() throws Exception {
     writeThreeInlineFunctions();
 
-    Run run = render(folder.toString(), "--with-workloads", "-o", "json");
+    CliRun run = render(folder.toString(), "--with-workloads", "-o", "json");
 
     assertThat(run.err()).isEmpty();
     assertThat(run.exitCode()).isZero();
@@ -197,7 +189,7 @@ class RenderCommandTest {
     write("functions/d.yaml", TestFunction.declared("d").metadataAnnotation(Annotations.BUILD_MODE, "image")
         .toYaml());
 
-    Run run = render(folder.toString(), "--with-workloads", "--build-mode", "buildless", "-o", "json");
+    CliRun run = render(folder.toString(), "--with-workloads", "--build-mode", "buildless", "-o", "json");
 
     assertThat(run.exitCode()).isZero();
     List<JsonNode> items = items(run);
@@ -297,8 +289,8 @@ class RenderCommandTest {
   void withWorkloadsYamlIsOneDocumentPerObjectInTheSameOrder() throws Exception {
     writeThreeInlineFunctions();
 
-    Run yaml = render(folder.toString(), "--with-workloads");
-    Run json = render(folder.toString(), "--with-workloads", "-o", "json");
+    CliRun yaml = render(folder.toString(), "--with-workloads");
+    CliRun json = render(folder.toString(), "--with-workloads", "-o", "json");
 
     assertThat(yaml.exitCode()).isZero();
     assertThat(yaml.out()).startsWith("---\n");
@@ -320,7 +312,7 @@ class RenderCommandTest {
         .map(yaml -> yaml.startsWith("---") ? yaml : "---\n" + yaml)
         .collect(Collectors.joining());
 
-    Run run = render(folder.toString());
+    CliRun run = render(folder.toString());
 
     assertThat(run.exitCode()).isZero();
     assertThat(run.out()).isEqualTo(expected);
@@ -333,7 +325,7 @@ class RenderCommandTest {
     write("from-git.yaml", TestFunction.declared("orders").runtime(FunctionRuntime.NODEJS22)
         .gitRepository("https://github.com/kyma-project/examples.git", "main", "orders").scale(1, 4).toYaml());
 
-    Run run = render(folder.toString(), "--with-workloads", "--offline", "-o", "json");
+    CliRun run = render(folder.toString(), "--with-workloads", "--offline", "-o", "json");
 
     assertThat(run.exitCode()).isZero();
     assertThat(kindsAndNames(items(run)))
@@ -404,7 +396,7 @@ class RenderCommandTest {
   void aBuilderThatIsNoneOfThemIsAUsageError() throws Exception {
     writeThreeInlineFunctions();
 
-    Run run = render(folder.toString(), "--with-workloads", "--builder", "docker");
+    CliRun run = render(folder.toString(), "--with-workloads", "--builder", "docker");
 
     assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(run.err()).contains("builder `docker` is not one of kaniko, buildah");
@@ -415,9 +407,9 @@ class RenderCommandTest {
     write("functions/a/handler.js", NODE);
     write("functions/a/package.json", "{}\n");
 
-    Run registry = render(folder.toString(), "--registry", "registry.example.com");
-    Run namespace = render(folder.toString(), "-n", "shop");
-    Run builder = render(folder.toString(), "--builder", "kaniko");
+    CliRun registry = render(folder.toString(), "--registry", "registry.example.com");
+    CliRun namespace = render(folder.toString(), "-n", "shop");
+    CliRun builder = render(folder.toString(), "--builder", "kaniko");
 
     assertThat(registry.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(registry.out()).isEmpty();
@@ -432,7 +424,7 @@ class RenderCommandTest {
   void theGitopsExamplesRenderWithWorkloads() throws Exception {
     Path examples = Path.of(System.getProperty("gitfn.project.dir", "."), "gitops-examples");
 
-    Run run = render(examples.toString(), "--with-workloads", "--offline", "-o", "json");
+    CliRun run = render(examples.toString(), "--with-workloads", "--offline", "-o", "json");
 
     assertThat(run.exitCode()).isZero();
     assertThat(run.err()).contains("notice: Function default/orders-from-git has a Git source");

@@ -37,8 +37,8 @@ class RenderIT {
     clone.push();
     String url = "file://" + repository.directory().toAbsolutePath();
 
-    RenderCommandTest.Run atMain = render(url, "--path", "infra", "--cache-dir", cacheDir.toString());
-    RenderCommandTest.Run atFirst =
+    CliRun atMain = render(url, "--path", "infra", "--cache-dir", cacheDir.toString());
+    CliRun atFirst =
         render(url, "--ref", first, "--path", "infra", "--cache-dir", cacheDir.toString());
 
     assertThat(atMain.err()).isEmpty();
@@ -79,7 +79,7 @@ class RenderIT {
     clone.write("functions/orders/config.yaml", "name: orders\nruntime: cobol85\n").commit("bad runtime");
     clone.push();
 
-    RenderCommandTest.Run run = render("file://" + repository.directory().toAbsolutePath(),
+    CliRun run = render("file://" + repository.directory().toAbsolutePath(),
         "--cache-dir", cacheDir.toString());
 
     assertThat(run.exitCode()).isEqualTo(RenderCommand.INVALID);
@@ -93,7 +93,7 @@ class RenderIT {
     clone.write("a.txt", "a\n").commit("one");
     clone.push();
 
-    RenderCommandTest.Run run = render("file://" + repository.directory().toAbsolutePath(), "--ref", "nope",
+    CliRun run = render("file://" + repository.directory().toAbsolutePath(), "--ref", "nope",
         "--cache-dir", cacheDir.toString());
 
     assertThat(run.exitCode()).isEqualTo(RenderCommand.UNREADABLE);

@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gitfn.image.ImageConfig;
 import io.gitfn.image.LayerDigests;
 import io.gitfn.image.LayerEntry;
 import io.gitfn.image.ReproducibleLayer;
-import io.gitfn.testbed.NodeImages;
 import io.gitfn.testbed.OciRegistry;
-import io.gitfn.testbed.TestBedBinaries;
+import io.gitfn.testbed.RegistryReads;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -20,8 +18,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.security.MessageDigest;
 import java.util.HexFormat;
@@ -32,7 +28,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,7 +38,6 @@ import org.junit.jupiter.api.Test;
  */
 class ImageAssemblerIT {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final ReproducibleLayer.Limits LIMITS = new ReproducibleLayer.Limits(1 << 20, 1000);
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -54,11 +48,7 @@ class ImageAssemblerIT {
 
   @BeforeAll
   static void startRegistryWithABaseImage() throws IOException {
-    Path dir = Files.createTempDirectory(
-        Files.createDirectories(TestBedBinaries.projectDir().resolve("target/testbed")), "registry-");
-    registry = OciRegistry.start(OciRegistry.binary(), dir, "127.0.0.1", Duration.ofSeconds(30));
-    NodeImages images = NodeImages.build();
-    registry.push(images.archive("nodejs22"), "base/nodejs22:1");
+    registry = OciRegistry.startWithNodeBase();
     base = new ImageName(registry.address(), "base/nodejs22", "1");
     assembler = new ImageAssembler(RegistryAccess.anonymous(Set.of(registry.address())), "gitfn-test", POOL,
         Duration.ofSeconds(20));
@@ -180,25 +170,15 @@ class ImageAssemblerIT {
   }
 
   private static List<String> layerDigests(JsonNode manifest) {
-    return StreamSupport.stream(manifest.path("layers").spliterator(), false)
-        .map(layer -> layer.path("digest").asText()).toList();
+    return RegistryReads.layerDigests(manifest);
   }
 
   private static JsonNode manifest(ImageName image) throws Exception {
-    HttpResponse<byte[]> response = HTTP.send(HttpRequest.newBuilder(
-            URI.create("http://" + image.registry() + "/v2/" + image.repository() + "/manifests/" + image.reference()))
-        .header("Accept", "application/vnd.oci.image.manifest.v1+json").build(),
-        HttpResponse.BodyHandlers.ofByteArray());
-    assertThat(response.statusCode()).as("manifest of %s", image).isEqualTo(200);
-    return JSON.readTree(response.body());
+    return RegistryReads.manifest(image);
   }
 
   private static JsonNode config(ImageName image, JsonNode manifest) throws Exception {
-    String digest = manifest.path("config").path("digest").asText();
-    HttpResponse<byte[]> response = HTTP.send(HttpRequest.newBuilder(
-            URI.create("http://" + image.registry() + "/v2/" + image.repository() + "/blobs/" + digest)).build(),
-        HttpResponse.BodyHandlers.ofByteArray());
-    return JSON.readTree(response.body());
+    return RegistryReads.config(image, manifest);
   }
 
   /** A monolithic blob upload, as the distribution API allows: POST, then PUT with the bytes and the digest. */

@@ -43,6 +43,21 @@ public final class OciRegistry implements AutoCloseable {
     return binary;
   }
 
+  /**
+   * A registry of its own on 127.0.0.1, under {@code target/testbed}, holding the nodejs22 base image of
+   * {@link NodeImages} as {@code base/nodejs22:1}: what a test of image assembly builds on.
+   */
+  public static OciRegistry startWithNodeBase() throws IOException {
+    Path dir = Files.createTempDirectory(
+        Files.createDirectories(TestBedBinaries.projectDir().resolve("target/testbed")), "registry-");
+    OciRegistry registry = start(binary(), dir, "127.0.0.1", Duration.ofSeconds(30));
+    registry.push(NodeImages.build().archive("nodejs22"), NODE_BASE);
+    return registry;
+  }
+
+  /** The base image {@link #startWithNodeBase} pushes. */
+  public static final String NODE_BASE = "base/nodejs22:1";
+
   /** Starts it on {@code host} at a free port and waits until {@code /v2/} answers. */
   public static OciRegistry start(Path binary, Path dir, String host, Duration timeout) {
     String address = host + ":" + FreePorts.next();

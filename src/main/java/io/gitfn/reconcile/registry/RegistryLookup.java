@@ -3,6 +3,7 @@ package io.gitfn.reconcile.registry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gitfn.build.ImageReference;
+import io.gitfn.registry.RegistryCredentials;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;

@@ -7,6 +7,7 @@ import io.gitfn.reconcile.registry.FakeRegistry.Auth;
 import io.gitfn.reconcile.registry.FakeRegistry.Seen;
 import io.gitfn.reconcile.registry.RegistryLookup.Result.Answer;
 import io.gitfn.reconcile.registry.RegistryLookup.Result;
+import io.gitfn.registry.RegistryCredentials;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.gitfn.reconcile.registry;
+package io.gitfn.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.gitfn.reconcile.registry;
+package io.gitfn.registry;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,17 +11,17 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A registry user and password from a {@code kubernetes.io/dockerconfigjson} Secret, the one the builder pushes
- * with. {@link #toString()} never shows the password.
+ * A registry user and password, or a token as the password, as a {@code kubernetes.io/dockerconfigjson} Secret (the
+ * one the builder pushes with) holds them. {@link #toString()} never shows the password.
  */
-record RegistryCredentials(String username, String password) {
+public record RegistryCredentials(String username, String password) {
 
-  static final String DOCKER_CONFIG_KEY = ".dockerconfigjson";
+  public static final String DOCKER_CONFIG_KEY = ".dockerconfigjson";
   // Docker files Docker Hub's credentials under https://index.docker.io/v1/ and serves its API elsewhere.
   private static final Set<String> DOCKER_HUB = Set.of("docker.io", "index.docker.io", "registry-1.docker.io");
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  RegistryCredentials {
+  public RegistryCredentials {
     if (username == null || password == null) {
       throw new IllegalArgumentException("registry credentials need a username and a password");
     }
@@ -36,7 +36,7 @@ record RegistryCredentials(String username, String password) {
    * @throws IllegalArgumentException when {@code .dockerconfigjson} is not what Docker writes; the message says
    *     where and shows no value
    */
-  static Optional<RegistryCredentials> forHost(Map<String, String> data, String host) {
+  public static Optional<RegistryCredentials> forHost(Map<String, String> data, String host) {
     if (data == null || data.get(DOCKER_CONFIG_KEY) == null) {
       return Optional.empty();
     }
@@ -44,7 +44,7 @@ record RegistryCredentials(String username, String password) {
   }
 
   /** The {@code auths} entry whose key names {@code host}, with or without a scheme and path. */
-  static Optional<RegistryCredentials> fromDockerConfig(String dockerConfigJson, String host) {
+  public static Optional<RegistryCredentials> fromDockerConfig(String dockerConfigJson, String host) {
     JsonNode auths = parse(dockerConfigJson).path("auths");
     String wanted = host.toLowerCase(Locale.ROOT);
     for (Map.Entry<String, JsonNode> entry : auths.properties()) {
@@ -108,7 +108,7 @@ record RegistryCredentials(String username, String password) {
   }
 
   /** The {@code Authorization} header value for HTTP basic auth. */
-  String basicAuthorization() {
+  public String basicAuthorization() {
     return "Basic " + Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
   }
 

@@ -1,0 +1,117 @@
+package io.gitfn.cli;
+
+import io.gitfn.api.GoDuration;
+import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.packer.DependencyImage;
+import io.gitfn.registry.ImageAssembler;
+import io.gitfn.registry.ImageName;
+import io.gitfn.registry.RegistryAccess;
+import io.gitfn.registry.RegistryFailure;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code gitfn pack}: the last step of a dependency install Job. It packs the folder the install filled into the
+ * runtime layer and the dependency layer, and pushes the dependency image on the runtime's base image. It runs with
+ * no privilege: it reads files and talks to the registry, nothing else.
+ */
+@Command(name = "pack", mixinStandardHelpOptions = true,
+    description = "Pack an installed Function's packages into its dependency image and push it (run by install Jobs).",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:pushed", "1:the folder could not be packed or the registry refused; the message says why"})
+final class PackCommand implements Callable<Integer> {
+
+  static final int FAILED = 1;
+
+  @Option(names = "--runtime", required = true, paramLabel = "RUNTIME", description = "The Function's runtime.")
+  String runtime;
+
+  @Option(names = "--installed", required = true, paramLabel = "DIR",
+      description = "The install's folder: runtime/ with the server and its packages, function/ with the Function's.")
+  Path installed;
+
+  @Option(names = "--base", required = true, paramLabel = "IMAGE@DIGEST",
+      description = "The runtime's base image, by digest.")
+  String base;
+
+  @Option(names = "--to", required = true, paramLabel = "IMAGE:TAG", description = "The dependency image to push.")
+  String target;
+
+  @Option(names = "--docker-config", paramLabel = "FILE",
+      description = "A Docker config.json with the registries' credentials. Default: none, anonymous.")
+  Path dockerConfig;
+
+  @Option(names = "--insecure-registry", paramLabel = "HOST[:PORT]",
+      description = "A registry spoken to over plain HTTP; may be repeated.")
+  List<String> insecureRegistries = new ArrayList<>();
+
+  @Option(names = "--deadline", defaultValue = "10m", paramLabel = "DURATION",
+      description = "How long the push may take, retries included (default: ${DEFAULT-VALUE}).")
+  String deadline;
+
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      FunctionRuntime language = runtime();
+      ImageName from = parse("--base", base);
+      if (!from.reference().startsWith("sha256:")) {
+        throw new CommandException("--base " + base + " names a tag; name the base image by digest, so that the"
+            + " image says what the packages were installed on");
+      }
+      ImageName to = parse("--to", target);
+      Path scratch = Files.createTempDirectory("gitfn-pack-");
+      ImageAssembler assembler = new ImageAssembler(access(), "gitfn-pack", pool, GoDuration.parse(deadline));
+      ImageAssembler.Pushed pushed = new DependencyImage(assembler, scratch).push(language, installed, from, to);
+      spec.commandLine().getOut().printf("pushed %s@%s: %d bytes uploaded, %d layers mounted, %d already there%n",
+          to, pushed.digest(), pushed.bytesUploaded(), pushed.blobsMounted(), pushed.blobsPresent());
+      return 0;
+    } catch (CommandException | IOException | RegistryFailure e) {
+      spec.commandLine().getErr().println("Error: " + e.getMessage());
+      return FAILED;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private FunctionRuntime runtime() {
+    return Arrays.stream(FunctionRuntime.values()).filter(r -> r.value().equals(runtime)).findFirst()
+        .orElseThrow(() -> new CommandException("--runtime " + runtime + " is none of "
+            + Arrays.stream(FunctionRuntime.values()).map(FunctionRuntime::value).collect(Collectors.joining(", "))));
+  }
+
+  private RegistryAccess access() throws IOException {
+    if (dockerConfig == null) {
+      return RegistryAccess.anonymous(new HashSet<>(insecureRegistries));
+    }
+    try {
+      return RegistryAccess.ofDockerConfig(Files.readString(dockerConfig), new HashSet<>(insecureRegistries));
+    } catch (IllegalArgumentException e) {
+      throw new CommandException(dockerConfig + ": " + e.getMessage());
+    }
+  }
+
+  private static ImageName parse(String option, String image) {
+    try {
+      return ImageName.parse(image);
+    } catch (IllegalArgumentException e) {
+      throw new CommandException(option + ": " + e.getMessage());
+    }
+  }
+}
