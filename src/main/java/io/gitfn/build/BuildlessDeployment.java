@@ -89,7 +89,8 @@ public final class BuildlessDeployment {
         : List.of("python3", ImageLayout.RUNTIME_DIR + "/server.py");
   }
 
-  private static Container installer(Function fn, BuildSettings builds, Container function) {
+  /** The install init container, with {@code function}'s image, pull policy, resources and security context. */
+  static Container installer(Function fn, BuildSettings builds, Container function) {
     FunctionRuntime runtime = fn.getSpec().getRuntime();
     List<VolumeMount> mounts = new ArrayList<>();
     mounts.add(mount(SOURCE_VOLUME, SOURCE, true));
@@ -132,7 +133,8 @@ public final class BuildlessDeployment {
         .build();
   }
 
-  private static List<Volume> volumes(Function fn, String sourceConfigMap, BuildSettings builds) {
+  /** The volumes the install container mounts, and the emptyDir it fills, {@code app}. */
+  static List<Volume> volumes(Function fn, String sourceConfigMap, BuildSettings builds) {
     List<Volume> volumes = new ArrayList<>();
     volumes.add(new VolumeBuilder().withName(SOURCE_VOLUME)
         .withNewConfigMap().withName(sourceConfigMap).endConfigMap().build());
@@ -151,7 +153,7 @@ public final class BuildlessDeployment {
     return volumes;
   }
 
-  private static VolumeMount mount(String volume, String path, boolean readOnly) {
+  static VolumeMount mount(String volume, String path, boolean readOnly) {
     return new VolumeMountBuilder().withName(volume).withMountPath(path).withReadOnly(readOnly).build();
   }
 }

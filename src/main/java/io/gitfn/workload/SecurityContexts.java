@@ -24,8 +24,13 @@ public final class SecurityContexts {
   private SecurityContexts() {}
 
   public static PodSecurityContext pod(Function fn) {
+    return pod(fn.getSpec().getPodSecurityContext());
+  }
+
+  /** {@code given} with gitfn's defaults for what it leaves unset; {@code null} gives the defaults alone. */
+  public static PodSecurityContext pod(PodSecurityContext given) {
     PodSecurityContextBuilder merged = new PodSecurityContextBuilder(
-        Objects.requireNonNullElseGet(fn.getSpec().getPodSecurityContext(), PodSecurityContext::new));
+        Objects.requireNonNullElseGet(given, PodSecurityContext::new));
     if (merged.getRunAsUser() == null) {
       merged.withRunAsUser(RUN_AS);
     }
@@ -42,8 +47,13 @@ public final class SecurityContexts {
   }
 
   public static SecurityContext container(Function fn) {
+    return container(fn.getSpec().getContainerSecurityContext());
+  }
+
+  /** {@code given} with gitfn's defaults for what it leaves unset; {@code null} gives the defaults alone. */
+  public static SecurityContext container(SecurityContext given) {
     SecurityContextBuilder merged = new SecurityContextBuilder(
-        Objects.requireNonNullElseGet(fn.getSpec().getContainerSecurityContext(), SecurityContext::new));
+        Objects.requireNonNullElseGet(given, SecurityContext::new));
     if (merged.getPrivileged() == null) {
       merged.withPrivileged(false);
     }

@@ -1,0 +1,136 @@
+package io.gitfn.build;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.KeyToPath;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.gitfn.api.function.Function;
+import io.gitfn.workload.ChildLabels;
+import io.gitfn.workload.Owner;
+import io.gitfn.workload.SecurityContexts;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The Job that makes a dependency image (docs/functions.md#layers), with no privilege anywhere: its Pod meets the
+ * Pod Security {@code restricted} level (non-root, no capability, no privilege escalation, RuntimeDefault seccomp,
+ * read-only root filesystems, only emptyDir, ConfigMap and Secret volumes).
+ *
+ * <ol>
+ *   <li>The init container {@value BuildlessDeployment#INSTALL} runs in the runtime's base image, named by digest,
+ *       and is buildless mode's install ({@link InstallScript}, without the cache): it copies the runtime's files and
+ *       the Function's dependency files from the source ConfigMap into an emptyDir, and runs {@code npm ci} or
+ *       {@code pip install --target} there, so packages with native code build against the base image's own libc.
+ *       Only this container mounts the package-registry Secret.
+ *   <li>The container {@value #PACK} runs gitfn's own image: {@code gitfn pack} reads the emptyDir, writes the
+ *       runtime layer and the dependency layer, and pushes the dependency image. Only this container mounts the
+ *       push credentials.
+ * </ol>
+ * Neither talks to the API server, so the Pod gets no ServiceAccount token.
+ */
+public final class DependencyInstallJob {
+
+  /** The container that packs and pushes. */
+  public static final String PACK = "pack";
+  static final String REGISTRY_AUTH = "/gitfn-registry-auth";
+
+  private DependencyInstallJob() {
+  }
+
+  /**
+   * The Job.
+   *
+   * @param name the Job's name
+   * @param sourceConfigMap a {@link BuildlessSource} ConfigMap with the runtime's files and the dependency files
+   * @param base the runtime's base image, by digest ({@code registry/repository@sha256:...})
+   * @param target the dependency image, tagged {@link LayerKeys#dependencyTag}
+   * @param packer gitfn's own image
+   */
+  public static Job forFunction(Function fn, String name, String sourceConfigMap, String base, String target,
+      String packer, BuildSettings builds) {
+    if (!base.contains("@sha256:")) {
+      throw new IllegalArgumentException("the install runs on the base image by digest, not " + base);
+    }
+    Map<String, String> labels = ChildLabels.ofFunction(fn);
+    BuildSettings noCache = builds.withDependencyCacheClaim(null);
+    Container installer = BuildlessDeployment.installer(fn, noCache, new ContainerBuilder()
+        .withImage(base)
+        .withImagePullPolicy("IfNotPresent")
+        .withResources(BuildProfiles.forFunction(fn, builds.buildProfile()))
+        .withSecurityContext(SecurityContexts.container((SecurityContext) null))
+        .build());
+    List<Volume> volumes = new ArrayList<>(BuildlessDeployment.volumes(fn, sourceConfigMap, noCache));
+    volumes.add(new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build());
+    volumes.add(new VolumeBuilder().withName("registry-credentials")
+        .withNewSecret().withSecretName(builds.registrySecret())
+        .withItems(new KeyToPath(".dockerconfigjson", null, "config.json"))
+        .endSecret().build());
+    return new JobBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withNamespace(fn.getMetadata().getNamespace())
+        .withLabels(labels)
+        .withOwnerReferences(Owner.of(fn))
+        .endMetadata()
+        .withNewSpec()
+        .withBackoffLimit(0)
+        .withActiveDeadlineSeconds(builds.deadline().toSeconds())
+        .withNewTemplate()
+        .withNewMetadata()
+        .withLabels(labels)
+        .addToAnnotations("sidecar.istio.io/inject", "false")
+        .addToAnnotations(builds.podAnnotations())
+        .endMetadata()
+        .withNewSpec()
+        .withRestartPolicy("Never")
+        .withAutomountServiceAccountToken(false)
+        .withSecurityContext(SecurityContexts.pod((PodSecurityContext) null))
+        .withVolumes(volumes)
+        .withInitContainers(installer)
+        .withContainers(packer(fn, base, target, packer, builds))
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
+  }
+
+  private static Container packer(Function fn, String base, String target, String image, BuildSettings builds) {
+    List<String> args = new ArrayList<>(List.of("pack",
+        "--runtime", fn.getSpec().getRuntime().value(),
+        "--installed", BuildlessDeployment.APP,
+        "--base", base,
+        "--to", target,
+        "--docker-config", REGISTRY_AUTH + "/config.json"));
+    for (Optional<String> host : List.of(ImageReference.registryHostOf(base), ImageReference.registryHostOf(target))) {
+      if (host.isPresent() && builds.insecure(host.get()) && !args.contains(host.get())) {
+        args.add("--insecure-registry");
+        args.add(host.get());
+      }
+    }
+    return new ContainerBuilder()
+        .withName(PACK)
+        .withImage(image)
+        .withImagePullPolicy("IfNotPresent")
+        .withArgs(args)
+        .withTerminationMessagePolicy("FallbackToLogsOnError")
+        .withResources(new ResourceRequirementsBuilder()
+            .addToRequests("cpu", new Quantity("200m")).addToRequests("memory", new Quantity("256Mi"))
+            .addToLimits("memory", new Quantity("512Mi"))
+            .build())
+        .withSecurityContext(SecurityContexts.container((SecurityContext) null))
+        .withVolumeMounts(
+            BuildlessDeployment.mount("app", BuildlessDeployment.APP, true),
+            BuildlessDeployment.mount("registry-credentials", REGISTRY_AUTH, true),
+            BuildlessDeployment.mount("tmp", "/tmp", false))
+        .build();
+  }
+}

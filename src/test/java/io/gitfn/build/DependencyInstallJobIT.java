@@ -1,0 +1,52 @@
+package io.gitfn.build;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.api.function.TestFunction;
+import io.gitfn.testbed.TestNamespace;
+import io.gitfn.testbed.WithKubeApi;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The install Job's Pod against a real API server's PodSecurity admission, in a namespace that enforces
+ * {@code restricted}: admitted, where today's build Job (buildah, with added capabilities) is refused.
+ */
+@WithKubeApi
+class DependencyInstallJobIT {
+
+  @Test
+  void theInstallJobsPodIsAdmittedWherePodSecurityEnforcesRestrictedAndTheBuildahJobsIsNot(KubernetesClient client,
+      TestNamespace ns) {
+    client.namespaces().withName(ns.name()).edit(n -> {
+      n.getMetadata().getLabels().put("pod-security.kubernetes.io/enforce", "restricted");
+      return n;
+    });
+    // The ServiceAccount admission looks the Pod's account up; no controller-manager made it in this bed.
+    client.serviceAccounts().inNamespace(ns.name()).resource(new ServiceAccountBuilder().withNewMetadata()
+        .withName("default").endMetadata().build()).create();
+
+    PodSpec install = DependencyInstallJobTest.job(BuildSettings.defaults().withPackageRegistrySecret("npm"))
+        .getSpec().getTemplate().getSpec();
+    client.resource(pod(ns, "install", install)).dryRun().create();
+
+    Function fn = TestFunction.inline().named("orders").inNamespace(ns.name()).runtime(FunctionRuntime.NODEJS22)
+        .build();
+    PodSpec buildah = BuildJobSpec.forFunction(fn, ContentKey.ofInline(fn, BuildSettings.defaults()), "context",
+        BuildSettings.defaults()).getSpec().getTemplate().getSpec();
+    assertThatThrownBy(() -> client.resource(pod(ns, "buildah", buildah)).dryRun().create())
+        .isInstanceOf(KubernetesClientException.class).hasMessageContaining("violates PodSecurity \"restricted");
+  }
+
+  private static Pod pod(TestNamespace ns, String name, PodSpec spec) {
+    return new PodBuilder().withNewMetadata().withName(name).withNamespace(ns.name()).endMetadata()
+        .withSpec(spec).build();
+  }
+}

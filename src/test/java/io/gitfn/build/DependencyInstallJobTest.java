@@ -1,0 +1,96 @@
+package io.gitfn.build;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.api.function.TestFunction;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class DependencyInstallJobTest {
+
+  static final String BASE = "registry.local:5000/base/nodejs22@sha256:" + "ab".repeat(32);
+  static final String TARGET = "registry.local:5000/shop/gitfn/dependencies:deps-0123456789abcdef0123456789abcdef";
+  static final String PACKER = "ghcr.io/gitfn/gitfn:0.1.0";
+  private static final BuildSettings SETTINGS = BuildSettings.defaults().withPackageRegistrySecret("npm-registry");
+
+  static Job job(BuildSettings settings) {
+    Function fn = TestFunction.inline().named("orders").inNamespace("shop").runtime(FunctionRuntime.NODEJS22)
+        .code("module.exports = { main: () => 'hi' };").build();
+    return DependencyInstallJob.forFunction(fn, "orders-deps-0123456789", "orders-source-0123456789", BASE, TARGET,
+        PACKER, settings);
+  }
+
+  @Test
+  void theInstallRunsInTheBaseImageByDigestAndThePackerInGitfnsImage() {
+    PodSpec pod = job(SETTINGS).getSpec().getTemplate().getSpec();
+
+    assertThat(pod.getInitContainers()).singleElement().satisfies(install -> {
+      assertThat(install.getName()).isEqualTo(BuildlessDeployment.INSTALL);
+      assertThat(install.getImage()).isEqualTo(BASE);
+    });
+    assertThat(pod.getContainers()).singleElement().satisfies(pack -> {
+      assertThat(pack.getImage()).isEqualTo(PACKER);
+      assertThat(pack.getArgs()).containsExactly("pack", "--runtime", "nodejs22", "--installed", "/gitfn",
+          "--base", BASE, "--to", TARGET, "--docker-config", "/gitfn-registry-auth/config.json");
+    });
+    assertThat(pod.getRestartPolicy()).isEqualTo("Never");
+    assertThat(job(SETTINGS).getSpec().getBackoffLimit()).isZero();
+  }
+
+  @Test
+  void eachSecretIsMountedInTheOneContainerThatNeedsIt() {
+    PodSpec pod = job(SETTINGS).getSpec().getTemplate().getSpec();
+
+    assertThat(volumes(pod.getInitContainers().get(0))).contains("package-registry")
+        .doesNotContain("registry-credentials");
+    assertThat(volumes(pod.getContainers().get(0))).contains("registry-credentials")
+        .doesNotContain("package-registry", "source");
+    assertThat(pod.getAutomountServiceAccountToken()).isFalse();
+  }
+
+  @Test
+  void everyContainerRunsWithNoPrivilege() {
+    PodSpec pod = job(SETTINGS).getSpec().getTemplate().getSpec();
+
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    assertThat(List.of(pod.getInitContainers().get(0), pod.getContainers().get(0))).allSatisfy(container -> {
+      assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+      assertThat(container.getSecurityContext().getPrivileged()).isFalse();
+      assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+      assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+      assertThat(container.getSecurityContext().getCapabilities().getAdd()).isNullOrEmpty();
+    });
+    assertThat(pod.getVolumes()).allSatisfy(volume -> assertThat(
+        volume.getEmptyDir() != null || volume.getConfigMap() != null || volume.getSecret() != null).isTrue());
+  }
+
+  @Test
+  void aRegistrySpokenToOverPlainHttpIsPassedOnOnce() {
+    List<String> args = job(SETTINGS.withInsecureRegistries(Set.of("registry.local:5000")))
+        .getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+
+    assertThat(args).endsWith("--insecure-registry", "registry.local:5000");
+    assertThat(args.stream().filter("--insecure-registry"::equals)).hasSize(1);
+  }
+
+  @Test
+  void aBaseImageByTagIsRefused() {
+    Function fn = TestFunction.inline().named("orders").inNamespace("shop").build();
+    assertThatThrownBy(() -> DependencyInstallJob.forFunction(fn, "j", "c", "registry.local/node:22", TARGET, PACKER,
+        SETTINGS)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("the install runs on the base image by digest, not registry.local/node:22");
+  }
+
+  private static List<String> volumes(Container container) {
+    return container.getVolumeMounts().stream().map(VolumeMount::getName).toList();
+  }
+}
