@@ -28,6 +28,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -84,8 +85,34 @@ public final class ImageAssembler {
    */
   public Pushed assemble(ImageName from, List<NewLayer> layers, UnaryOperator<ImageConfig> config,
       ImageName target) throws RegistryFailure {
-    Attempt attempt = new Attempt(from);
-    Future<Pushed> running = pool.submit(() -> assemble(from, layers, config, target, attempt));
+    Attempt attempt = new Attempt("reading " + from);
+    return bounded(attempt, () -> assemble(from, layers, config, target, attempt));
+  }
+
+  /**
+   * The digest of {@code image}'s manifest, as its registry names it (for a tag that names an index, the index's),
+   * or empty when the registry has no such manifest. Bounded like {@link #assemble}.
+   *
+   * @throws RegistryFailure when the registry refuses, fails or cannot be reached; its message names the image
+   */
+  public Optional<String> find(ImageName image) throws RegistryFailure {
+    Attempt attempt = new Attempt("looking for " + image);
+    return bounded(attempt, () -> {
+      List<FailoverHttpClient> clients = new ArrayList<>();
+      try {
+        return client(image, null, false, clients, attempt).checkManifest(image.reference())
+            .map(found -> found.getDigest().toString());
+      } catch (RegistryException | IOException e) {
+        throw new RegistryFailure(attempt.step + ": " + describe(e), e);
+      } finally {
+        shutDown(clients);
+      }
+    });
+  }
+
+  /** Runs {@code work} on the pool and waits for it up to the deadline; what it throws is a RegistryFailure. */
+  private <T> T bounded(Attempt attempt, Callable<T> work) throws RegistryFailure {
+    Future<T> running = pool.submit(work);
     try {
       return running.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
@@ -109,8 +136,8 @@ public final class ImageAssembler {
     volatile String step;
     volatile Optional<String> lastWarning = Optional.empty();
 
-    Attempt(ImageName from) {
-      this.step = "reading " + from;
+    Attempt(String step) {
+      this.step = step;
     }
   }
 
@@ -154,13 +181,17 @@ public final class ImageAssembler {
       // jib's client reads what a registry answers; an answer it cannot read must not fail the caller's thread.
       throw new RegistryFailure(attempt.step + ": the registry's answer could not be read (" + describe(e) + ")", e);
     } finally {
-      // jib's client opens a connection pool per request; only shutDown closes them.
-      for (FailoverHttpClient client : clients) {
-        try {
-          client.shutDown();
-        } catch (IOException ignored) {
-          // closing what is done with; nothing to tell
-        }
+      shutDown(clients);
+    }
+  }
+
+  /** jib's client opens a connection pool per request; only shutDown closes them. */
+  private static void shutDown(List<FailoverHttpClient> clients) {
+    for (FailoverHttpClient client : clients) {
+      try {
+        client.shutDown();
+      } catch (IOException ignored) {
+        // closing what is done with; nothing to tell
       }
     }
   }

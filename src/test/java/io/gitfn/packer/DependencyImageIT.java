@@ -107,7 +107,7 @@ class DependencyImageIT {
    * What the install script leaves: the runtime's files and packages, the Function's source files and packages,
    * and the package-registry config the install read, which must reach no layer.
    */
-  private static Path install(Path root) throws IOException {
+  static Path install(Path root) throws IOException {
     Path runtime = Files.createDirectories(root.resolve("runtime/node_modules/cloudevents"));
     Files.writeString(root.resolve("runtime/server.mjs"), "// gitfn's server\n");
     Files.writeString(root.resolve("runtime/package.json"), "{}\n");

@@ -110,6 +110,14 @@ class ImageAssemblerIT {
   }
 
   @Test
+  void findGivesTheDigestTheRegistryNamesOrNothingForAnImageItLacks() throws Exception {
+    assertThat(assembler.find(base)).contains(RegistryReads.digest(base));
+    assertThat(assembler.find(base.at(RegistryReads.digest(base)))).contains(RegistryReads.digest(base));
+    assertThat(assembler.find(base.at("no-such-tag"))).isEmpty();
+    assertThat(assembler.find(new ImageName(registry.address(), "nobody/here", "1"))).isEmpty();
+  }
+
+  @Test
   void aMissingBaseImageFailsNamingItAndPushesNothing() {
     ImageName missing = new ImageName(registry.address(), "base/nodejs99", "1");
     ImageName target = new ImageName(registry.address(), "team-a/never", "t");

@@ -1,0 +1,89 @@
+package io.gitfn.registry;
+
+import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.build.ContentKey;
+import io.gitfn.build.LayerKeys;
+import io.gitfn.build.RuntimeImageConfig;
+import io.gitfn.build.SourceLayer;
+import io.gitfn.image.LayerDigests;
+import io.gitfn.image.ReproducibleLayer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A Function's image made without a Job: its source layer on the dependency image that an install Job pushed once
+ * for its keys (docs/functions.md#layered-images). The source layer is written in memory, capped by
+ * {@link SourceLayer#LIMITS}; the layers below are mounted within the registry and never downloaded.
+ *
+ * <p>{@link #build} first names the base image by digest (one manifest request), then asks for the dependency image
+ * (one more). Without it, it says which dependency image to make, and on what, and pushes nothing.
+ */
+public final class FunctionImages {
+
+  private final ImageAssembler assembler;
+
+  public FunctionImages(ImageAssembler assembler) {
+    this.assembler = assembler;
+  }
+
+  /**
+   * What one Function's image needs.
+   *
+   * @param base the runtime's base image, by tag or digest
+   * @param runtimeFilesDigest {@code RuntimeSource.digest()} of the runtime's files
+   * @param dependencies the dependency file's text
+   * @param lockFile the lock file beside it, or null
+   * @param registrySettings {@code PackageRegistrySettings.digest} of the package-registry config, empty without one
+   * @param dependencyRepository where dependency images live, such as {@code registry/team/gitfn/dependencies}
+   * @param target the Function's image, tagged with its content key
+   */
+  public record Request(FunctionRuntime runtime, ImageName base, String runtimeFilesDigest, String source,
+      String dependencies, String lockFile, String registrySettings, ImageName dependencyRepository,
+      ImageName target) {
+    public Request {
+      Objects.requireNonNull(runtime, "runtime");
+      Objects.requireNonNull(source, "source");
+    }
+  }
+
+  /** What {@link #build} found. */
+  public sealed interface Outcome {
+    /** The image is pushed: the digest the Deployment names, and how much travelled. */
+    record Pushed(ImageAssembler.Pushed push, ImageName dependencyImage) implements Outcome {}
+
+    /** The dependency image is not there yet: an install Job must make {@code dependencyImage} on {@code base}. */
+    record NeedsDependencies(ImageName dependencyImage, ImageName base) implements Outcome {}
+  }
+
+  /**
+   * Pushes the Function's image if its dependency image exists, else says which one to make.
+   *
+   * @throws RegistryFailure when a registry refuses, fails or cannot be reached, or has no base image
+   * @throws IOException when the source layer passes its cap
+   */
+  public Outcome build(Request request) throws RegistryFailure, IOException {
+    String baseDigest = assembler.find(request.base())
+        .orElseThrow(() -> new RegistryFailure("the base image " + request.base() + " is not in its registry", null));
+    ImageName base = request.base().at(baseDigest);
+    ContentKey runtimeLayer = LayerKeys.runtime(request.runtime(), request.runtimeFilesDigest(), baseDigest);
+    ContentKey dependencyLayer = LayerKeys.dependencies(request.runtime(), baseDigest, request.dependencies(),
+        request.lockFile(), request.registrySettings());
+    ImageName dependencyImage = request.dependencyRepository()
+        .at(LayerKeys.dependencyTag(runtimeLayer, dependencyLayer));
+    if (assembler.find(dependencyImage).isEmpty()) {
+      return new Outcome.NeedsDependencies(dependencyImage, base);
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    LayerDigests digests = ReproducibleLayer.write(SourceLayer.entries(request.runtime(), request.source(),
+        request.dependencies(), request.lockFile()), bytes, SourceLayer.LIMITS);
+    byte[] layer = bytes.toByteArray();
+    NewLayer source = new NewLayer(digests, () -> new ByteArrayInputStream(layer), "gitfn: the Function's source");
+    RuntimeImageConfig runs = RuntimeImageConfig.of(request.runtime());
+    ImageAssembler.Pushed pushed = assembler.assemble(dependencyImage, List.of(source),
+        config -> config.runs(runs.entrypoint(), runs.user(), runs.workingDir(), runs.env()), request.target());
+    return new Outcome.Pushed(pushed, dependencyImage);
+  }
+}
