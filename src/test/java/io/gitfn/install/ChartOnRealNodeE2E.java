@@ -73,7 +73,7 @@ class ChartOnRealNodeE2E {
       node.pushImage(images.archive(name), images.reference(name));
     }
     // The chart's default tag is its appVersion, the project version (ChartImageTest).
-    node.pushImage(controllerImage(), "gitfn/gitfn:" + ChartImageTest.projectVersion());
+    node.pushImage(TestBedBinaries.controllerImage(), "gitfn/gitfn:" + ChartImageTest.projectVersion());
     steps.mark("images pushed");
     String apps = ns.name() + "-apps";
     try (PackageMirrors mirrors = PackageMirrors.start(images.packages(), InetAddress.getByName(node.hostAddress()));
@@ -162,16 +162,6 @@ class ChartOnRealNodeE2E {
             (System.nanoTime() - uninstalling) / 1_000_000);
       }
     }
-  }
-
-  /** target/gitfn-image.tar, which {@code mvn verify} builds before the integration tests. */
-  private static Path controllerImage() {
-    Path archive = TestBedBinaries.projectDir().resolve("target/gitfn-image.tar");
-    if (!Files.isRegularFile(archive)) {
-      throw new IllegalStateException(archive + " is missing: `mvn -B verify` builds it before the integration"
-          + " tests (Jib, execution `image`), as does `mvn -B -Pimage package`");
-    }
-    return archive;
   }
 
   private static void helmInstall(RealNode node, TestNamespace ns, String values) {

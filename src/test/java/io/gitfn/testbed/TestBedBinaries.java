@@ -57,6 +57,16 @@ public record TestBedBinaries(
     return Path.of(System.getProperty("gitfn.project.dir", System.getProperty("user.dir")));
   }
 
+  /** target/gitfn-image.tar, gitfn's own image, which {@code mvn verify} builds before the integration tests. */
+  public static Path controllerImage() {
+    Path archive = projectDir().resolve("target/gitfn-image.tar");
+    if (!Files.isRegularFile(archive)) {
+      throw new IllegalStateException(archive + " is missing: `mvn -B verify` builds it before the integration"
+          + " tests (Jib, execution `image`), as does `mvn -B -Pimage package`");
+    }
+    return archive;
+  }
+
   public Path binary(String name) {
     return dir.resolve("bin").resolve(name);
   }

@@ -1,0 +1,183 @@
+package io.gitfn.packer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.api.function.TestFunction;
+import io.gitfn.build.BuildSettings;
+import io.gitfn.build.BuildlessSource;
+import io.gitfn.build.DependencyInstallJob;
+import io.gitfn.build.FunctionBuildPlan;
+import io.gitfn.build.PackageRegistrySettings;
+import io.gitfn.registry.FunctionImages;
+import io.gitfn.registry.FunctionImages.Outcome;
+import io.gitfn.registry.ImageAssembler;
+import io.gitfn.registry.ImageName;
+import io.gitfn.registry.RegistryAccess;
+import io.gitfn.testbed.NodeImages;
+import io.gitfn.testbed.TestBedBinaries;
+import io.gitfn.testbed.TestNamespace;
+import io.gitfn.testbed.packages.PackageMirrors;
+import io.gitfn.testbed.realnode.FunctionAnswers;
+import io.gitfn.testbed.realnode.RealNode;
+import io.gitfn.testbed.realnode.WithRealNode;
+import io.gitfn.workload.DesiredDeployment;
+import io.gitfn.workload.DesiredService;
+import io.gitfn.workload.WorkloadSettings;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The layered image path on a real node, in a namespace that enforces Pod Security {@code restricted}, where the
+ * buildah build Job cannot run: the install Job installs a Function's npm dependency in the base image and packs it
+ * with gitfn's own image, the Function's image is its source layer on top, pushed from this JVM, and a Deployment of
+ * that image by digest answers through its Service. The controller does not take this path yet; this test drives
+ * its parts in the order the controller is to.
+ */
+@WithRealNode
+class LayeredImageOnRealNodeE2E {
+
+  private static final Logger log = LoggerFactory.getLogger(LayeredImageOnRealNodeE2E.class);
+  private static final String PACKAGE_REGISTRY_SECRET = "package-registry";
+  private static final ExecutorService POOL = Executors.newFixedThreadPool(2);
+  private static RealNode node;
+  private static PackageMirrors mirrors;
+  private static BuildSettings builds;
+  private static String packer;
+
+  @BeforeAll
+  static void pushImagesAndStartTheMirrors(RealNode realNode) throws Exception {
+    node = realNode;
+    NodeImages images = NodeImages.build();
+    node.pushImage(images.archive("nodejs22"), images.reference("nodejs22"));
+    node.pushImage(TestBedBinaries.controllerImage(), "gitfn/packer:test");
+    packer = node.registry() + "/gitfn/packer:test";
+    mirrors = PackageMirrors.start(images.packages(), InetAddress.getByName(node.hostAddress()));
+    builds = BuildSettings.defaults()
+        .withRegistry(node.registry())
+        .withInsecureRegistries(Set.of(node.registry()))
+        .withBaseImage(FunctionRuntime.NODEJS22, node.registry() + "/" + images.reference("nodejs22"))
+        .withPackageRegistrySecret(PACKAGE_REGISTRY_SECRET);
+  }
+
+  @AfterAll
+  static void stop() {
+    POOL.shutdownNow();
+    if (mirrors != null) {
+      mirrors.close();
+    }
+  }
+
+  @Test
+  void aFunctionWithADependencyIsInstalledPackedAndRunInARestrictedNamespace(KubernetesClient client,
+      TestNamespace ns) throws Exception {
+    client.namespaces().withName(ns.name()).edit(n -> {
+      n.getMetadata().getLabels().put("pod-security.kubernetes.io/enforce", "restricted");
+      return n;
+    });
+    secrets(client, ns.name());
+    Function fn = TestFunction.inline().named("clock").inNamespace(ns.name()).runtime(FunctionRuntime.NODEJS22)
+        .code("const ms = require('ms');\nmodule.exports = { main: () => 'layered ' + ms(60000) };\n")
+        .dependencies("{\"name\": \"clock\", \"version\": \"1.0.0\", \"dependencies\": {\"ms\": \"2.1.3\"}}")
+        .build();
+    FunctionBuildPlan plan = FunctionBuildPlan.ofInline(fn, builds);
+    FunctionImages images = new FunctionImages(new ImageAssembler(
+        RegistryAccess.anonymous(Set.of(node.registry())), "gitfn-test", POOL, Duration.ofSeconds(60)));
+    FunctionImages.Request request = new FunctionImages.Request(FunctionRuntime.NODEJS22,
+        ImageName.parse(builds.baseImage(FunctionRuntime.NODEJS22)),
+        builds.runtimes().of(FunctionRuntime.NODEJS22).digest(), fn.getSpec().getSource().getInline().getSource(),
+        fn.getSpec().getSource().getInline().getDependencies(), null,
+        PackageRegistrySettings.digest(FunctionRuntime.NODEJS22, mirrors.npmrc()),
+        new ImageName(node.registry(), ns.name() + "/gitfn/dependencies", "unused"),
+        new ImageName(node.registry(), ns.name() + "/clock", plan.key().tag()));
+
+    Outcome.NeedsDependencies needs = (Outcome.NeedsDependencies) images.build(request);
+    ConfigMap source = unowned(BuildlessSource.of(fn, plan, builds).configMap(fn));
+    client.resource(source).create();
+    Job job = unowned(DependencyInstallJob.forFunction(fn, "clock-dependencies", source.getMetadata().getName(),
+        needs.base().toString(), needs.dependencyImage().toString(), packer, builds));
+    long installing = System.nanoTime();
+    client.resource(job).create();
+    awaitSucceeded(client, ns.name(), "clock-dependencies");
+    long installed = System.nanoTime();
+
+    Outcome.Pushed pushed = (Outcome.Pushed) images.build(request);
+    log.info("layered image on the real node: install Job {} ms, source layer and manifest pushed in {} ms ({} bytes"
+        + " uploaded, {} layers mounted, {} already there)", (installed - installing) / 1_000_000,
+        (System.nanoTime() - installed) / 1_000_000, pushed.push().bytesUploaded(), pushed.push().blobsMounted(),
+        pushed.push().blobsPresent());
+    assertThat(pushed.push().bytesUploaded()).as("a handler and a package.json, and the config").isLessThan(64 * 1024);
+    String image = pushed.push().image().registry() + "/" + pushed.push().image().repository() + "@"
+        + pushed.push().digest();
+    client.resource(unowned(DesiredDeployment.forFunction(fn, image, WorkloadSettings.defaults()))).create();
+    client.resource(unowned(DesiredService.forFunction(fn))).create();
+
+    await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(2)).ignoreExceptions().untilAsserted(() -> {
+      String clusterIp = client.services().inNamespace(ns.name()).withName("clock").get().getSpec().getClusterIP();
+      assertThat(FunctionAnswers.get("http://" + clusterIp + "/")).isEqualTo("layered 1m");
+    });
+    Deployment running = client.apps().deployments().inNamespace(ns.name()).withName("clock").get();
+    assertThat(running.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()).contains("@sha256:");
+  }
+
+  private static void awaitSucceeded(KubernetesClient client, String namespace, String name) {
+    await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+      Job job = client.batch().v1().jobs().inNamespace(namespace).withName(name).get();
+      Integer failed = job.getStatus() == null ? null : job.getStatus().getFailed();
+      assertThat(failed).as("failed Pods of Job %s: %s", name, logs(client, namespace, name)).isNull();
+      assertThat(job.getStatus().getSucceeded()).as("Job %s", name).isEqualTo(1);
+    });
+  }
+
+  private static String logs(KubernetesClient client, String namespace, String job) {
+    StringBuilder logs = new StringBuilder();
+    for (Pod pod : client.pods().inNamespace(namespace).withLabel("job-name", job).list().getItems()) {
+      for (String container : new String[] {"install", DependencyInstallJob.PACK}) {
+        try {
+          logs.append("\n--- ").append(container).append(":\n")
+              .append(client.pods().inNamespace(namespace).withName(pod.getMetadata().getName())
+                  .inContainer(container).getLog());
+        } catch (RuntimeException e) {
+          logs.append("(no log: ").append(e.getMessage()).append(")");
+        }
+      }
+    }
+    return logs.toString();
+  }
+
+  /** The Function is not in the API server (a running controller would build it its own way): no owner. */
+  private static <T extends HasMetadata> T unowned(T object) {
+    object.getMetadata().setOwnerReferences(null);
+    return object;
+  }
+
+  private static void secrets(KubernetesClient client, String namespace) {
+    client.secrets().inNamespace(namespace).resource(new SecretBuilder()
+        .withNewMetadata().withName(BuildSettings.DEFAULT_REGISTRY_SECRET).endMetadata()
+        .withType("kubernetes.io/dockerconfigjson")
+        .withStringData(Map.of(".dockerconfigjson", "{\"auths\":{}}")) // the node's registry takes anyone
+        .build()).create();
+    client.secrets().inNamespace(namespace).resource(new SecretBuilder()
+        .withNewMetadata().withName(PACKAGE_REGISTRY_SECRET).endMetadata()
+        .withStringData(Map.of(".npmrc", mirrors.npmrc(), "pip.conf", mirrors.pipConf()))
+        .build()).create();
+  }
+}
