@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.TestFunction;
@@ -29,9 +30,10 @@ class DependencyInstallJobIT {
       n.getMetadata().getLabels().put("pod-security.kubernetes.io/enforce", "restricted");
       return n;
     });
-    // The ServiceAccount admission looks the Pod's account up; no controller-manager made it in this bed.
+    // The ServiceAccount admission looks the Pod's account up. A bed with a controller-manager has made it; one
+    // with only an API server has not.
     client.serviceAccounts().inNamespace(ns.name()).resource(new ServiceAccountBuilder().withNewMetadata()
-        .withName("default").endMetadata().build()).create();
+        .withName("default").endMetadata().build()).createOr(NonDeletingOperation::update);
 
     PodSpec install = DependencyInstallJobTest.job(BuildSettings.defaults().withPackageRegistrySecret("npm"))
         .getSpec().getTemplate().getSpec();

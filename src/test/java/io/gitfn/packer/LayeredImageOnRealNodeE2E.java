@@ -47,10 +47,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The layered image path on a real node, in a namespace that enforces Pod Security {@code restricted}, where the
- * buildah build Job cannot run: the install Job installs a Function's npm dependency in the base image and packs it
- * with gitfn's own image, the Function's image is its source layer on top, pushed from this JVM, and a Deployment of
- * that image by digest answers through its Service. The controller does not take this path yet; this test drives
- * its parts in the order the controller is to.
+ * buildah build Job cannot run: the install Job installs a Function's npm or pip dependency in the base image and
+ * packs it with gitfn's own image, the Function's image is its source layer on top, pushed from this JVM, and a
+ * Deployment of that image by digest answers through its Service. The controller does not take this path yet; this
+ * test drives its parts in the order the controller is to.
  */
 @WithRealNode
 class LayeredImageOnRealNodeE2E {
@@ -68,6 +68,7 @@ class LayeredImageOnRealNodeE2E {
     node = realNode;
     NodeImages images = NodeImages.build();
     node.pushImage(images.archive("nodejs22"), images.reference("nodejs22"));
+    node.pushImage(images.archive("python312"), images.reference("python312"));
     node.pushImage(TestBedBinaries.controllerImage(), "gitfn/packer:test");
     packer = node.registry() + "/gitfn/packer:test";
     mirrors = PackageMirrors.start(images.packages(), InetAddress.getByName(node.hostAddress()));
@@ -75,6 +76,7 @@ class LayeredImageOnRealNodeE2E {
         .withRegistry(node.registry())
         .withInsecureRegistries(Set.of(node.registry()))
         .withBaseImage(FunctionRuntime.NODEJS22, node.registry() + "/" + images.reference("nodejs22"))
+        .withBaseImage(FunctionRuntime.PYTHON312, node.registry() + "/" + images.reference("python312"))
         .withPackageRegistrySecret(PACKAGE_REGISTRY_SECRET);
   }
 
@@ -87,54 +89,76 @@ class LayeredImageOnRealNodeE2E {
   }
 
   @Test
-  void aFunctionWithADependencyIsInstalledPackedAndRunInARestrictedNamespace(KubernetesClient client,
+  void aNodeFunctionWithADependencyIsInstalledPackedAndRunInARestrictedNamespace(KubernetesClient client,
       TestNamespace ns) throws Exception {
+    runsLayered(client, ns, TestFunction.inline().named("clock").inNamespace(ns.name())
+        .runtime(FunctionRuntime.NODEJS22)
+        .code("const ms = require('ms');\nmodule.exports = { main: () => 'layered ' + ms(60000) };\n")
+        .dependencies("{\"name\": \"clock\", \"version\": \"1.0.0\", \"dependencies\": {\"ms\": \"2.1.3\"}}")
+        .build(), mirrors.npmrc(), "layered 1m");
+  }
+
+  @Test
+  void aPythonFunctionWithAPipDependencyIsInstalledPackedAndRunInARestrictedNamespace(KubernetesClient client,
+      TestNamespace ns) throws Exception {
+    runsLayered(client, ns, TestFunction.inline().named("py-clock").inNamespace(ns.name())
+        .runtime(FunctionRuntime.PYTHON312)
+        .code("import six\n\ndef main(event, context):\n    return 'layered ' + six.ensure_text(b'python')\n")
+        .dependencies("six==1.17.0\n")
+        .build(), mirrors.pipConf(), "layered python");
+  }
+
+  /**
+   * The path the controller is to take for {@code fn}: the dependency image is missing, the install Job makes it,
+   * the source layer goes on top, and a Deployment of the image by digest answers {@code expected}.
+   */
+  private static void runsLayered(KubernetesClient client, TestNamespace ns, Function fn, String registryConfig,
+      String expected) throws Exception {
     client.namespaces().withName(ns.name()).edit(n -> {
       n.getMetadata().getLabels().put("pod-security.kubernetes.io/enforce", "restricted");
       return n;
     });
     secrets(client, ns.name());
-    Function fn = TestFunction.inline().named("clock").inNamespace(ns.name()).runtime(FunctionRuntime.NODEJS22)
-        .code("const ms = require('ms');\nmodule.exports = { main: () => 'layered ' + ms(60000) };\n")
-        .dependencies("{\"name\": \"clock\", \"version\": \"1.0.0\", \"dependencies\": {\"ms\": \"2.1.3\"}}")
-        .build();
+    String name = fn.getMetadata().getName();
+    FunctionRuntime runtime = fn.getSpec().getRuntime();
     FunctionBuildPlan plan = FunctionBuildPlan.ofInline(fn, builds);
     FunctionImages images = new FunctionImages(new ImageAssembler(
         RegistryAccess.anonymous(Set.of(node.registry())), "gitfn-test", POOL, Duration.ofSeconds(60)));
-    FunctionImages.Request request = new FunctionImages.Request(FunctionRuntime.NODEJS22,
-        ImageName.parse(builds.baseImage(FunctionRuntime.NODEJS22)),
-        builds.runtimes().of(FunctionRuntime.NODEJS22).digest(), fn.getSpec().getSource().getInline().getSource(),
+    FunctionImages.Request request = new FunctionImages.Request(runtime, ImageName.parse(builds.baseImage(runtime)),
+        builds.runtimes().of(runtime).digest(), fn.getSpec().getSource().getInline().getSource(),
         fn.getSpec().getSource().getInline().getDependencies(), null,
-        PackageRegistrySettings.digest(FunctionRuntime.NODEJS22, mirrors.npmrc()),
+        PackageRegistrySettings.digest(runtime, registryConfig),
         new ImageName(node.registry(), ns.name() + "/gitfn/dependencies", "unused"),
-        new ImageName(node.registry(), ns.name() + "/clock", plan.key().tag()));
+        new ImageName(node.registry(), ns.name() + "/" + name, plan.key().tag()));
 
     Outcome.NeedsDependencies needs = (Outcome.NeedsDependencies) images.build(request);
     ConfigMap source = unowned(BuildlessSource.of(fn, plan, builds).configMap(fn));
     client.resource(source).create();
-    Job job = unowned(DependencyInstallJob.forFunction(fn, "clock-dependencies", source.getMetadata().getName(),
+    String jobName = name + "-dependencies";
+    Job job = unowned(DependencyInstallJob.forFunction(fn, jobName, source.getMetadata().getName(),
         needs.base().toString(), needs.dependencyImage().toString(), packer, builds));
     long installing = System.nanoTime();
     client.resource(job).create();
-    awaitSucceeded(client, ns.name(), "clock-dependencies");
+    awaitSucceeded(client, ns.name(), jobName);
     long installed = System.nanoTime();
 
     Outcome.Pushed pushed = (Outcome.Pushed) images.build(request);
-    log.info("layered image on the real node: install Job {} ms, source layer and manifest pushed in {} ms ({} bytes"
-        + " uploaded, {} layers mounted, {} already there)", (installed - installing) / 1_000_000,
-        (System.nanoTime() - installed) / 1_000_000, pushed.push().bytesUploaded(), pushed.push().blobsMounted(),
-        pushed.push().blobsPresent());
-    assertThat(pushed.push().bytesUploaded()).as("a handler and a package.json, and the config").isLessThan(64 * 1024);
+    log.info("layered image of {} on the real node: install Job {} ms, source layer and manifest pushed in {} ms"
+        + " ({} bytes uploaded, {} layers mounted, {} already there)", runtime.value(),
+        (installed - installing) / 1_000_000, (System.nanoTime() - installed) / 1_000_000,
+        pushed.push().bytesUploaded(), pushed.push().blobsMounted(), pushed.push().blobsPresent());
+    assertThat(pushed.push().bytesUploaded()).as("a handler, a dependency file and the config")
+        .isLessThan(64 * 1024);
     String image = pushed.push().image().registry() + "/" + pushed.push().image().repository() + "@"
         + pushed.push().digest();
     client.resource(unowned(DesiredDeployment.forFunction(fn, image, WorkloadSettings.defaults()))).create();
     client.resource(unowned(DesiredService.forFunction(fn))).create();
 
     await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(2)).ignoreExceptions().untilAsserted(() -> {
-      String clusterIp = client.services().inNamespace(ns.name()).withName("clock").get().getSpec().getClusterIP();
-      assertThat(FunctionAnswers.get("http://" + clusterIp + "/")).isEqualTo("layered 1m");
+      String clusterIp = client.services().inNamespace(ns.name()).withName(name).get().getSpec().getClusterIP();
+      assertThat(FunctionAnswers.get("http://" + clusterIp + "/")).isEqualTo(expected);
     });
-    Deployment running = client.apps().deployments().inNamespace(ns.name()).withName("clock").get();
+    Deployment running = client.apps().deployments().inNamespace(ns.name()).withName(name).get();
     assertThat(running.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()).contains("@sha256:");
   }
 

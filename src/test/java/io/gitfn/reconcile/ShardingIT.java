@@ -92,12 +92,13 @@ class ShardingIT {
     client.resource(labelled(LeaderElectionIT.function(ns, "in-b"), "b")).create();
 
     // Each instance reconciled a Function created after "unsharded": its informer has listed and watched past it.
+    // The Events that name the writer are recorded after the status write lands, so they are awaited too.
     await().atMost(WAIT).untilAsserted(() -> {
       assertThat(LeaderElectionIT.reconciled(client, ns, "in-a")).isTrue();
       assertThat(LeaderElectionIT.reconciled(client, ns, "in-b")).isTrue();
+      assertThat(writers(client, ns, "in-a")).containsExactly("shard-a");
+      assertThat(writers(client, ns, "in-b")).containsExactly("shard-b");
     });
-    assertThat(writers(client, ns, "in-a")).containsExactly("shard-a");
-    assertThat(writers(client, ns, "in-b")).containsExactly("shard-b");
     // It did so with its shard's selector only, which "unsharded" does not pass: no wait can make either see it.
     assertThat(requestsA.functionInformer()).as("instance a's lists and watches of Functions").isNotEmpty()
         .allSatisfy(query -> assertThat(query).contains("labelSelector=" + SHARD + "=a"));
