@@ -17,7 +17,6 @@ import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
-import io.gitfn.build.BuildSettings;
 import io.gitfn.testbed.GiteaServer;
 import io.gitfn.testbed.NodeImages;
 import io.gitfn.testbed.TestBedBinaries;
@@ -26,6 +25,7 @@ import io.gitfn.testbed.git.GitClient;
 import io.gitfn.testbed.git.WorkingCopy;
 import io.gitfn.testbed.packages.PackageMirrors;
 import io.gitfn.testbed.realnode.FunctionAnswers;
+import io.gitfn.testbed.realnode.NodeGitfn;
 import io.gitfn.testbed.realnode.RealNode;
 import io.gitfn.testbed.realnode.WithRealNode;
 import java.io.IOException;
@@ -56,7 +56,7 @@ class ChartOnRealNodeE2E {
   private static final Logger log = LoggerFactory.getLogger(ChartOnRealNodeE2E.class);
   private static final String RELEASE = "gitfn";
   private static final String LEASE = "gitfn-controller-leader";
-  private static final String PACKAGE_REGISTRY_SECRET = "package-registry";
+  private static final String PACKAGE_REGISTRY_SECRET = NodeGitfn.PACKAGE_REGISTRY_SECRET;
   // Two controller JVMs starting at once on two shared cores.
   private static final Duration CONTROLLER_START = Duration.ofMinutes(3);
   // A build Pod installs the runtime's packages from the mirrors on two shared cores.
@@ -214,15 +214,7 @@ class ChartOnRealNodeE2E {
   /** The Secrets a namespace with Functions needs: registry push, package registry, Git and webhook. */
   private static void prepareSecrets(KubernetesClient client, String namespace, PackageMirrors mirrors,
       GiteaServer gitea) {
-    client.secrets().inNamespace(namespace).resource(new SecretBuilder()
-        .withNewMetadata().withName(BuildSettings.DEFAULT_REGISTRY_SECRET).endMetadata()
-        .withType("kubernetes.io/dockerconfigjson")
-        .withStringData(Map.of(".dockerconfigjson", "{\"auths\":{}}")) // the node's registry takes anyone
-        .build()).create();
-    client.secrets().inNamespace(namespace).resource(new SecretBuilder()
-        .withNewMetadata().withName(PACKAGE_REGISTRY_SECRET).endMetadata()
-        .withStringData(Map.of(".npmrc", mirrors.npmrc(), "pip.conf", mirrors.pipConf()))
-        .build()).create();
+    NodeGitfn.createBuildSecrets(client, namespace, mirrors);
     client.secrets().inNamespace(namespace).resource(gitea.basicAuthSecret("git")).create();
     client.secrets().inNamespace(namespace).resource(new SecretBuilder()
         .withNewMetadata().withName("hook").endMetadata()

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -28,6 +27,7 @@ import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.packages.PackageMirrors;
 import io.gitfn.testbed.realnode.FunctionAnswers;
+import io.gitfn.testbed.realnode.NodeGitfn;
 import io.gitfn.testbed.realnode.RealNode;
 import io.gitfn.testbed.realnode.WithRealNode;
 import io.gitfn.workload.DesiredDeployment;
@@ -35,7 +35,6 @@ import io.gitfn.workload.DesiredService;
 import io.gitfn.workload.WorkloadSettings;
 import java.net.InetAddress;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -56,7 +55,6 @@ import org.slf4j.LoggerFactory;
 class LayeredImageOnRealNodeE2E {
 
   private static final Logger log = LoggerFactory.getLogger(LayeredImageOnRealNodeE2E.class);
-  private static final String PACKAGE_REGISTRY_SECRET = "package-registry";
   private static final ExecutorService POOL = Executors.newFixedThreadPool(2);
   private static RealNode node;
   private static PackageMirrors mirrors;
@@ -77,7 +75,7 @@ class LayeredImageOnRealNodeE2E {
         .withInsecureRegistries(Set.of(node.registry()))
         .withBaseImage(FunctionRuntime.NODEJS22, node.registry() + "/" + images.reference("nodejs22"))
         .withBaseImage(FunctionRuntime.PYTHON312, node.registry() + "/" + images.reference("python312"))
-        .withPackageRegistrySecret(PACKAGE_REGISTRY_SECRET);
+        .withPackageRegistrySecret(NodeGitfn.PACKAGE_REGISTRY_SECRET);
   }
 
   @AfterAll
@@ -118,7 +116,7 @@ class LayeredImageOnRealNodeE2E {
       n.getMetadata().getLabels().put("pod-security.kubernetes.io/enforce", "restricted");
       return n;
     });
-    secrets(client, ns.name());
+    NodeGitfn.createBuildSecrets(client, ns.name(), mirrors);
     String name = fn.getMetadata().getName();
     FunctionRuntime runtime = fn.getSpec().getRuntime();
     FunctionBuildPlan plan = FunctionBuildPlan.ofInline(fn, builds);
@@ -191,17 +189,5 @@ class LayeredImageOnRealNodeE2E {
   private static <T extends HasMetadata> T unowned(T object) {
     object.getMetadata().setOwnerReferences(null);
     return object;
-  }
-
-  private static void secrets(KubernetesClient client, String namespace) {
-    client.secrets().inNamespace(namespace).resource(new SecretBuilder()
-        .withNewMetadata().withName(BuildSettings.DEFAULT_REGISTRY_SECRET).endMetadata()
-        .withType("kubernetes.io/dockerconfigjson")
-        .withStringData(Map.of(".dockerconfigjson", "{\"auths\":{}}")) // the node's registry takes anyone
-        .build()).create();
-    client.secrets().inNamespace(namespace).resource(new SecretBuilder()
-        .withNewMetadata().withName(PACKAGE_REGISTRY_SECRET).endMetadata()
-        .withStringData(Map.of(".npmrc", mirrors.npmrc(), "pip.conf", mirrors.pipConf()))
-        .build()).create();
   }
 }

@@ -84,6 +84,15 @@ public final class NodeGitfn implements AutoCloseable {
 
   /** The registry Secret and the package-registry Secret the build Jobs of a namespace mount. */
   public void prepare(KubernetesClient admin, String namespace) {
+    createBuildSecrets(admin, namespace, mirrors);
+  }
+
+  /**
+   * The Secrets a namespace's builds mount on the real node: {@link BuildSettings#DEFAULT_REGISTRY_SECRET} for the
+   * node's registry, which takes anyone, and {@link #PACKAGE_REGISTRY_SECRET} with {@code .npmrc} and
+   * {@code pip.conf} for {@code mirrors}.
+   */
+  public static void createBuildSecrets(KubernetesClient admin, String namespace, PackageMirrors mirrors) {
     admin.secrets().inNamespace(namespace).resource(new SecretBuilder()
         .withNewMetadata().withName(BuildSettings.DEFAULT_REGISTRY_SECRET).endMetadata()
         .withType("kubernetes.io/dockerconfigjson")
