@@ -72,7 +72,7 @@ public final class BuildlessDeployment {
     function.setWorkingDir(ImageLayout.FUNCTION_DIR);
     function.getVolumeMounts().add(mount("app", APP, true));
     pod.getVolumes().addAll(volumes(fn, sourceConfigMap, builds));
-    pod.setInitContainers(List.of(installer(fn, builds, function)));
+    pod.setInitContainers(List.of(installer(fn, builds, function, false)));
     if (builds.dependencyCacheClaim() != null && pod.getSecurityContext().getFsGroup() == null) {
       // The claim's files belong to the Pods' group, so that every version's Pods, whatever user they run as, can
       // write it; the kubelet changes the owner only when the volume's root is not the group's yet.
@@ -89,8 +89,12 @@ public final class BuildlessDeployment {
         : List.of("python3", ImageLayout.RUNTIME_DIR + "/server.py");
   }
 
-  /** The install init container, with {@code function}'s image, pull policy, resources and security context. */
-  static Container installer(Function fn, BuildSettings builds, Container function) {
+  /**
+   * The install init container, with {@code function}'s image, pull policy, resources and security context.
+   *
+   * @param packed whether what it installs is packed into a layer (see {@link InstallScript#of})
+   */
+  static Container installer(Function fn, BuildSettings builds, Container function, boolean packed) {
     FunctionRuntime runtime = fn.getSpec().getRuntime();
     List<VolumeMount> mounts = new ArrayList<>();
     mounts.add(mount(SOURCE_VOLUME, SOURCE, true));
@@ -122,7 +126,7 @@ public final class BuildlessDeployment {
         .withName(INSTALL)
         .withImage(function.getImage())
         .withImagePullPolicy(function.getImagePullPolicy())
-        .withCommand("sh", "-c", InstallScript.of(runtime, builds.dependencyCacheClaim() != null))
+        .withCommand("sh", "-c", InstallScript.of(runtime, builds.dependencyCacheClaim() != null, packed))
         .withWorkingDir(HOME)
         .withEnv(env)
         // The tail of the install's output becomes the termination message, which the Function's status quotes.

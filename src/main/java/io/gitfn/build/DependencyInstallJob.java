@@ -67,7 +67,7 @@ public final class DependencyInstallJob {
         .withImagePullPolicy("IfNotPresent")
         .withResources(BuildProfiles.forFunction(fn, builds.buildProfile()))
         .withSecurityContext(SecurityContexts.container((SecurityContext) null))
-        .build());
+        .build(), true);
     List<Volume> volumes = new ArrayList<>(BuildlessDeployment.volumes(fn, sourceConfigMap, noCache));
     volumes.add(new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build());
     volumes.add(new VolumeBuilder().withName("registry-credentials")

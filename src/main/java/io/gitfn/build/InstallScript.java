@@ -28,7 +28,16 @@ final class InstallScript {
   static final int CACHE_DAYS = 7;
 
   static String of(FunctionRuntime runtime, boolean cached) {
-    String install = runtime.isNodejs() ? node() : python();
+    return of(runtime, cached, false);
+  }
+
+  /**
+   * @param packed whether the installed folders go into a layer ({@link DependencyInstallJob}): then pip compiles
+   *     no {@code .pyc} files, whose bytes differ from one install to the next, so the same inputs give the same
+   *     layer; Python compiles in memory when it imports instead
+   */
+  static String of(FunctionRuntime runtime, boolean cached, boolean packed) {
+    String install = runtime.isNodejs() ? node() : python(packed);
     return copy() + (cached ? cached(runtime, install) : install);
   }
 
@@ -93,10 +102,11 @@ final class InstallScript {
         + "fi\n";
   }
 
-  private static String python() {
+  private static String python(boolean packed) {
     String packages = ImageLayout.PYTHON_PACKAGES;
     // --target leaves the base image's site-packages alone; PYTHONPATH names both folders, as in an image.
-    String install = "python3 -m pip install --target " + packages + " -r requirements.txt";
+    String install = "python3 -m pip install --target " + packages + (packed ? " --no-compile" : "")
+        + " -r requirements.txt";
     return "cd " + ImageLayout.RUNTIME_DIR + "\n"
         + step(install, "gitfn's runtime packages")
         + "cd " + ImageLayout.FUNCTION_DIR + "\n"

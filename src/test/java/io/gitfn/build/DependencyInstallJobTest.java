@@ -46,6 +46,16 @@ class DependencyInstallJobTest {
   }
 
   @Test
+  void pipCompilesNoPycFilesWhoseBytesWouldDifferFromOneInstallToTheNext() {
+    Function fn = TestFunction.inline().named("py").inNamespace("shop").runtime(FunctionRuntime.PYTHON312).build();
+    String script = DependencyInstallJob.forFunction(fn, "j", "c", BASE, TARGET, PACKER, SETTINGS).getSpec()
+        .getTemplate().getSpec().getInitContainers().get(0).getCommand().get(2);
+
+    assertThat(script).contains("python3 -m pip install --target packages --no-compile -r requirements.txt")
+        .doesNotContain("--target packages -r");
+  }
+
+  @Test
   void eachSecretIsMountedInTheOneContainerThatNeedsIt() {
     PodSpec pod = job(SETTINGS).getSpec().getTemplate().getSpec();
 

@@ -23,6 +23,7 @@ import io.gitfn.registry.ImageAssembler;
 import io.gitfn.registry.ImageName;
 import io.gitfn.registry.RegistryAccess;
 import io.gitfn.testbed.NodeImages;
+import io.gitfn.testbed.RegistryReads;
 import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.packages.PackageMirrors;
@@ -140,10 +141,19 @@ class LayeredImageOnRealNodeE2E {
     awaitSucceeded(client, ns.name(), jobName);
     long installed = System.nanoTime();
 
+    // The same inputs installed and packed again, by another Job: the same dependency image, byte for byte.
+    ImageName again = needs.dependencyImage().at(needs.dependencyImage().reference() + "-again");
+    client.resource(unowned(DependencyInstallJob.forFunction(fn, jobName + "-again", source.getMetadata().getName(),
+        needs.base().toString(), again.toString(), packer, builds))).create();
+    awaitSucceeded(client, ns.name(), jobName + "-again");
+    assertThat(RegistryReads.digest(again)).as("the dependency image installed twice")
+        .isEqualTo(RegistryReads.digest(needs.dependencyImage()));
+
+    long pushing = System.nanoTime();
     Outcome.Pushed pushed = (Outcome.Pushed) images.build(request);
     log.info("layered image of {} on the real node: install Job {} ms, source layer and manifest pushed in {} ms"
         + " ({} bytes uploaded, {} layers mounted, {} already there)", runtime.value(),
-        (installed - installing) / 1_000_000, (System.nanoTime() - installed) / 1_000_000,
+        (installed - installing) / 1_000_000, (System.nanoTime() - pushing) / 1_000_000,
         pushed.push().bytesUploaded(), pushed.push().blobsMounted(), pushed.push().blobsPresent());
     assertThat(pushed.push().bytesUploaded()).as("a handler, a dependency file and the config")
         .isLessThan(64 * 1024);
