@@ -137,10 +137,7 @@ public final class BuildJobSpec {
     List<Volume> volumes = new ArrayList<>();
     volumes.add(new VolumeBuilder().withName("context")
         .withNewConfigMap().withName(contextConfigMap).withItems(contextItems(fn, settings)).endConfigMap().build());
-    volumes.add(new VolumeBuilder().withName("registry-credentials")
-        .withNewSecret().withSecretName(settings.registrySecret())
-        .withItems(new KeyToPath(".dockerconfigjson", null, "config.json"))
-        .endSecret().build());
+    volumes.add(credentialsVolume(settings));
     if (settings.builder().tool() == ImageBuilder.Tool.BUILDAH) {
       volumes.add(BuildahContainer.storageVolume());
     }
@@ -190,6 +187,14 @@ public final class BuildJobSpec {
           .withMountPath(WORKSPACE + "/" + Dockerfiles.REGISTRY_CONFIG_DIR).withReadOnly(true).build());
     }
     return mounts;
+  }
+
+  /** The push Secret ({@code --registry-secret}), its {@code .dockerconfigjson} as {@code config.json}. */
+  static Volume credentialsVolume(BuildSettings settings) {
+    return new VolumeBuilder().withName("registry-credentials")
+        .withNewSecret().withSecretName(settings.registrySecret())
+        .withItems(new KeyToPath(".dockerconfigjson", null, "config.json"))
+        .endSecret().build();
   }
 
   /** The push Secret's {@code config.json} at {@code dir}, read-only. */

@@ -2,7 +2,6 @@ package io.gitfn.build;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
@@ -70,10 +69,7 @@ public final class DependencyInstallJob {
         .build(), true);
     List<Volume> volumes = new ArrayList<>(BuildlessDeployment.volumes(fn, sourceConfigMap, noCache));
     volumes.add(new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build());
-    volumes.add(new VolumeBuilder().withName("registry-credentials")
-        .withNewSecret().withSecretName(builds.registrySecret())
-        .withItems(new KeyToPath(".dockerconfigjson", null, "config.json"))
-        .endSecret().build());
+    volumes.add(BuildJobSpec.credentialsVolume(builds));
     return new JobBuilder()
         .withNewMetadata()
         .withName(name)
@@ -129,7 +125,7 @@ public final class DependencyInstallJob {
         .withSecurityContext(SecurityContexts.container((SecurityContext) null))
         .withVolumeMounts(
             BuildlessDeployment.mount("app", BuildlessDeployment.APP, true),
-            BuildlessDeployment.mount("registry-credentials", REGISTRY_AUTH, true),
+            BuildJobSpec.credentialsMount(REGISTRY_AUTH),
             BuildlessDeployment.mount("tmp", "/tmp", false))
         .build();
   }

@@ -2,6 +2,7 @@ package io.gitfn.cli;
 
 import io.gitfn.api.GoDuration;
 import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.manifest.Runtimes;
 import io.gitfn.packer.DependencyImage;
 import io.gitfn.registry.ImageAssembler;
 import io.gitfn.registry.ImageName;
@@ -11,13 +12,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -91,9 +90,8 @@ final class PackCommand implements Callable<Integer> {
   }
 
   private FunctionRuntime runtime() {
-    return Arrays.stream(FunctionRuntime.values()).filter(r -> r.value().equals(runtime)).findFirst()
-        .orElseThrow(() -> new CommandException("--runtime " + runtime + " is none of "
-            + Arrays.stream(FunctionRuntime.values()).map(FunctionRuntime::value).collect(Collectors.joining(", "))));
+    return Runtimes.parse(runtime)
+        .orElseThrow(() -> new CommandException("--runtime " + runtime + " is none of " + Runtimes.names()));
   }
 
   private RegistryAccess access() throws IOException {
