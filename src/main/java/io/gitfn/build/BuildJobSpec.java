@@ -130,6 +130,8 @@ public final class BuildJobSpec {
     return switch (settings.builder().tool()) {
       case KANIKO -> KanikoContainer.of(fn, key, settings, context);
       case BUILDAH -> BuildahContainer.of(fn, key, settings, context);
+      case LAYERED -> throw new IllegalStateException("the layered builder runs no build Job: the controller"
+          + " assembles images itself and runs a DependencyInstallJob for new dependencies");
     };
   }
 

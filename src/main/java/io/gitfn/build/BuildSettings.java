@@ -34,6 +34,8 @@ import java.util.stream.Collectors;
  * @param defaultMode how Functions without a {@code gitfn.io/build-mode} annotation run: built images, or buildless
  * @param dependencyCacheClaim the PersistentVolumeClaim, in each Function's namespace, where buildless Pods keep
  *     installed dependencies by key, so that a Pod whose key is there installs nothing; null for none
+ * @param pushDeadline how long the controller's own registry requests may take, each, when the layered builder
+ *     assembles an image in-process (a lookup, or a push of the source layer, config and manifest)
  */
 public record BuildSettings(
     String registry,
@@ -48,9 +50,16 @@ public record BuildSettings(
     Set<String> insecureRegistries,
     Duration deadline,
     BuildMode defaultMode,
-    String dependencyCacheClaim) {
+    String dependencyCacheClaim,
+    Duration pushDeadline) {
 
   public static final int DEFAULT_CONCURRENCY = 5;
+
+  /**
+   * A source layer, a config and a manifest are a few KiB; a registry that takes longer than this for one of them
+   * is failing, and the Function says so while its running version stays.
+   */
+  public static final Duration DEFAULT_PUSH_DEADLINE = Duration.ofSeconds(60);
 
   /**
    * How long a build Job may run before Kubernetes stops it ({@code activeDeadlineSeconds}). Builds here take 10 to
@@ -107,6 +116,9 @@ public record BuildSettings(
       throw new IllegalArgumentException("the build deadline must be at least 1s, not " + deadline);
     }
     Objects.requireNonNull(defaultMode, "defaultMode");
+    if (pushDeadline == null || pushDeadline.toMillis() < 100) {
+      throw new IllegalArgumentException("the push deadline must be at least 100ms, not " + pushDeadline);
+    }
     if (dependencyCacheClaim != null && dependencyCacheClaim.isBlank()) {
       dependencyCacheClaim = null;
     }
@@ -127,7 +139,8 @@ public record BuildSettings(
       String registrySecret, String packageRegistrySecret, String buildProfile, Map<String, String> podAnnotations,
       int concurrency, Set<String> insecureRegistries) {
     this(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile, podAnnotations,
-        concurrency, RuntimeSources.bundled(), insecureRegistries, DEFAULT_DEADLINE, BuildMode.IMAGE, null);
+        concurrency, RuntimeSources.bundled(), insecureRegistries, DEFAULT_DEADLINE, BuildMode.IMAGE, null,
+        DEFAULT_PUSH_DEADLINE);
   }
 
   /**
@@ -157,54 +170,64 @@ public record BuildSettings(
 
   public BuildSettings withRegistry(String registry) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode, dependencyCacheClaim);
+        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode,
+        dependencyCacheClaim, pushDeadline);
   }
 
   public BuildSettings withBuilder(ImageBuilder other) {
     return new BuildSettings(registry, other, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode, dependencyCacheClaim);
+        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode,
+        dependencyCacheClaim, pushDeadline);
   }
 
   public BuildSettings withInsecureRegistries(Set<String> hosts) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, hosts, deadline, defaultMode, dependencyCacheClaim);
+        podAnnotations, concurrency, runtimes, hosts, deadline, defaultMode, dependencyCacheClaim, pushDeadline);
   }
 
   public BuildSettings withPackageRegistrySecret(String secret) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, secret, buildProfile, podAnnotations,
-        concurrency, runtimes, insecureRegistries, deadline, defaultMode, dependencyCacheClaim);
+        concurrency, runtimes, insecureRegistries, deadline, defaultMode, dependencyCacheClaim, pushDeadline);
   }
 
   public BuildSettings withBaseImage(FunctionRuntime runtime, String image) {
     Map<FunctionRuntime, String> images = new EnumMap<>(baseImages);
     images.put(runtime, image);
     return new BuildSettings(registry, builder, images, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode, dependencyCacheClaim);
+        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode,
+        dependencyCacheClaim, pushDeadline);
   }
 
   public BuildSettings withPodAnnotations(Map<String, String> annotations) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        annotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode, dependencyCacheClaim);
+        annotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode,
+        dependencyCacheClaim, pushDeadline);
   }
 
   public BuildSettings withConcurrency(int limit) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, limit, runtimes, insecureRegistries, deadline, defaultMode, dependencyCacheClaim);
+        podAnnotations, limit, runtimes, insecureRegistries, deadline, defaultMode, dependencyCacheClaim, pushDeadline);
   }
 
   public BuildSettings withDeadline(Duration limit) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, insecureRegistries, limit, defaultMode, dependencyCacheClaim);
+        podAnnotations, concurrency, runtimes, insecureRegistries, limit, defaultMode,
+        dependencyCacheClaim, pushDeadline);
   }
 
   public BuildSettings withDefaultMode(BuildMode mode) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, mode, dependencyCacheClaim);
+        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, mode, dependencyCacheClaim, pushDeadline);
   }
 
   public BuildSettings withDependencyCacheClaim(String claim) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
-        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode, claim);
+        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode, claim, pushDeadline);
+  }
+
+  public BuildSettings withPushDeadline(Duration limit) {
+    return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
+        podAnnotations, concurrency, runtimes, insecureRegistries, deadline, defaultMode, dependencyCacheClaim, limit);
   }
 
   /**
@@ -220,7 +243,7 @@ public record BuildSettings(
   public BuildSettings withRuntime(FunctionRuntime runtime, RuntimeSource source) {
     return new BuildSettings(registry, builder, baseImages, registrySecret, packageRegistrySecret, buildProfile,
         podAnnotations, concurrency, runtimes.with(runtime, source), insecureRegistries, deadline, defaultMode,
-        dependencyCacheClaim);
+        dependencyCacheClaim, pushDeadline);
   }
 
   private static void requireNonBlank(String value, String name) {

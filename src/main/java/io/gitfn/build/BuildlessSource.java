@@ -94,12 +94,17 @@ public record BuildlessSource(ContentKey key, Map<String, String> files) {
    * owned by the Function, so it goes with it. The controller deletes those no history entry names any more.
    */
   public ConfigMap configMap(Function fn) {
+    return configMap(fn, name(fn));
+  }
+
+  /** The same ConfigMap under another name, such as the install Job's that it feeds. */
+  public ConfigMap configMap(Function fn, String name) {
     Map<String, String> labels = new LinkedHashMap<>(ChildLabels.ofFunction(fn));
     labels.put(Labels.CONTENT_KEY, key.tag());
     labels.put(Labels.RESOURCE, RESOURCE);
     return new ConfigMapBuilder()
         .withNewMetadata()
-        .withName(name(fn))
+        .withName(name)
         .withNamespace(fn.getMetadata().getNamespace())
         .withLabels(labels)
         .withOwnerReferences(Owner.of(fn))
@@ -107,6 +112,16 @@ public record BuildlessSource(ContentKey key, Map<String, String> files) {
         .withImmutable(true)
         .withData(data())
         .build();
+  }
+
+  /**
+   * These files without the Function's handler: what an install Job installs from. Functions with the same
+   * dependencies share that Job, and it makes no difference to what it installs which handler came first.
+   */
+  public BuildlessSource withoutHandler(FunctionRuntime runtime) {
+    Map<String, String> rest = new LinkedHashMap<>(files);
+    rest.remove(FUNCTION + "/" + RuntimeFiles.of(runtime).source());
+    return new BuildlessSource(key, rest);
   }
 
   /** ConfigMap key to content, the index included. */

@@ -10,11 +10,13 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.workload.ChildLabels;
 import io.gitfn.workload.Owner;
 import io.gitfn.workload.SecurityContexts;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,11 +40,23 @@ import java.util.Optional;
  */
 public final class DependencyInstallJob {
 
+  /** The value of {@link Labels#RESOURCE} on install Jobs, which sets them apart from a Function's own build Jobs. */
+  public static final String RESOURCE = "dependency-install";
+
   /** The container that packs and pushes. */
   public static final String PACK = "pack";
   static final String REGISTRY_AUTH = "/gitfn-registry-auth";
 
   private DependencyInstallJob() {
+  }
+
+  /**
+   * The name of the Job, and of the ConfigMap it installs from, that makes the dependency image tagged
+   * {@code dependencyTag} ({@link LayerKeys#dependencyTag}): {@code gitfn-} and the tag. One per namespace and
+   * dependency key, whichever Function asks first.
+   */
+  public static String name(String dependencyTag) {
+    return "gitfn-" + dependencyTag;
   }
 
   /**
@@ -59,7 +73,8 @@ public final class DependencyInstallJob {
     if (!base.contains("@sha256:")) {
       throw new IllegalArgumentException("the install runs on the base image by digest, not " + base);
     }
-    Map<String, String> labels = ChildLabels.ofFunction(fn);
+    Map<String, String> labels = new LinkedHashMap<>(ChildLabels.ofFunction(fn));
+    labels.put(Labels.RESOURCE, RESOURCE);
     BuildSettings noCache = builds.withDependencyCacheClaim(null);
     Container installer = BuildlessDeployment.installer(fn, noCache, new ContainerBuilder()
         .withImage(base)

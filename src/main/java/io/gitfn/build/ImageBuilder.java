@@ -1,5 +1,6 @@
 package io.gitfn.build;
 
+import io.gitfn.BuildInfo;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -23,6 +24,9 @@ public record ImageBuilder(Tool tool, String image, List<String> args) {
   /** The last executor image kaniko's project released before it was archived. */
   public static final String KANIKO_IMAGE = "gcr.io/kaniko-project/executor:v1.23.2";
 
+  /** gitfn's own image, of this version, as the chart installs it. */
+  public static final String GITFN_IMAGE = "ghcr.io/gitfn/gitfn:" + BuildInfo.load().gitfn();
+
   /** The build tools gitfn can run. docs/functions.md says why buildah is the default. */
   public enum Tool {
     /**
@@ -37,7 +41,13 @@ public record ImageBuilder(Tool tool, String image, List<String> args) {
      * Maintained by the containers project. Runs as root with three capabilities, vfs storage and chroot
      * isolation in a user namespace of its own; no privileged container.
      */
-    BUILDAH("buildah", BUILDAH_IMAGE, List.of());
+    BUILDAH("buildah", BUILDAH_IMAGE, List.of()),
+    /**
+     * No build tool: the controller assembles each image in-process from layers the registry holds, and a Job with
+     * no privilege installs a dependency change (docs/functions.md#layered-images). Its image is gitfn's own, which
+     * packs and pushes the installed dependencies ({@code gitfn pack}).
+     */
+    LAYERED("layered", GITFN_IMAGE, List.of());
 
     private final String value;
     private final String defaultImage;

@@ -107,11 +107,14 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--package-registry-secret", description = "Secret with .npmrc or pip.conf, in each Function's namespace, for dependency installs.")
   String packageRegistrySecret;
 
-  @Option(names = "--builder", paramLabel = "buildah|kaniko", defaultValue = "buildah", description = "The tool build Jobs run: buildah (maintained, fewer privileges) or kaniko (Kyma's, archived upstream) (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--builder", paramLabel = "buildah|kaniko|layered", defaultValue = "buildah", description = "How images are built: buildah (a build Job, maintained, fewer privileges), kaniko (a build Job, Kyma's, archived upstream) or layered (no build tool: the controller assembles images from layers in the registry, and a Job with no privilege installs new dependencies) (default: ${DEFAULT-VALUE}).")
   String builder;
 
-  @Option(names = "--builder-image", description = "The builder's image (default: " + ImageBuilder.BUILDAH_IMAGE + " for buildah, " + ImageBuilder.KANIKO_IMAGE + " for kaniko).")
+  @Option(names = "--builder-image", description = "The builder's image (default: " + ImageBuilder.BUILDAH_IMAGE + " for buildah, " + ImageBuilder.KANIKO_IMAGE + " for kaniko, gitfn's own ghcr.io/gitfn/gitfn of this version for layered, whose install Jobs pack with it).")
   String builderImage;
+
+  @Option(names = "--push-deadline", defaultValue = "60s", description = "Layered builder: how long each of the controller's own registry requests may take (a lookup, or a push of a source layer, config or manifest) before the Function's BuildReady says the registry failed (default: ${DEFAULT-VALUE}).")
+  String pushDeadline;
 
   @Option(names = BaseImageOption.FLAG, paramLabel = "RUNTIME=IMAGE", description = "The base image a runtime's builds start from, such as nodejs22=mirror.example.com/library/node:22-bookworm-slim, for a registry mirror or an air-gapped cluster (repeatable; default: Docker Hub's node and python images). A Function's runtimeImageOverride still wins.")
   List<String> baseImages = List.of();
@@ -222,7 +225,14 @@ final class ControllerCommand implements Callable<Integer> {
         new HashSet<>(insecureRegistries)).withDeadline(deadline)
         .withPodAnnotations(keyValues("--build-pod-annotation", buildPodAnnotations))
         .withDefaultMode(BuildMode.parse(buildMode))
-        .withDependencyCacheClaim(dependencyCacheClaim));
+        .withDependencyCacheClaim(dependencyCacheClaim)
+        .withPushDeadline(flag(() -> {
+          try {
+            return GoDuration.parse(pushDeadline);
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--push-deadline " + e.getMessage());
+          }
+        })));
     // The hook waits for the reconciles' time to finish, plus time to release the Lease and close the servers.
     StopSignal signal = StopSignal.install("gitfn-stop", shutdown.plusSeconds(10), true);
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

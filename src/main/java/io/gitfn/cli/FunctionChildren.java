@@ -13,6 +13,7 @@ import io.gitfn.build.BuildlessDeployment;
 import io.gitfn.build.BuildlessSource;
 import io.gitfn.build.ContextConfigMapSpec;
 import io.gitfn.build.FunctionBuildPlan;
+import io.gitfn.build.ImageBuilder;
 import io.gitfn.reconcile.sync.FunctionSync;
 import io.gitfn.source.Revision;
 import io.gitfn.workload.DesiredDeployment;
@@ -81,6 +82,10 @@ record FunctionChildren(List<HasMetadata> objects, boolean sourceDependent) {
       BuildlessSource source = BuildlessSource.of(fn, plan.get(), builds);
       objects.add(source.configMap(fn));
       objects.add(BuildlessDeployment.forFunction(fn, source.name(fn), builds, workloads));
+    } else if (builds.builder().tool() == ImageBuilder.Tool.LAYERED) {
+      // The controller assembles the image from layers in the registry; whether a dependency change needs an
+      // install Job, and the digest the Deployment names, only the registry can say.
+      plan.ifPresent(p -> objects.add(DesiredDeployment.forFunction(fn, p.image(), workloads)));
     } else {
       plan.ifPresent(p -> {
         // What the Function controller's planner, builds and workload dependents apply, in that order.

@@ -105,9 +105,10 @@ final class RenderCommand implements Callable<Integer> {
           + " hold. Default: ${DEFAULT-VALUE}.")
   String registry = BuildSettings.defaults().registry();
 
-  @Option(names = "--builder", paramLabel = "buildah|kaniko",
-      description = "With --with-workloads: the tool of the build Jobs, as the controller's --builder."
-          + " Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--builder", paramLabel = "buildah|kaniko|layered",
+      description = "With --with-workloads: the tool of the build Jobs, as the controller's --builder. With"
+          + " layered, no build Job is printed: the controller assembles the image from layers in the registry, and"
+          + " only the registry can say whether a dependency change needs an install Job. Default: ${DEFAULT-VALUE}.")
   String builder = ImageBuilder.DEFAULT_TOOL.value();
 
   @Option(names = "--insecure-registry", paramLabel = "HOST[:PORT]",

@@ -119,7 +119,7 @@ class BuildJobSpecTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Tool.class)
+  @EnumSource(value = Tool.class, names = {"KANIKO", "BUILDAH"})
   void theJobCarriesTheInternalLabelsTheContentKeyAndAnOwnerReference(Tool tool) {
     Job job = job(tool);
 
@@ -137,7 +137,7 @@ class BuildJobSpecTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Tool.class)
+  @EnumSource(value = Tool.class, names = {"KANIKO", "BUILDAH"})
   void theJobRunsOnceWithoutASidecarOrAServiceAccountToken(Tool tool) {
     Job job = job(tool);
 
@@ -149,7 +149,7 @@ class BuildJobSpecTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Tool.class)
+  @EnumSource(value = Tool.class, names = {"KANIKO", "BUILDAH"})
   void aFailedBuildsLogIsItsTerminationMessage(Tool tool) {
     assertThat(container(job(tool)).getName()).isEqualTo(BuildJobSpec.CONTAINER);
     assertThat(container(job(tool)).getTerminationMessagePolicy()).isEqualTo("FallbackToLogsOnError");
@@ -198,7 +198,7 @@ class BuildJobSpecTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Tool.class)
+  @EnumSource(value = Tool.class, names = {"KANIKO", "BUILDAH"})
   void theBaseImageArgIsTheOverrideWhenThereIsOne(Tool tool) {
     Function fn = TestFunction.inline().runtimeImageOverride("example.com/node:custom").build();
 
@@ -206,7 +206,7 @@ class BuildJobSpecTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Tool.class)
+  @EnumSource(value = Tool.class, names = {"KANIKO", "BUILDAH"})
   void noRegistryIsInsecureUnlessListed(Tool tool) {
     Job job = job(tool);
 
@@ -257,7 +257,7 @@ class BuildJobSpecTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Tool.class)
+  @EnumSource(value = Tool.class, names = {"KANIKO", "BUILDAH"})
   void theContextFilesAreMountedOneByOneAsRealFilesAtTheirItemPaths(Tool tool) {
     Job job = job(tool);
 
@@ -305,7 +305,7 @@ class BuildJobSpecTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Tool.class)
+  @EnumSource(value = Tool.class, names = {"KANIKO", "BUILDAH"})
   void thePushSecretIsMountedAsTheConfigJsonEachToolReads(Tool tool) {
     Job job = job(tool);
 
@@ -327,13 +327,13 @@ class BuildJobSpecTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Tool.class)
+  @EnumSource(value = Tool.class, names = {"KANIKO", "BUILDAH"})
   void withoutAPackageRegistryNothingIsMountedForIt(Tool tool) {
     assertThat(pod(job(tool)).getVolumes()).noneSatisfy(v -> assertThat(v.getName()).isEqualTo("package-registry"));
   }
 
   @ParameterizedTest
-  @EnumSource(Tool.class)
+  @EnumSource(value = Tool.class, names = {"KANIKO", "BUILDAH"})
   void thePackageRegistrySecretIsMountedWhereTheDockerfileCopiesItFrom(Tool tool) {
     BuildSettings settings = settings(tool).withPackageRegistrySecret("pypi");
     Function fn = TestFunction.inline().runtime(FunctionRuntime.PYTHON312).code("def main(e, c): pass").build();
@@ -350,7 +350,7 @@ class BuildJobSpecTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Tool.class)
+  @EnumSource(value = Tool.class, names = {"KANIKO", "BUILDAH"})
   void resourcesComeFromTheBuildProfileOrTheDefault(Tool tool) {
     assertThat(container(job(tool)).getResources().getLimits()).containsEntry("cpu", new Quantity("1100m"));
 

@@ -393,13 +393,27 @@ class RenderCommandTest {
   }
 
   @Test
+  void withTheLayeredBuilderNoJobIsPrintedForTheRegistryDecidesWhetherOneRuns() throws Exception {
+    writeThreeInlineFunctions();
+
+    List<JsonNode> layered = items(render(folder.toString(), "--with-workloads", "-o", "json", "--builder",
+        "layered"));
+
+    assertThat(layered).noneMatch(item -> item.path("kind").asText().equals("Job"))
+        .noneMatch(item -> item.path("kind").asText().equals("ConfigMap"));
+    String tag = keyOf(find(layered, "Function", "a")).tag();
+    assertThat(find(layered, "Deployment", "a").at("/spec/template/spec/containers/0/image").asText())
+        .isEqualTo("registry.local:5000/default/a:" + tag);
+  }
+
+  @Test
   void aBuilderThatIsNoneOfThemIsAUsageError() throws Exception {
     writeThreeInlineFunctions();
 
     CliRun run = render(folder.toString(), "--with-workloads", "--builder", "docker");
 
     assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
-    assertThat(run.err()).contains("builder `docker` is not one of kaniko, buildah");
+    assertThat(run.err()).contains("builder `docker` is not one of kaniko, buildah, layered");
   }
 
   @Test

@@ -55,6 +55,7 @@ class ChartIT {
       builder:
         tool: kaniko
         image: builders.example.com/kaniko/executor:v9
+        pushDeadline: 90s
         baseImages:
           python312: mirror.example.com/library/python:3.12-slim-bookworm
           nodejs22: mirror.example.com/library/node:22-bookworm-slim
@@ -166,7 +167,7 @@ class ChartIT {
         "--dashboard-port=8081",
         "--cache-dir=/var/cache/gitfn", "--mirror-disk-budget=10Gi", "--registry=registry.local:5000",
         "--registry-secret=serverless-registry-config-default",
-        "--builder=buildah", "--build-concurrency=5", "--build-deadline=20m",
+        "--builder=buildah", "--push-deadline=60s", "--build-concurrency=5", "--build-deadline=20m",
         "--function-source-interval=1m", "--cluster-name=default", "--leader-elect", "--leader-election-namespace=gitfn-system",
         "--leader-election-id=gitfn-controller-leader", "--log-format=text", "--log-level=info",
         "--shutdown-timeout=30s");
@@ -227,7 +228,7 @@ class ChartIT {
         "--cache-dir=/var/cache/gitfn", "--mirror-disk-budget=5Gi",
         "--registry=gitfn-registry.gitfn-system.svc.cluster.local:5000", "--registry-secret=push-credentials",
         "--package-registry-secret=npmrc", "--builder=kaniko", "--builder-image=builders.example.com/kaniko/executor:v9",
-        "--base-image=nodejs22=mirror.example.com/library/node:22-bookworm-slim",
+        "--push-deadline=90s", "--base-image=nodejs22=mirror.example.com/library/node:22-bookworm-slim",
         "--base-image=python312=mirror.example.com/library/python:3.12-slim-bookworm",
         "--build-concurrency=3", "--build-deadline=45m",
         "--build-pod-annotation=example.com/build-pool=dedicated", "--function-source-interval=30s",
@@ -344,6 +345,15 @@ class ChartIT {
 
     assertThat(controller.getArgs()).contains("--builder=kaniko", "--insecure-registry=registry.local:5000")
         .doesNotContain("--registry-lookup").noneMatch(a -> a.startsWith("--builder-image"));
+  }
+
+  @Test
+  void theLayeredBuilderPacksWithTheChartsOwnImage() throws Exception {
+    Container controller = only(helmTemplate("gitfn", "gitfn-system", REGISTRY, "--set=builder.tool=layered"),
+        Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+
+    assertThat(controller.getArgs()).contains("--builder=layered",
+        "--builder-image=ghcr.io/gitfn/gitfn:" + ChartImageTest.projectVersion(), "--push-deadline=60s");
   }
 
   @Test

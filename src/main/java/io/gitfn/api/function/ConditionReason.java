@@ -26,6 +26,15 @@ public final class ConditionReason {
    * the source ConfigMap as they start. Kyma's buildless mode has no BuildReady condition at all.
    */
   public static final String NO_BUILD_NEEDED = "NoBuildNeeded";
+  /**
+   * gitfn's addition, layered builder: the image was assembled in-process from layers the registry already held (or
+   * the history holds it by digest); no build Pod ran for it.
+   */
+  public static final String LAYERS_REUSED = "LayersReused";
+  /** gitfn's addition, layered builder: the controller asks the registry for the layers, or pushes the image. */
+  public static final String IMAGE_ASSEMBLING = "ImageAssembling";
+  /** gitfn's addition, layered builder: the registry failed, refused or did not answer in time; the old Pods serve on. */
+  public static final String REGISTRY_FAILED = "RegistryFailed";
 
   // Running
   public static final String DEPLOYMENT_CREATED = "DeploymentCreated";

@@ -7,21 +7,30 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.FieldManagers;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
+import io.gitfn.build.BuildContextTooLargeException;
 import io.gitfn.build.BuildJobSpec;
+import io.gitfn.build.BuildlessSource;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContextConfigMapSpec;
+import io.gitfn.build.DependencyInstallJob;
 import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.reconcile.SecretData;
+import io.gitfn.workload.Owner;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * A Function's build Jobs in the cluster: found, started with their context ConfigMap, deleted with it, and read
@@ -66,6 +75,40 @@ final class BuildJobs {
     return apply(job);
   }
 
+  /**
+   * Applies the install Job of a dependency image and the ConfigMap it installs from, both named {@code name}. The
+   * Job is shared by the namespace's Functions with the same dependencies ({@link #shareWith}).
+   */
+  Job startInstall(Function fn, FunctionBuildPlan build, String name, String base, String dependencyImage)
+      throws BuildContextTooLargeException {
+    apply(BuildlessSource.of(fn, build, settings).withoutHandler(fn.getSpec().getRuntime()).configMap(fn, name));
+    Job job = DependencyInstallJob.forFunction(fn, name, name, base, dependencyImage, settings.builder().image(),
+        settings);
+    Annotations.get(fn, Annotations.REQUESTED_AT)
+        .ifPresent(value -> job.getMetadata().setAnnotations(Map.of(Annotations.REQUESTED_AT, value)));
+    return apply(job);
+  }
+
+  /**
+   * Adds {@code fn} to the owners of another Function's install Job, so that the Job's moves wake it too and the Job
+   * stays while any Function that waits for it does. A strategic merge adds the reference by its UID.
+   */
+  Job shareWith(Function fn, Job job) {
+    OwnerReference owner = Owner.of(fn);
+    owner.setController(false);
+    owner.setBlockOwnerDeletion(false);
+    String patch = client.getKubernetesSerialization().asJson(Map.of("metadata", Map.of("ownerReferences",
+        List.of(owner))));
+    return client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace())
+        .withName(job.getMetadata().getName()).patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
+  }
+
+  /** True when {@code fn} is one of the Job's owners. */
+  static boolean ownerOf(Function fn, Job job) {
+    return job.getMetadata().getOwnerReferences() != null && job.getMetadata().getOwnerReferences().stream()
+        .anyMatch(ref -> Objects.equals(ref.getUid(), fn.getMetadata().getUid()));
+  }
+
   /** Deletes the Job, its Pods in the background, and its context ConfigMap. */
   void delete(Job job) {
     String namespace = job.getMetadata().getNamespace();
@@ -89,9 +132,11 @@ final class BuildJobs {
   Optional<String> terminationMessage(Job job) {
     List<Pod> pods = client.pods().inNamespace(job.getMetadata().getNamespace())
         .withLabel("job-name", job.getMetadata().getName()).list().getItems();
+    // An install Job's init container installs, and says why it failed; its container then never starts.
     return pods.stream()
-        .filter(p -> p.getStatus() != null && p.getStatus().getContainerStatuses() != null)
-        .flatMap(p -> p.getStatus().getContainerStatuses().stream())
+        .filter(p -> p.getStatus() != null)
+        .flatMap(p -> Stream.concat(statuses(p.getStatus().getInitContainerStatuses()),
+            statuses(p.getStatus().getContainerStatuses())))
         .map(ContainerStatus::getState)
         .filter(s -> s != null && s.getTerminated() != null)
         .map(s -> s.getTerminated())
@@ -99,6 +144,10 @@ final class BuildJobs {
         .filter(m -> m != null && !m.isBlank())
         .map(String::strip)
         .findFirst();
+  }
+
+  private static Stream<ContainerStatus> statuses(List<ContainerStatus> statuses) {
+    return statuses == null ? Stream.empty() : statuses.stream();
   }
 
   /**

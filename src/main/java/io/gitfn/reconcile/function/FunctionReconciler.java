@@ -11,6 +11,7 @@ import io.gitfn.controller.cache.ListPages;
 import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.reconcile.ForgeReports;
 import io.gitfn.reconcile.RetryLater;
+import io.gitfn.reconcile.SecretData;
 import io.gitfn.reconcile.SourceBinding;
 import io.gitfn.reconcile.StatusWriter;
 import io.gitfn.reconcile.StepRunner;
@@ -38,8 +39,8 @@ import java.util.List;
 
 /**
  * Runs a Function: builds its image once per content key and rolls it out. Its pass is its step list:
- * {@link PlanStep} (content key, image, context), {@link PinStep}, {@link ImageStep} or {@link BuildlessStep} (the
- * desired release), {@link WorkloadStep} (the dependents apply the release that runs), {@link ObserveRolloutStep},
+ * {@link PlanStep} (content key, image, context), {@link PinStep}, {@link ImageStep}, {@link LayeredImageStep} or
+ * {@link BuildlessStep} (the desired release), {@link WorkloadStep} (the dependents apply the release that runs), {@link ObserveRolloutStep},
  * {@link RollbackStep}, {@link CleanupStep}, then {@link ForgeStep} and {@link RepositoryNoticeStep}, which act once
  * the status is written. Each step goes as far as the world allows and a failed one shows on its condition
  * ({@link FunctionConditions}), while the steps after it still run: a Function whose build failed keeps its running
@@ -96,6 +97,8 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     AutoRollbacks rollbacks = new AutoRollbacks(settings.autoRollback(), clock, meters);
     this.steps = Steps.<FunctionState>of(plan, new PinStep(buildless),
         new ImageStep(buildJobs, builds, slots, new RegistryLookup(settings.registryLookup()), wakeUps, meters),
+        new LayeredImageStep(buildJobs, builds, slots, new LayeredImages(builds.pushDeadline(), clock), wakeUps,
+            (namespace, name) -> SecretData.of(client.secrets().inNamespace(namespace).withName(name).get())),
         new BuildlessStep(buildless, builds), new WorkloadStep(rollbacks, buildless, workloads, builds),
         new ObserveRolloutStep(client), new RollbackStep(rollbacks), new CleanupStep(buildJobs, buildless, builds))
         .goingOnAfterFailures().always(new ForgeStep(forge), new RepositoryNoticeStep(repositories));

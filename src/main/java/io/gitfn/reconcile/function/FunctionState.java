@@ -126,8 +126,17 @@ public final class FunctionState extends PassState<Function, FunctionStatus> {
    * more, under the new one, instead of running an image the new name does not have.
    */
   boolean knownGood(ContentKey key, String image) {
-    return history().stream().anyMatch(e -> key.value().equals(e.getContentKey()) && image.equals(e.getImage())
-        && (SUCCEEDED.equals(e.getOutcome()) || REUSED.equals(e.getOutcome())));
+    return knownGoodEntry(key, image).isPresent();
+  }
+
+  /**
+   * The newest entry that {@link #knownGood(ContentKey, String)} finds. An image assembled from layers is recorded
+   * with its digest ({@code image@sha256:...}), which the release then names.
+   */
+  Optional<FunctionHistoryEntry> knownGoodEntry(ContentKey key, String image) {
+    return history().stream().filter(e -> key.value().equals(e.getContentKey()) && e.getImage() != null
+        && (image.equals(e.getImage()) || e.getImage().startsWith(image + "@sha256:"))
+        && (SUCCEEDED.equals(e.getOutcome()) || REUSED.equals(e.getOutcome()))).findFirst();
   }
 
   /** The history entry of a revision whose image is known good, if there is one; the newest wins. */

@@ -15,6 +15,7 @@ import io.gitfn.build.BuildJobSpec;
 import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.FunctionBuildPlan;
+import io.gitfn.build.ImageBuilder;
 import io.gitfn.reconcile.Requeue;
 import io.gitfn.reconcile.Result;
 import io.gitfn.reconcile.WakeUps;
@@ -37,7 +38,8 @@ import java.util.Set;
  * does an image the registry already has when the lookup is on. Otherwise the build waits for a slot in the
  * cluster-wide queue ({@link BuildSlots}), then the context ConfigMap and the Job are created and BuildReady follows
  * the Job. A failed Job leaves the running Deployment as it is; a new {@code gitfn.io/requested-at} on the Function
- * builds it again. Not for a pinned Function, or one in buildless mode.
+ * builds it again. Not for a pinned Function, one in buildless mode, or the layered builder's
+ * ({@link LayeredImageStep}).
  */
 final class ImageStep implements FunctionStep {
 
@@ -79,7 +81,8 @@ final class ImageStep implements FunctionStep {
   @Override
   public Result run(FunctionState state) {
     Optional<FunctionBuildPlan> plan = state.plan();
-    if (state.pin() != null || plan.isEmpty() || settings.modeOf(state.fn()) == BuildMode.BUILDLESS) {
+    if (state.pin() != null || plan.isEmpty() || settings.modeOf(state.fn()) == BuildMode.BUILDLESS
+        || settings.builder().tool() == ImageBuilder.Tool.LAYERED) {
       return Result.next();
     }
     FunctionBuildPlan build = plan.get();
@@ -176,7 +179,7 @@ final class ImageStep implements FunctionStep {
    *
    * @param current the Job of the current key as the API server has it, which the informer may not have seen yet
    */
-  private static void account(BuildQueue queue, Function fn, Collection<Job> cached, Optional<Job> current) {
+  static void account(BuildQueue queue, Function fn, Collection<Job> cached, Optional<Job> current) {
     Set<String> live = new HashSet<>();
     for (Job job : cached) {
       if (BuildJobs.succeeded(job) || BuildJobs.failed(job)) {
@@ -191,7 +194,7 @@ final class ImageStep implements FunctionStep {
   }
 
   /** A failed Job is built again when the Function holds a request the Job was not made for. */
-  private static boolean retryRequested(Function fn, Job job) {
+  static boolean retryRequested(Function fn, Job job) {
     Optional<String> requested = Annotations.get(fn, Annotations.REQUESTED_AT);
     return requested.isPresent() && !requested.equals(Annotations.get(job, Annotations.REQUESTED_AT));
   }

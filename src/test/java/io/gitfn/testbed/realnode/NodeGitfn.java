@@ -9,6 +9,7 @@ import io.gitfn.controller.Controller;
 import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.NodeImages;
+import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.packages.PackageMirrors;
 import io.gitfn.trigger.webhook.WebhookSettings;
 import io.gitfn.workload.WorkloadSettings;
@@ -80,6 +81,16 @@ public final class NodeGitfn implements AutoCloseable {
       mirrors.close();
       throw e;
     }
+  }
+
+  /**
+   * The controller with the layered builder: its install Jobs pack with gitfn's own image, which the build made
+   * ({@link TestBedBinaries#controllerImage}) and which goes to the node's registry first.
+   */
+  public static NodeGitfn startLayered(RealNode node) throws Exception {
+    node.pushImage(TestBedBinaries.controllerImage(), "gitfn/packer:test");
+    String packer = node.registry() + "/gitfn/packer:test";
+    return start(node, builds -> builds.withBuilder(ImageBuilder.of(ImageBuilder.Tool.LAYERED).withImage(packer)));
   }
 
   /** The registry Secret and the package-registry Secret the build Jobs of a namespace mount. */

@@ -1,0 +1,285 @@
+package io.gitfn.reconcile.function;
+
+import static io.gitfn.api.function.ConditionReason.IMAGE_ASSEMBLING;
+import static io.gitfn.api.function.ConditionReason.INVALID_FUNCTION_SPEC;
+import static io.gitfn.api.function.ConditionReason.JOB_FAILED;
+import static io.gitfn.api.function.ConditionReason.JOB_QUEUED;
+import static io.gitfn.api.function.ConditionReason.JOB_RUNNING;
+import static io.gitfn.api.function.ConditionReason.LAYERS_REUSED;
+import static io.gitfn.api.function.ConditionReason.REGISTRY_FAILED;
+import static io.gitfn.api.function.ConditionType.BUILD_READY;
+
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.gitfn.api.GoDuration;
+import io.gitfn.api.Labels;
+import io.gitfn.api.function.BuildMode;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionHistoryEntry;
+import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.build.BuildContextTooLargeException;
+import io.gitfn.build.BuildQueue;
+import io.gitfn.build.BuildSettings;
+import io.gitfn.build.ContentKey;
+import io.gitfn.build.DependencyInstallJob;
+import io.gitfn.build.FunctionBuildPlan;
+import io.gitfn.build.ImageBuilder;
+import io.gitfn.build.PackageRegistrySettings;
+import io.gitfn.build.RuntimeFiles;
+import io.gitfn.reconcile.Requeue;
+import io.gitfn.reconcile.Result;
+import io.gitfn.reconcile.StepFailure;
+import io.gitfn.reconcile.WakeUps;
+import io.gitfn.reconcile.function.LayeredImages.Progress;
+import io.gitfn.reconcile.function.Rollout.Release;
+import io.gitfn.registry.FunctionImages;
+import io.gitfn.registry.ImageName;
+import io.gitfn.registry.RegistryAccess;
+import io.gitfn.registry.RegistryCredentials;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The layered builder's BuildReady (docs/functions.md#layered-images): the image of the plan's content key is the
+ * dependency image its dependencies key names, with the Function's source as one more layer, assembled in-process
+ * ({@link LayeredImages}) and named by digest. A handler-only change starts no Pod; a dependency change first runs
+ * the install Job that makes the dependency image, one per namespace and key ({@link BuildJobs#startInstall}), through
+ * the cluster-wide build queue. A key the history holds by digest (a revert) needs neither.
+ *
+ * <p>A registry that fails or refuses says so in BuildReady False while the running version stays, and is asked
+ * again {@link LayeredImages#RETRY_AFTER} later. Pushes go only to the controller's {@code --registry}, below the
+ * Function's namespace, with the namespace's own push Secret.
+ */
+final class LayeredImageStep implements FunctionStep {
+
+  /** Below the namespace: where dependency images live, beside the Functions' own repositories. */
+  static final String DEPENDENCY_REPOSITORY = "gitfn-dependencies";
+
+  private final BuildJobs jobs;
+  private final BuildSettings settings;
+  private final BuildSlots slots;
+  private final LayeredImages images;
+  private final WakeUps<Function> wakeUps;
+  private final SecretReader secrets;
+
+  /** Reads a Secret's data in the Function's namespace; empty when it is missing. */
+  interface SecretReader {
+    /** @throws IllegalArgumentException when a value is not base64 */
+    Map<String, String> read(String namespace, String name);
+  }
+
+  LayeredImageStep(BuildJobs jobs, BuildSettings settings, BuildSlots slots, LayeredImages images,
+      WakeUps<Function> wakeUps, SecretReader secrets) {
+    this.jobs = jobs;
+    this.settings = settings;
+    this.slots = slots;
+    this.images = images;
+    this.wakeUps = wakeUps;
+    this.secrets = secrets;
+  }
+
+  @Override
+  public String condition() {
+    return BUILD_READY;
+  }
+
+  @Override
+  public Result run(FunctionState state) throws StepFailure {
+    Optional<FunctionBuildPlan> plan = state.plan();
+    if (state.pin() != null || plan.isEmpty() || settings.builder().tool() != ImageBuilder.Tool.LAYERED
+        || settings.modeOf(state.fn()) == BuildMode.BUILDLESS) {
+      return Result.next();
+    }
+    FunctionBuildPlan build = plan.get();
+    Optional<String> image = ensure(state, build);
+    image.ifPresent(pinned -> state.desired(Optional.of(new Release(build.key(), pinned))));
+    return Result.next();
+  }
+
+  /** The image by digest once it is in the registry; empty while it is not. */
+  private Optional<String> ensure(FunctionState state, FunctionBuildPlan build) throws StepFailure {
+    Function fn = state.fn();
+    Optional<FunctionHistoryEntry> known = state.knownGoodEntry(build.key(), build.image())
+        .filter(entry -> entry.getImage().contains("@sha256:"));
+    if (known.isPresent()) {
+      slots.queue().withdraw(ImageStep.owner(fn));
+      state.condition(BUILD_READY, "True", LAYERS_REUSED, "image " + known.get().getImage() + " is in the registry");
+      return Optional.of(known.get().getImage());
+    }
+    Optional<Progress> progress = images.progress(fn, build.key());
+    if (progress.isEmpty()) {
+      start(state, build);
+      return Optional.empty();
+    }
+    if (progress.get() instanceof Progress.Pushed pushed) {
+      state.condition(BUILD_READY, "True", LAYERS_REUSED, "image " + pushed.image() + " assembled from layers the"
+          + " registry holds, with no build Pod: " + pushed.push().bytesUploaded() + " bytes uploaded, "
+          + (pushed.push().blobsMounted() + pushed.push().blobsPresent()) + " layers reused");
+      state.record(build.key(), pushed.image(), FunctionState.SUCCEEDED);
+      return Optional.of(pushed.image());
+    }
+    if (progress.get() instanceof Progress.Failed failed) {
+      state.condition(BUILD_READY, "False", REGISTRY_FAILED, failed.message() + "; the running version stays, and"
+          + " gitfn asks the registry again in " + GoDuration.format(LayeredImages.RETRY_AFTER));
+      state.requeueWithin(LayeredImages.RETRY_AFTER);
+      return Optional.empty();
+    }
+    if (progress.get() instanceof Progress.NeedsDependencies needs) {
+      install(state, build, needs);
+      return Optional.empty();
+    }
+    state.condition(BUILD_READY, "Unknown", IMAGE_ASSEMBLING, "assembling " + build.image()
+        + " from the layers in the registry");
+    return Optional.empty();
+  }
+
+  /** Asks for the image's layers, and pushes it when they are there; the outcome wakes the Function. */
+  private void start(FunctionState state, FunctionBuildPlan build) throws StepFailure {
+    Function fn = state.fn();
+    images.start(fn, build.key(), request(fn, build), access(fn), wakeUps::wake);
+    state.condition(BUILD_READY, "Unknown", IMAGE_ASSEMBLING, "assembling " + build.image()
+        + " from the layers in the registry");
+  }
+
+  /** Follows the install Job of the missing dependency image, starting it when there is none. */
+  private void install(FunctionState state, FunctionBuildPlan build, Progress.NeedsDependencies needs)
+      throws StepFailure {
+    Function fn = state.fn();
+    BuildQueue queue = slots.queue();
+    String owner = ImageStep.owner(fn);
+    String name = DependencyInstallJob.name(needs.dependencyImage().reference());
+    String jobKey = fn.getMetadata().getNamespace() + "/" + name;
+    List<Job> own = state.jobs().stream().filter(job -> BuildJobs.ownedBy(fn, job)).toList();
+    Optional<Job> found = jobs.find(fn, name, state.jobs(), queue.waits(owner, jobKey));
+    ImageStep.account(queue, fn, own, found.filter(job -> BuildJobs.ownedBy(fn, job)));
+    if (found.isPresent() && BuildJobs.failed(found.get()) && ImageStep.retryRequested(fn, found.get())) {
+      jobs.delete(found.get()); // its deletion wakes the Function, whose next pass starts it again
+      queue.finished(jobKey);
+      state.condition(BUILD_READY, "Unknown", JOB_QUEUED, "installing the dependencies of " + build.image()
+          + " again, as requested");
+      return;
+    }
+    if (found.isEmpty()) {
+      BuildQueue.Admission admission = queue.admit(owner, jobKey,
+          () -> wakeUps.wake(fn.getMetadata().getNamespace(), fn.getMetadata().getName()));
+      if (!admission.started()) {
+        state.condition(BUILD_READY, "Unknown", JOB_QUEUED, "the dependencies of " + build.image() + " are "
+            + admission.describe());
+        return;
+      }
+      try {
+        found = Optional.of(jobs.startInstall(fn, build, name, needs.base().toString(),
+            needs.dependencyImage().toString()));
+      } catch (BuildContextTooLargeException e) {
+        queue.finished(jobKey);
+        throw StepFailure.stalled(INVALID_FUNCTION_SPEC, e.getMessage());
+      } catch (RuntimeException e) {
+        queue.finished(jobKey); // no Job, no slot: the next pass asks again
+        throw e;
+      }
+    } else if (!BuildJobs.ownerOf(fn, found.get())) {
+      found = Optional.of(jobs.shareWith(fn, found.get())); // its moves wake this Function from now on
+    }
+    Job job = found.get();
+    if (BuildJobs.succeeded(job)) {
+      queue.finished(jobKey);
+      if (finishedBefore(job, needs.askedAt())) {
+        // The registry was asked after the Job ended and still lacks the image: asking at once would loop.
+        images.fail(fn, build.key(), "Job " + name + " succeeded, but registry " + needs.dependencyImage().registry()
+            + " has no " + needs.dependencyImage());
+        state.condition(BUILD_READY, "False", REGISTRY_FAILED, "Job " + name + " succeeded, but the registry has no "
+            + needs.dependencyImage() + "; the running version stays, and gitfn asks the registry again in "
+            + GoDuration.format(LayeredImages.RETRY_AFTER));
+        state.requeueWithin(LayeredImages.RETRY_AFTER);
+        return;
+      }
+      images.forget(fn);
+      start(state, build);
+      return;
+    }
+    if (BuildJobs.failed(job)) {
+      queue.finished(jobKey);
+      String why = BuildJobs.deadlineExceeded(job)
+          ? ": it ran longer than the build deadline of " + GoDuration.format(settings.deadline())
+              + " (--build-deadline) and was stopped"
+          : jobs.terminationMessage(job).map(m -> ": " + m).orElse("");
+      state.condition(BUILD_READY, "False", JOB_FAILED, "Job " + name + ", which installs the dependencies of "
+          + build.image() + ", failed" + why + "; the running version stays. Fix the dependencies, or run `gitfn"
+          + " reconcile function " + fn.getMetadata().getName() + "` to install them again");
+      state.record(build.key(), build.image(), FunctionState.FAILED);
+      return;
+    }
+    if (BuildJobs.ownedBy(fn, job)) {
+      queue.running(owner, jobKey);
+    }
+    state.condition(BUILD_READY, "Unknown", JOB_RUNNING, "Job " + name + " installs the dependencies of "
+        + build.image() + " into " + needs.dependencyImage());
+    state.requeueWithin(Requeue.FUNCTION_WAITING); // a safety net: the Job informer wakes the Function
+  }
+
+  /**
+   * What the image is made of. Every image name comes from the controller's {@code --registry} and the Function's
+   * namespace and name, never from a tenant's field; the check below keeps it so.
+   */
+  private FunctionImages.Request request(Function fn, FunctionBuildPlan build) throws StepFailure {
+    FunctionRuntime runtime = fn.getSpec().getRuntime();
+    RuntimeFiles files = RuntimeFiles.of(runtime);
+    String namespace = fn.getMetadata().getNamespace();
+    ImageName target = ImageName.parse(build.image());
+    // Its tag is each dependency image's own (LayerKeys.dependencyTag); this one only names the repository.
+    ImageName dependencies = ImageName.parse(settings.registry() + "/" + namespace + "/" + DEPENDENCY_REPOSITORY
+        + ":latest");
+    String inNamespace = settings.registry() + "/" + namespace + "/";
+    if (!build.image().startsWith(inNamespace) || !dependencies.toString().startsWith(inNamespace)) {
+      throw StepFailure.stalled(INVALID_FUNCTION_SPEC, "image " + build.image() + " is not below " + inNamespace
+          + ", where this Function's images are pushed");
+    }
+    String registrySettings;
+    try {
+      registrySettings = settings.packageRegistrySecret() == null ? ""
+          : PackageRegistrySettings.digest(runtime, secrets.read(namespace, settings.packageRegistrySecret())
+              .get(files.packageRegistryConfig()));
+    } catch (IllegalArgumentException e) {
+      throw StepFailure.stalled(INVALID_FUNCTION_SPEC, "Secret " + settings.packageRegistrySecret() + ": "
+          + e.getMessage()).lookingAgainAfter(Duration.ofMinutes(1));
+    }
+    return new FunctionImages.Request(runtime, ImageName.parse(baseImage(fn)),
+        settings.runtimes().of(runtime).digest(), build.context().data().get(files.source()),
+        build.context().data().get(files.dependencies()), build.lockFile(), registrySettings, dependencies, target);
+  }
+
+  private String baseImage(Function fn) {
+    return ContentKey.baseImage(fn, settings);
+  }
+
+  /** The namespace's push Secret's credentials; anonymous without one, as the registry may allow. */
+  private RegistryAccess access(Function fn) throws StepFailure {
+    try {
+      String config = secrets.read(fn.getMetadata().getNamespace(), settings.registrySecret())
+          .get(RegistryCredentials.DOCKER_CONFIG_KEY);
+      if (config == null) {
+        return RegistryAccess.anonymous(settings.insecureRegistries());
+      }
+      return RegistryAccess.ofDockerConfig(config, settings.insecureRegistries());
+    } catch (IllegalArgumentException e) {
+      throw StepFailure.stalled(INVALID_FUNCTION_SPEC, "Secret " + settings.registrySecret() + " in namespace "
+          + fn.getMetadata().getNamespace() + ": " + e.getMessage()).lookingAgainAfter(Duration.ofMinutes(1));
+    }
+  }
+
+  private static boolean finishedBefore(Job job, Instant asked) {
+    String completed = job.getStatus() == null ? null : job.getStatus().getCompletionTime();
+    try {
+      return completed != null && !Instant.parse(completed).isAfter(asked);
+    } catch (DateTimeParseException e) {
+      return false;
+    }
+  }
+
+  static boolean isInstallJob(Job job) {
+    return DependencyInstallJob.RESOURCE.equals(BuildJobs.label(job, Labels.RESOURCE));
+  }
+}
