@@ -27,7 +27,8 @@ public final class Bench {
 
   private static final Map<String, Benchmark> BENCHMARKS =
       Stream.<Benchmark>of(new TestBedBenchmark(), new SourcesBenchmark(), new SyncBenchmark(),
-              new ControllerBenchmark(), new LocalBenchmark(), new RealNodeBenchmark(), new ScaleBenchmark())
+              new ControllerBenchmark(), new LocalBenchmark(), new RealNodeBenchmark(), new RealNodeLayeredBenchmark(),
+              new ScaleBenchmark())
           .collect(Collectors.toMap(Benchmark::name, Function.identity(), (a, b) -> a, LinkedHashMap::new));
 
   public static void main(String[] args) throws Exception {

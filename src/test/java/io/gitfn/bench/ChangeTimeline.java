@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import io.gitfn.api.Labels;
 import io.gitfn.api.repository.FunctionRepository;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,7 +49,8 @@ final class ChangeTimeline implements AutoCloseable {
             applied.add(System.nanoTime());
           }
         })));
-    watches.add(client.batch().v1().jobs().inNamespace(namespace).withLabel(Labels.CONTENT_KEY)
+    // Every Job: a build Job, or the layered builder's install Job, which has no content key of its own.
+    watches.add(client.batch().v1().jobs().inNamespace(namespace)
         .watch(watcher((action, job) -> {
           String uid = job.getMetadata().getUid();
           if (seenJobs.putIfAbsent(uid, false) == null) {
@@ -69,6 +69,11 @@ final class ChangeTimeline implements AutoCloseable {
             deploymentsUpdated.add(System.nanoTime());
           }
         })));
+  }
+
+  /** How many Jobs were created since the timeline began. */
+  int jobsCreated() {
+    return jobsCreated.size();
   }
 
   /** The steps of the change pushed at {@code pushed} that answered at {@code answering}. */

@@ -62,8 +62,8 @@ final class RealNodeBenchmark implements Benchmark {
   private static final int PUSHES = 10;
   private static final int REVERTS = 3;
   private static final int CLIENTS = 4;
-  private static final Duration BUILD_AND_ROLL_OUT = Duration.ofMinutes(6);
-  private static final String NAMESPACE = "bench";
+  static final Duration BUILD_AND_ROLL_OUT = Duration.ofMinutes(6);
+  static final String NAMESPACE = "bench";
 
   static final Row PUSH_P50 = Row.millis("push → new version answering a new connection through the Service, p50 ("
       + PUSHES + " pushes, build included)", Target.atMost(30_000));
@@ -183,7 +183,7 @@ final class RealNodeBenchmark implements Benchmark {
     return metrics;
   }
 
-  private static WorkingCopy infraRepository(KubernetesClient client, GiteaServer gitea, NodeGitfn gitfn, Path home)
+  static WorkingCopy infraRepository(KubernetesClient client, GiteaServer gitea, NodeGitfn gitfn, Path home)
       throws Exception {
     String cloneUrl = gitea.createRepository("infra");
     WorkingCopy copy = GitClient.create(home, gitea.admin(), null).clone(cloneUrl);
@@ -214,7 +214,7 @@ final class RealNodeBenchmark implements Benchmark {
         .toYaml();
   }
 
-  private static void awaitAnswer(KubernetesClient client, String name, String expected) throws Exception {
+  static void awaitAnswer(KubernetesClient client, String name, String expected) throws Exception {
     long deadline = System.nanoTime() + BUILD_AND_ROLL_OUT.toNanos();
     while (System.nanoTime() < deadline) {
       var service = client.services().inNamespace(NAMESPACE).withName(name).get();
@@ -284,7 +284,7 @@ final class RealNodeBenchmark implements Benchmark {
    * while the old Pod still serves, so the next change must not start before this, or it would be timed against
    * the Pod of the version before.
    */
-  private static void settle(KubernetesClient client, String expected) throws Exception {
+  static void settle(KubernetesClient client, String expected) throws Exception {
     long deadline = System.nanoTime() + BUILD_AND_ROLL_OUT.toNanos();
     URI service = URI.create("http://" + client.services().inNamespace(NAMESPACE).withName("hello").get().getSpec()
         .getClusterIP() + "/");
@@ -307,7 +307,7 @@ final class RealNodeBenchmark implements Benchmark {
   }
 
   /** The steps of one change, from the push (started by {@code push}) until {@code done}; printed as it ends. */
-  private static ChangeTimeline.Steps timed(ChangeTimeline timeline, String change, Pusher push,
+  static ChangeTimeline.Steps timed(ChangeTimeline timeline, String change, Pusher push,
       Supplier<Boolean> done) throws Exception {
     long started = System.nanoTime();
     push.push();
@@ -324,7 +324,7 @@ final class RealNodeBenchmark implements Benchmark {
     return steps;
   }
 
-  private interface Pusher {
+  interface Pusher {
     void push() throws Exception;
   }
 
@@ -386,11 +386,11 @@ final class RealNodeBenchmark implements Benchmark {
     }
   }
 
-  private static double slowest(List<ChangeTimeline.Steps> changes) {
+  static double slowest(List<ChangeTimeline.Steps> changes) {
     return changes.stream().mapToDouble(s -> s.millis(s.pushed(), s.answering())).max().orElse(Double.NaN);
   }
 
-  private static double p50(List<ChangeTimeline.Steps> changes, ToDoubleFunction<ChangeTimeline.Steps> step) {
+  static double p50(List<ChangeTimeline.Steps> changes, ToDoubleFunction<ChangeTimeline.Steps> step) {
     return percentile(changes.stream().mapToDouble(step).filter(v -> !Double.isNaN(v)).toArray(), 50);
   }
 }

@@ -1,0 +1,125 @@
+package io.gitfn.reconcile.function;
+
+import static io.gitfn.reconcile.function.Passes.entry;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.gitfn.MutableClock;
+import io.gitfn.api.function.Function;
+import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.api.function.TestFunction;
+import io.gitfn.build.BuildQueue;
+import io.gitfn.build.BuildSettings;
+import io.gitfn.build.FunctionBuildPlan;
+import io.gitfn.build.ImageBuilder;
+import io.gitfn.reconcile.WakeUps;
+import io.gitfn.reconcile.function.Rollout.Release;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layered builder's BuildReady without a cluster. A key the history holds by digest rolls out with no registry
+ * request; one it holds only by tag (a build Job's image) is assembled again, so that every Deployment names a
+ * digest. A registry that cannot be reached turns BuildReady False with its answer, and is asked again only after
+ * the retry delay. Assembling, install Jobs and real registries are LayeredBuilderIT's and
+ * RealNodeLayeredE2E's.
+ */
+class LayeredImageStepTest {
+
+  private static final String DIGEST = "@sha256:" + "a".repeat(64);
+
+  private final MutableClock clock = new MutableClock(Passes.NOW);
+
+  @Test
+  void aKeyTheHistoryHoldsByDigestRollsOutWithNoRegistryRequest() throws Exception {
+    try (ServerSocket unused = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      BuildSettings builds = layered("127.0.0.1:" + unused.getLocalPort());
+      Function fn = TestFunction.inline().build();
+      FunctionBuildPlan plan = FunctionBuildPlan.ofInline(fn, builds);
+      Passes.withHistory(fn, entry(plan.key(), plan.image() + DIGEST, "inline", "Succeeded", null));
+      FunctionState state = planned(fn, plan);
+      LayeredImages images = new LayeredImages(Duration.ofSeconds(5), clock);
+
+      step(builds, images).run(state);
+
+      assertThat(state.desired()).contains(new Release(plan.key(), plan.image() + DIGEST));
+      assertThat(state.draft().condition("BuildReady")).hasValueSatisfying(c -> {
+        assertThat(c.getStatus()).isEqualTo("True");
+        assertThat(c.getReason()).isEqualTo("LayersReused");
+      });
+      assertThat(images.progress(fn, plan.key())).as("nothing started").isEmpty();
+    }
+  }
+
+  @Test
+  void aRegistryThatCannotBeReachedFailsBuildReadyAndIsAskedAgainOnlyAfterTheRetryDelay() throws Exception {
+    String closed;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      closed = "127.0.0.1:" + socket.getLocalPort();
+    }
+    BuildSettings builds = layered(closed);
+    Function fn = TestFunction.inline().build();
+    FunctionBuildPlan plan = FunctionBuildPlan.ofInline(fn, builds);
+    // Built by a Job before: a tag, no digest. The layered builder assembles it again.
+    Passes.withHistory(fn, entry(plan.key(), plan.image(), "inline", "Succeeded", null));
+    LayeredImages images = new LayeredImages(Duration.ofMillis(500), clock);
+    LayeredImageStep step = step(builds, images);
+
+    FunctionState first = planned(fn, plan);
+    step.run(first);
+    assertThat(first.draft().condition("BuildReady")).hasValueSatisfying(c -> {
+      assertThat(c.getStatus()).isEqualTo("Unknown");
+      assertThat(c.getReason()).isEqualTo("ImageAssembling");
+    });
+
+    FunctionState failed = await().atMost(Duration.ofSeconds(30)).until(() -> {
+      FunctionState pass = planned(fn, plan);
+      step.run(pass);
+      return pass;
+    }, pass -> pass.draft().condition("BuildReady").map(c -> c.getReason().equals("RegistryFailed")).orElse(false));
+    assertThat(failed.desired()).as("no release: the running one stays").isEmpty();
+    assertThat(failed.draft().condition("BuildReady")).hasValueSatisfying(c -> {
+      assertThat(c.getStatus()).isEqualTo("False");
+      assertThat(c.getMessage()).contains(closed).contains("the running version stays")
+          .contains("asks the registry again in 30s");
+    });
+    step.run(planned(fn, plan));
+    assertThat(images.progress(fn, plan.key())).as("the failure is kept, not asked again before the delay")
+        .hasValueSatisfying(p -> assertThat(p).isInstanceOf(LayeredImages.Progress.Failed.class));
+
+    clock.advance(LayeredImages.RETRY_AFTER);
+    FunctionState retried = planned(fn, plan);
+    step.run(retried);
+    assertThat(retried.draft().condition("BuildReady")).as("asked again").hasValueSatisfying(c ->
+        assertThat(c.getReason()).isEqualTo("ImageAssembling"));
+  }
+
+  private LayeredImageStep step(BuildSettings builds, LayeredImages images) {
+    BuildSlots slots = new BuildSlots(new BuildQueue(builds.concurrency()));
+    slots.countFrom(Stream::empty);
+    // No Secret in the namespace: anonymous, as the registry may allow.
+    return new LayeredImageStep(new BuildJobs(null, builds), builds, slots, images, new WakeUps<>("functions"),
+        (namespace, name) -> Map.of());
+  }
+
+  /** Pushes to {@code registry}, and every runtime's base image is there too. */
+  private static BuildSettings layered(String registry) {
+    BuildSettings builds = BuildSettings.defaults().withRegistry(registry).withInsecureRegistries(Set.of(registry))
+        .withBuilder(ImageBuilder.of(ImageBuilder.Tool.LAYERED));
+    for (FunctionRuntime runtime : FunctionRuntime.values()) {
+      builds = builds.withBaseImage(runtime, registry + "/base/" + runtime.value() + ":1");
+    }
+    return builds;
+  }
+
+  private static FunctionState planned(Function fn, FunctionBuildPlan plan) {
+    FunctionState state = Passes.of(fn);
+    state.plan(plan);
+    return state;
+  }
+}
