@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.gitfn.api.Annotations;
@@ -24,6 +25,9 @@ import io.gitfn.build.DependencyInstallJob;
 import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.reconcile.SecretData;
 import io.gitfn.workload.Owner;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -125,6 +129,27 @@ final class BuildJobs {
       return SecretData.of(secret);
     } catch (IllegalArgumentException e) {
       return Map.of(); // a broken push Secret fails the build, with the builder's message; the lookup goes anonymous
+    }
+  }
+
+  /** How long a Job runs before its Pods are asked what holds it up: most start well within it. */
+  static final Duration HOLD_UP_AFTER = Duration.ofSeconds(20);
+
+  /**
+   * What holds up a Job that has run for {@link #HOLD_UP_AFTER} at {@code now} without finishing, from its Pods
+   * ({@link JobPods}); empty before that, while they start or run, or when the list fails (the next pass asks again).
+   * The Function's pass comes back within {@code Requeue.FUNCTION_WAITING}, so a stuck Pod shows within a minute.
+   */
+  Optional<String> holdUp(Job job, Instant now) {
+    String started = job.getStatus() == null ? null : job.getStatus().getStartTime();
+    try {
+      if (started == null || Instant.parse(started).plus(HOLD_UP_AFTER).isAfter(now)) {
+        return Optional.empty();
+      }
+      return JobPods.holdUp(client.pods().inNamespace(job.getMetadata().getNamespace())
+          .withLabel("job-name", job.getMetadata().getName()).list().getItems());
+    } catch (KubernetesClientException | DateTimeParseException e) {
+      return Optional.empty();
     }
   }
 

@@ -18,6 +18,7 @@ import io.gitfn.reconcile.PassState;
 import io.gitfn.reconcile.function.Rollout.Release;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -56,6 +57,11 @@ public final class FunctionState extends PassState<Function, FunctionStatus> {
 
   Function fn() {
     return resource();
+  }
+
+  /** The pass's clock's time. */
+  Instant now() {
+    return clock.instant();
   }
 
   Collection<Job> jobs() {

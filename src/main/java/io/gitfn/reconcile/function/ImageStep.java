@@ -168,7 +168,8 @@ final class ImageStep implements FunctionStep {
       return false;
     }
     queue.running(owner(fn), jobKey(job));
-    state.condition(BUILD_READY, "Unknown", JOB_RUNNING, "Job " + name + " builds " + build.image());
+    state.condition(BUILD_READY, "Unknown", JOB_RUNNING, "Job " + name + " builds " + build.image()
+        + jobs.holdUp(job, state.now()).map(why -> "; " + why).orElse(""));
     state.requeueWithin(Requeue.FUNCTION_WAITING); // a safety net: the Job informer wakes the Function
     return false;
   }

@@ -216,7 +216,7 @@ final class LayeredImageStep implements FunctionStep {
       queue.running(owner, jobKey);
     }
     state.condition(BUILD_READY, "Unknown", JOB_RUNNING, "Job " + name + " installs the dependencies of "
-        + build.image() + " into " + needs.dependencyImage());
+        + build.image() + " into " + needs.dependencyImage() + jobs.holdUp(job, state.now()).map(why -> "; " + why).orElse(""));
     state.requeueWithin(Requeue.FUNCTION_WAITING); // a safety net: the Job informer wakes the Function
   }
 
