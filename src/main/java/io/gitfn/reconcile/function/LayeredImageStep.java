@@ -105,9 +105,17 @@ final class LayeredImageStep implements FunctionStep {
     Optional<FunctionHistoryEntry> known = state.knownGoodEntry(build.key(), build.image())
         .filter(entry -> entry.getImage().contains("@sha256:"));
     if (known.isPresent()) {
+      String image = known.get().getImage();
       slots.queue().withdraw(ImageStep.owner(fn));
-      state.condition(BUILD_READY, "True", LAYERS_REUSED, "image " + known.get().getImage() + " is in the registry");
-      return Optional.of(known.get().getImage());
+      // The pass that pushed it said how (bytes uploaded, layers reused); that stays until the key moves, rather
+      // than a second status write to say less.
+      boolean said = state.draft().condition(BUILD_READY).filter(c -> "True".equals(c.getStatus())
+          && LAYERS_REUSED.equals(c.getReason()) && c.getMessage() != null
+          && c.getMessage().startsWith("image " + image + " ")).isPresent();
+      if (!said) {
+        state.condition(BUILD_READY, "True", LAYERS_REUSED, "image " + image + " is in the registry");
+      }
+      return Optional.of(image);
     }
     Optional<Progress> progress = images.progress(fn, build.key());
     if (progress.isEmpty()) {

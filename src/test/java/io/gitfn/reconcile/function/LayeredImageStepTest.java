@@ -4,6 +4,7 @@ import static io.gitfn.reconcile.function.Passes.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.gitfn.MutableClock;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
@@ -17,6 +18,8 @@ import io.gitfn.reconcile.function.Rollout.Release;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -54,6 +57,25 @@ class LayeredImageStepTest {
       });
       assertThat(images.progress(fn, plan.key())).as("nothing started").isEmpty();
     }
+  }
+
+  @Test
+  void whatThePushingPassSaidStaysOnTheNextPassWithNoSecondStatusWrite() throws Exception {
+    BuildSettings builds = layered("registry.example.com:5000");
+    Function fn = TestFunction.inline().build();
+    FunctionBuildPlan plan = FunctionBuildPlan.ofInline(fn, builds);
+    Passes.withHistory(fn, entry(plan.key(), plan.image() + DIGEST, "inline", "Succeeded", null));
+    String pushed = "image " + plan.image() + DIGEST + " assembled from layers the registry holds, with no build Pod:"
+        + " 2225 bytes uploaded, 9 layers reused";
+    fn.getStatus().setConditions(new ArrayList<>(List.of(new ConditionBuilder().withType("BuildReady")
+        .withStatus("True").withReason("LayersReused").withMessage(pushed).build())));
+    FunctionState state = planned(fn, plan);
+
+    step(builds, new LayeredImages(Duration.ofSeconds(5), clock)).run(state);
+
+    assertThat(state.draft().condition("BuildReady")).hasValueSatisfying(c ->
+        assertThat(c.getMessage()).isEqualTo(pushed));
+    assertThat(state.desired()).contains(new Release(plan.key(), plan.image() + DIGEST));
   }
 
   @Test
