@@ -85,7 +85,7 @@ class KubeClusterIT {
   }
 
   @ParameterizedTest
-  @EnumSource(ImageBuilder.Tool.class)
+  @EnumSource(value = ImageBuilder.Tool.class, names = {"KANIKO", "BUILDAH"})
   void aBuildPodWhoseBaseImageIsUnderRegistryInvalidFailsAsItsBuilderWould(ImageBuilder.Tool tool,
       KubernetesClient client, TestNamespace ns) {
     Function fn = TestFunction.inline().named("broken").inNamespace(ns.name())
