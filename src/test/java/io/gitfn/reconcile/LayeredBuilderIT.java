@@ -115,8 +115,8 @@ class LayeredBuilderIT {
           && baseLayers.stream().anyMatch(r.path()::endsWith)).as("no base layer downloaded").isEmpty();
       assertThat(handlerOnly).filteredOn(r -> r.method().equals("PATCH")).as("two uploads: source layer, config")
           .hasSize(2);
-      String message = condition(get(client, ns, "orders"), "BuildReady").getMessage();
-      assertThat(message).contains("with no build Pod");
+      String message = await().atMost(WAIT).until(() -> condition(get(client, ns, "orders"), "BuildReady")
+          .getMessage(), m -> m.contains("with no build Pod"));
       Matcher uploaded = Pattern.compile("(\\d+) bytes uploaded").matcher(message);
       assertThat(uploaded.find()).as(message).isTrue();
       assertThat(Long.parseLong(uploaded.group(1))).as("bytes pushed for a handler-only change")

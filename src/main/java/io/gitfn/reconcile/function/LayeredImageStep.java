@@ -107,6 +107,7 @@ final class LayeredImageStep implements FunctionStep {
     if (known.isPresent()) {
       String image = known.get().getImage();
       slots.queue().withdraw(ImageStep.owner(fn));
+      images.forget(fn); // the history holds the push now
       // The pass that pushed it said how (bytes uploaded, layers reused); that stays until the key moves, rather
       // than a second status write to say less.
       boolean said = state.draft().condition(BUILD_READY).filter(c -> "True".equals(c.getStatus())

@@ -30,8 +30,8 @@ import java.util.function.BiConsumer;
  * the threads of this small pool, never a reconcile thread; each of its requests has the push deadline, and the heap
  * the pool holds is at most its size times the source layer's cap.
  *
- * <p>Memory beyond a pass, one entry per Function: the outcome not yet read, the dependency image it waits for (kept
- * until the install Job ends), or the failure it waits out. What a restart costs: each such Function asks the
+ * <p>Memory beyond a pass, one entry per Function: the outcome not yet in its history, the dependency image it waits
+ * for (kept until the install Job ends), or the failure it waits out. What a restart costs: each such Function asks the
  * registry once more; a push made twice gives the same digest, so nothing a pass decides changes.
  */
 public final class LayeredImages implements AutoCloseable {
@@ -81,7 +81,8 @@ public final class LayeredImages implements AutoCloseable {
 
   /**
    * What is known of {@code fn}'s image of {@code key}; empty when nothing is under way, and the caller
-   * {@link #start}s it. A pushed image is handed out once: the pass records it in the Function's history.
+   * {@link #start}s it. A pushed image stays until a pass finds it in the Function's history ({@link #forget}), so
+   * a pass that reads a Function from before that history was written pushes nothing again.
    */
   Optional<Progress> progress(Function fn, ContentKey key) {
     String id = id(fn);
@@ -97,9 +98,7 @@ public final class LayeredImages implements AutoCloseable {
       return Optional.of(new Progress.Working());
     }
     Progress outcome = entry.outcome().join();
-    if (outcome instanceof Progress.Pushed) {
-      entries.remove(id, entry);
-    } else if (outcome instanceof Progress.Failed failed && !clock.instant().isBefore(failed.retryAt())) {
+    if (outcome instanceof Progress.Failed failed && !clock.instant().isBefore(failed.retryAt())) {
       entries.remove(id, entry);
       return Optional.empty();
     }
