@@ -95,6 +95,12 @@ public final class BuildlessDeployment {
    * @param packed whether what it installs is packed into a layer (see {@link InstallScript#of})
    */
   static Container installer(Function fn, BuildSettings builds, Container function, boolean packed) {
+    return installer(fn, builds, function, packed, true);
+  }
+
+  /** @param withRuntime whether gitfn's runtime packages are installed too ({@link InstallScript}) */
+  static Container installer(Function fn, BuildSettings builds, Container function, boolean packed,
+      boolean withRuntime) {
     FunctionRuntime runtime = fn.getSpec().getRuntime();
     List<VolumeMount> mounts = new ArrayList<>();
     mounts.add(mount(SOURCE_VOLUME, SOURCE, true));
@@ -126,7 +132,8 @@ public final class BuildlessDeployment {
         .withName(INSTALL)
         .withImage(function.getImage())
         .withImagePullPolicy(function.getImagePullPolicy())
-        .withCommand("sh", "-c", InstallScript.of(runtime, builds.dependencyCacheClaim() != null, packed))
+        .withCommand("sh", "-c", InstallScript.of(runtime, builds.dependencyCacheClaim() != null, packed,
+            withRuntime))
         .withWorkingDir(HOME)
         .withEnv(env)
         // The tail of the install's output becomes the termination message, which the Function's status quotes.

@@ -66,10 +66,14 @@ public final class DependencyInstallJob {
    * @param sourceConfigMap a {@link BuildlessSource} ConfigMap with the runtime's files and the dependency files
    * @param base the runtime's base image, by digest ({@code registry/repository@sha256:...})
    * @param target the dependency image, tagged {@link LayerKeys#dependencyTag}
+   * @param runtimeImage the runtime image, tagged {@link LayerKeys#runtimeTag}, that the dependency image is made
+   *     from
+   * @param runtimePresent whether the registry has the runtime image already: then the install and the pack leave
+   *     gitfn's runtime packages out, and only the Function's are installed, packed and pushed
    * @param packer gitfn's own image
    */
   public static Job forFunction(Function fn, String name, String sourceConfigMap, String base, String target,
-      String packer, BuildSettings builds) {
+      String runtimeImage, boolean runtimePresent, String packer, BuildSettings builds) {
     if (!base.contains("@sha256:")) {
       throw new IllegalArgumentException("the install runs on the base image by digest, not " + base);
     }
@@ -81,7 +85,7 @@ public final class DependencyInstallJob {
         .withImagePullPolicy("IfNotPresent")
         .withResources(BuildProfiles.forFunction(fn, builds.buildProfile()))
         .withSecurityContext(SecurityContexts.container((SecurityContext) null))
-        .build(), true);
+        .build(), true, !runtimePresent);
     List<Volume> volumes = new ArrayList<>(BuildlessDeployment.volumes(fn, sourceConfigMap, noCache));
     volumes.add(new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build());
     volumes.add(BuildJobSpec.credentialsVolume(builds));
@@ -107,20 +111,25 @@ public final class DependencyInstallJob {
         .withSecurityContext(SecurityContexts.pod((PodSecurityContext) null))
         .withVolumes(volumes)
         .withInitContainers(installer)
-        .withContainers(packer(fn, base, target, packer, builds))
+        .withContainers(packer(fn, base, target, runtimeImage, runtimePresent, packer, builds))
         .endSpec()
         .endTemplate()
         .endSpec()
         .build();
   }
 
-  private static Container packer(Function fn, String base, String target, String image, BuildSettings builds) {
+  private static Container packer(Function fn, String base, String target, String runtimeImage,
+      boolean runtimePresent, String image, BuildSettings builds) {
     List<String> args = new ArrayList<>(List.of("pack",
         "--runtime", fn.getSpec().getRuntime().value(),
         "--installed", BuildlessDeployment.APP,
         "--base", base,
+        "--runtime-image", runtimeImage,
         "--to", target,
         "--docker-config", REGISTRY_AUTH + "/config.json"));
+    if (runtimePresent) {
+      args.add("--runtime-present");
+    }
     for (Optional<String> host : List.of(ImageReference.registryHostOf(base), ImageReference.registryHostOf(target))) {
       if (host.isPresent() && builds.insecure(host.get()) && !args.contains(host.get())) {
         args.add("--insecure-registry");

@@ -37,7 +37,15 @@ final class InstallScript {
    *     layer; Python compiles in memory when it imports instead
    */
   static String of(FunctionRuntime runtime, boolean cached, boolean packed) {
-    String install = runtime.isNodejs() ? node() : python(packed);
+    return of(runtime, cached, packed, true);
+  }
+
+  /**
+   * @param withRuntime whether gitfn's runtime packages are installed too; an install Job whose runtime image the
+   *     registry has already installs only the Function's ({@link DependencyInstallJob})
+   */
+  static String of(FunctionRuntime runtime, boolean cached, boolean packed, boolean withRuntime) {
+    String install = runtime.isNodejs() ? node(withRuntime) : python(packed, withRuntime);
     return copy() + (cached ? cached(runtime, install) : install);
   }
 
@@ -90,10 +98,10 @@ final class InstallScript {
         + " || true\n";
   }
 
-  private static String node() {
+  private static String node(boolean withRuntime) {
     String flags = " --omit=dev --no-audit --no-fund";
-    return "cd " + ImageLayout.RUNTIME_DIR + "\n"
-        + step("npm ci" + flags, "gitfn's runtime packages")
+    return (withRuntime ? "cd " + ImageLayout.RUNTIME_DIR + "\n" + step("npm ci" + flags, "gitfn's runtime packages")
+        : "")
         + "cd " + ImageLayout.FUNCTION_DIR + "\n"
         + "if [ -e package-lock.json ]; then\n"
         + "  " + step("npm ci" + flags, "the Function's dependencies from package-lock.json")
@@ -102,13 +110,12 @@ final class InstallScript {
         + "fi\n";
   }
 
-  private static String python(boolean packed) {
+  private static String python(boolean packed, boolean withRuntime) {
     String packages = ImageLayout.PYTHON_PACKAGES;
     // --target leaves the base image's site-packages alone; PYTHONPATH names both folders, as in an image.
     String install = "python3 -m pip install --target " + packages + (packed ? " --no-compile" : "")
         + " -r requirements.txt";
-    return "cd " + ImageLayout.RUNTIME_DIR + "\n"
-        + step(install, "gitfn's runtime packages")
+    return (withRuntime ? "cd " + ImageLayout.RUNTIME_DIR + "\n" + step(install, "gitfn's runtime packages") : "")
         + "cd " + ImageLayout.FUNCTION_DIR + "\n"
         // pip creates no folder for an empty requirements.txt; PYTHONPATH names it anyway.
         + "mkdir -p " + packages + "\n"

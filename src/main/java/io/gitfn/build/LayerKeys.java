@@ -27,7 +27,7 @@ public final class LayerKeys {
    * The version of the layered layout: what each layer holds and where. Change it whenever that changes, so that
    * every dependency image is made again.
    */
-  public static final int LAYOUT_VERSION = 1;
+  public static final int LAYOUT_VERSION = 2;
 
   private static final Pattern DIGEST = Pattern.compile("sha256:[0-9a-f]{64}");
 
@@ -75,6 +75,18 @@ public final class LayerKeys {
     ContentKey.field(sha256, runtimeLayer.value());
     ContentKey.field(sha256, dependencyLayer.value());
     return "deps-" + HexFormat.of().formatHex(sha256.digest()).substring(0, ContentKey.TAG_LENGTH);
+  }
+
+  /**
+   * The tag of the runtime image: the base image with the runtime layer on top, and the runtime's config; every
+   * dependency image of the runtime key is made from it. {@code runtime-} and 32 hex digits of a key over the layer's
+   * key.
+   */
+  public static String runtimeTag(ContentKey runtimeLayer) {
+    MessageDigest sha256 = ContentKey.sha256();
+    ContentKey.field(sha256, "gitfn-runtime-image");
+    ContentKey.field(sha256, runtimeLayer.value());
+    return "runtime-" + HexFormat.of().formatHex(sha256.digest()).substring(0, ContentKey.TAG_LENGTH);
   }
 
   private static MessageDigest start(String purpose, FunctionRuntime runtime, String baseDigest) {

@@ -24,8 +24,9 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code gitfn pack}: the last step of a dependency install Job. It packs the folder the install filled into the
- * runtime layer and the dependency layer, and pushes the dependency image on the runtime's base image. It runs with
- * no privilege: it reads files and talks to the registry, nothing else.
+ * runtime layer, pushed as the runtime image on the runtime's base image, and the dependency layer, pushed as the
+ * dependency image on the runtime image; with {@code --runtime-present}, only the latter. It runs with no privilege:
+ * it reads files and talks to the registry, nothing else.
  */
 @Command(name = "pack", mixinStandardHelpOptions = true,
     description = "Pack an installed Function's packages into its dependency image and push it (run by install Jobs).",
@@ -45,6 +46,14 @@ final class PackCommand implements Callable<Integer> {
   @Option(names = "--base", required = true, paramLabel = "IMAGE@DIGEST",
       description = "The runtime's base image, by digest.")
   String base;
+
+  @Option(names = "--runtime-image", required = true, paramLabel = "IMAGE:TAG",
+      description = "The runtime image: the base image and the runtime layer, which the dependency image is made from.")
+  String runtimeImage;
+
+  @Option(names = "--runtime-present",
+      description = "The registry has the runtime image already: pack and push only the Function's packages on it.")
+  boolean runtimePresent;
 
   @Option(names = "--to", required = true, paramLabel = "IMAGE:TAG", description = "The dependency image to push.")
   String target;
@@ -77,7 +86,11 @@ final class PackCommand implements Callable<Integer> {
       ImageName to = parse("--to", target);
       Path scratch = Files.createTempDirectory("gitfn-pack-");
       ImageAssembler assembler = new ImageAssembler(access(), "gitfn-pack", pool, GoDuration.parse(deadline));
-      ImageAssembler.Pushed pushed = new DependencyImage(assembler, scratch).push(language, installed, from, to);
+      ImageName runtimeOn = parse("--runtime-image", runtimeImage);
+      DependencyImage image = new DependencyImage(assembler, scratch);
+      ImageAssembler.Pushed pushed = runtimePresent
+          ? image.pushDependencies(language, installed, runtimeOn, to)
+          : image.push(language, installed, from, runtimeOn, to);
       spec.commandLine().getOut().printf("pushed %s@%s: %d bytes uploaded, %d layers mounted, %d already there%n",
           to, pushed.digest(), pushed.bytesUploaded(), pushed.blobsMounted(), pushed.blobsPresent());
       return 0;

@@ -2,6 +2,7 @@ package io.gitfn.packer;
 
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.build.RuntimeImageConfig;
+import io.gitfn.image.ImageConfig;
 import io.gitfn.image.LayerDigests;
 import io.gitfn.image.LayerEntry;
 import io.gitfn.image.ReproducibleLayer;
@@ -17,10 +18,12 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Packs what an install left in a folder into the dependency image and pushes it: the base image, the runtime layer
- * (gitfn's runtime server and its installed packages) and the dependency layer (the Function's installed packages),
- * with the runtime's config ({@link RuntimeImageConfig}). Every Function whose dependency key matches builds on it by
- * adding its source layer.
+ * Packs what an install left in a folder and pushes it as two images: the runtime image (the base image and the
+ * runtime layer: gitfn's runtime server and its installed packages) and, on it, the dependency image (plus the
+ * dependency layer: the Function's installed packages), each with the runtime's config ({@link RuntimeImageConfig}).
+ * Every Function whose dependency key matches builds on the dependency image by adding its source layer; every
+ * install Job of the same runtime key after the first starts from the runtime image and packs only its dependency
+ * layer.
  *
  * <p>The folder has the layout the install script leaves: {@code runtime/} with the server's files and its packages,
  * {@code function/node_modules} or {@code function/packages} with the Function's. The source files the install read
@@ -45,25 +48,47 @@ public final class DependencyImage {
   }
 
   /**
-   * Packs {@code installed} and pushes {@code target} on {@code base}.
+   * Packs {@code installed} into the runtime image on {@code base}, then the dependency image {@code target} on it.
    *
    * @param base the runtime's base image, by digest
    * @throws IOException when the folder is not an install's, or a layer passes its cap
    * @throws RegistryFailure when a registry refuses or fails
    */
-  public ImageAssembler.Pushed push(FunctionRuntime runtime, Path installed, ImageName base, ImageName target)
-      throws IOException, RegistryFailure {
+  public ImageAssembler.Pushed push(FunctionRuntime runtime, Path installed, ImageName base, ImageName runtimeImage,
+      ImageName target) throws IOException, RegistryFailure {
+    pushRuntime(runtime, installed, base, runtimeImage);
+    return pushDependencies(runtime, installed, runtimeImage, target);
+  }
+
+  /**
+   * Packs {@code installed}'s {@code runtime/} and pushes {@code runtimeImage}: {@code base} with the runtime layer
+   * on top, and the runtime's config.
+   */
+  public ImageAssembler.Pushed pushRuntime(FunctionRuntime runtime, Path installed, ImageName base,
+      ImageName runtimeImage) throws IOException, RegistryFailure {
+    NewLayer runtimeLayer = layer("runtime", FolderEntries.of(installed.resolve("runtime"),
+        ImageLayout.RUNTIME_DIR.substring(1), LIMITS), "gitfn: the " + runtime.value() + " runtime server and its packages");
+    return assembler.assemble(base, List.of(runtimeLayer), config -> runs(runtime, config), runtimeImage);
+  }
+
+  /**
+   * Packs {@code installed}'s Function packages and pushes {@code target}: {@code runtimeImage} with the dependency
+   * layer on top. Every dependency image is made this way, whether the install Job made the runtime image too or
+   * found it in the registry, so the same inputs give the same bytes either way.
+   */
+  public ImageAssembler.Pushed pushDependencies(FunctionRuntime runtime, Path installed, ImageName runtimeImage,
+      ImageName target) throws IOException, RegistryFailure {
     String packages = runtime.isNodejs() ? "node_modules" : ImageLayout.PYTHON_PACKAGES;
-    String runtimeDir = ImageLayout.RUNTIME_DIR.substring(1);
-    String functionDir = ImageLayout.FUNCTION_DIR.substring(1);
-    NewLayer runtimeLayer = layer("runtime", FolderEntries.of(installed.resolve("runtime"), runtimeDir, LIMITS),
-        "gitfn: the " + runtime.value() + " runtime server and its packages");
     NewLayer dependencyLayer = layer("dependencies",
-        FolderEntries.of(installed.resolve("function").resolve(packages), functionDir + "/" + packages, LIMITS),
+        FolderEntries.of(installed.resolve("function").resolve(packages),
+            ImageLayout.FUNCTION_DIR.substring(1) + "/" + packages, LIMITS),
         "gitfn: the Function's installed dependencies");
+    return assembler.assemble(runtimeImage, List.of(dependencyLayer), config -> runs(runtime, config), target);
+  }
+
+  private static ImageConfig runs(FunctionRuntime runtime, ImageConfig config) {
     RuntimeImageConfig runs = RuntimeImageConfig.of(runtime);
-    return assembler.assemble(base, List.of(runtimeLayer, dependencyLayer),
-        config -> config.runs(runs.entrypoint(), runs.user(), runs.workingDir(), runs.env()), target);
+    return config.runs(runs.entrypoint(), runs.user(), runs.workingDir(), runs.env());
   }
 
   private NewLayer layer(String name, List<LayerEntry> entries, String createdBy) throws IOException {

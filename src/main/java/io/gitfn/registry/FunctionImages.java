@@ -19,7 +19,8 @@ import java.util.Objects;
  * {@link SourceLayer#LIMITS}; the layers below are mounted within the registry and never downloaded.
  *
  * <p>{@link #build} first names the base image by digest (one manifest request), then asks for the dependency image
- * (one more). Without it, it says which dependency image to make, and on what, and pushes nothing.
+ * (one more). Without it, it asks for the runtime image (a third), says which dependency image to make, and from
+ * what, and pushes nothing.
  */
 public final class FunctionImages {
 
@@ -54,8 +55,12 @@ public final class FunctionImages {
     /** The image is pushed: the digest the Deployment names, and how much travelled. */
     record Pushed(ImageAssembler.Pushed push, ImageName dependencyImage) implements Outcome {}
 
-    /** The dependency image is not there yet: an install Job must make {@code dependencyImage} on {@code base}. */
-    record NeedsDependencies(ImageName dependencyImage, ImageName base) implements Outcome {}
+    /**
+     * The dependency image is not there yet: an install Job must make {@code dependencyImage} from
+     * {@code runtimeImage}, and first make that on {@code base} unless {@code runtimePresent}.
+     */
+    record NeedsDependencies(ImageName dependencyImage, ImageName base, ImageName runtimeImage,
+        boolean runtimePresent) implements Outcome {}
   }
 
   /**
@@ -74,7 +79,9 @@ public final class FunctionImages {
     ImageName dependencyImage = request.dependencyRepository()
         .at(LayerKeys.dependencyTag(runtimeLayer, dependencyLayer));
     if (assembler.find(dependencyImage).isEmpty()) {
-      return new Outcome.NeedsDependencies(dependencyImage, base);
+      ImageName runtimeImage = request.dependencyRepository().at(LayerKeys.runtimeTag(runtimeLayer));
+      return new Outcome.NeedsDependencies(dependencyImage, base, runtimeImage,
+          assembler.find(runtimeImage).isPresent());
     }
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     LayerDigests digests = ReproducibleLayer.write(SourceLayer.entries(request.runtime(), request.source(),

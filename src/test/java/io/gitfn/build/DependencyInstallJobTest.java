@@ -18,6 +18,7 @@ class DependencyInstallJobTest {
 
   static final String BASE = "registry.local:5000/base/nodejs22@sha256:" + "ab".repeat(32);
   static final String TARGET = "registry.local:5000/shop/gitfn/dependencies:deps-0123456789abcdef0123456789abcdef";
+  static final String RUNTIME = "registry.local:5000/shop/gitfn-dependencies:runtime-0123456789abcdef0123456789abcdef";
   static final String PACKER = "ghcr.io/gitfn/gitfn:0.1.0";
   private static final BuildSettings SETTINGS = BuildSettings.defaults().withPackageRegistrySecret("npm-registry");
 
@@ -25,7 +26,7 @@ class DependencyInstallJobTest {
     Function fn = TestFunction.inline().named("orders").inNamespace("shop").runtime(FunctionRuntime.NODEJS22)
         .code("module.exports = { main: () => 'hi' };").build();
     return DependencyInstallJob.forFunction(fn, "orders-deps-0123456789", "orders-source-0123456789", BASE, TARGET,
-        PACKER, settings);
+        RUNTIME, false, PACKER, settings);
   }
 
   @Test
@@ -39,7 +40,8 @@ class DependencyInstallJobTest {
     assertThat(pod.getContainers()).singleElement().satisfies(pack -> {
       assertThat(pack.getImage()).isEqualTo(PACKER);
       assertThat(pack.getArgs()).containsExactly("pack", "--runtime", "nodejs22", "--installed", "/gitfn",
-          "--base", BASE, "--to", TARGET, "--docker-config", "/gitfn-registry-auth/config.json");
+          "--base", BASE, "--runtime-image", RUNTIME, "--to", TARGET, "--docker-config",
+          "/gitfn-registry-auth/config.json");
     });
     assertThat(pod.getRestartPolicy()).isEqualTo("Never");
     assertThat(job(SETTINGS).getSpec().getBackoffLimit()).isZero();
@@ -48,11 +50,24 @@ class DependencyInstallJobTest {
   @Test
   void pipCompilesNoPycFilesWhoseBytesWouldDifferFromOneInstallToTheNext() {
     Function fn = TestFunction.inline().named("py").inNamespace("shop").runtime(FunctionRuntime.PYTHON312).build();
-    String script = DependencyInstallJob.forFunction(fn, "j", "c", BASE, TARGET, PACKER, SETTINGS).getSpec()
+    String script = DependencyInstallJob.forFunction(fn, "j", "c", BASE, TARGET, RUNTIME, false, PACKER, SETTINGS).getSpec()
         .getTemplate().getSpec().getInitContainers().get(0).getCommand().get(2);
 
     assertThat(script).contains("python3 -m pip install --target packages --no-compile -r requirements.txt")
         .doesNotContain("--target packages -r");
+  }
+
+  @Test
+  void withTheRuntimeImageInTheRegistryOnlyTheFunctionsPackagesAreInstalledAndPacked() {
+    Function fn = TestFunction.inline().named("orders").inNamespace("shop").runtime(FunctionRuntime.NODEJS22).build();
+    PodSpec pod = DependencyInstallJob.forFunction(fn, "j", "c", BASE, TARGET, RUNTIME, true, PACKER, SETTINGS)
+        .getSpec().getTemplate().getSpec();
+
+    assertThat(pod.getInitContainers().get(0).getCommand().get(2))
+        .doesNotContain("gitfn's runtime packages").contains("the Function's dependencies from package.json");
+    assertThat(pod.getContainers().get(0).getArgs()).contains("--runtime-image", RUNTIME, "--runtime-present");
+    assertThat(job(SETTINGS).getSpec().getTemplate().getSpec().getInitContainers().get(0).getCommand().get(2))
+        .as("without it, gitfn's runtime packages first").contains("gitfn's runtime packages");
   }
 
   @Test
@@ -95,8 +110,8 @@ class DependencyInstallJobTest {
   @Test
   void aBaseImageByTagIsRefused() {
     Function fn = TestFunction.inline().named("orders").inNamespace("shop").build();
-    assertThatThrownBy(() -> DependencyInstallJob.forFunction(fn, "j", "c", "registry.local/node:22", TARGET, PACKER,
-        SETTINGS)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> DependencyInstallJob.forFunction(fn, "j", "c", "registry.local/node:22", TARGET, RUNTIME,
+        false, PACKER, SETTINGS)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("the install runs on the base image by digest, not registry.local/node:22");
   }
 

@@ -71,6 +71,18 @@ class LayerKeysTest {
   }
 
   @Test
+  void theRuntimeImageTagFollowsTheRuntimeLayerAloneAndIsNoDependencyTag() {
+    ContentKey runtime = LayerKeys.runtime(FunctionRuntime.NODEJS22, "runtime files", BASE);
+    ContentKey dependencies = LayerKeys.dependencies(FunctionRuntime.NODEJS22, BASE, "{}", null, "");
+
+    assertThat(LayerKeys.runtimeTag(runtime)).matches("runtime-[0-9a-f]{32}")
+        .isEqualTo(LayerKeys.runtimeTag(LayerKeys.runtime(FunctionRuntime.NODEJS22, "runtime files", BASE)))
+        .isNotEqualTo(LayerKeys.runtimeTag(LayerKeys.runtime(FunctionRuntime.NODEJS22, "new files", BASE)));
+    assertThat(LayerKeys.runtimeTag(runtime).substring("runtime-".length()))
+        .isNotEqualTo(LayerKeys.dependencyTag(runtime, dependencies).substring("deps-".length()));
+  }
+
+  @Test
   void aBaseImageIsNamedByItsDigestNotItsTag() {
     assertThatThrownBy(() -> LayerKeys.runtime(FunctionRuntime.NODEJS22, "files", "node:22"))
         .isInstanceOf(IllegalArgumentException.class)

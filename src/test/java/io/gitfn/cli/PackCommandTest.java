@@ -17,7 +17,8 @@ class PackCommandTest {
   @Test
   void aBaseImageByTagIsRefused() {
     CliRun run = pack("--runtime", "nodejs22", "--installed", dir.toString(), "--base", "registry.local/node:22",
-        "--to", "registry.local/team/gitfn/dependencies:deps-1");
+        "--runtime-image", "registry.local/team/gitfn/dependencies:runtime-1", "--to",
+        "registry.local/team/gitfn/dependencies:deps-1");
 
     assertThat(run.exitCode()).isEqualTo(PackCommand.FAILED);
     assertThat(run.err()).isEqualTo("Error: --base registry.local/node:22 names a tag; name the base image by"
@@ -27,7 +28,8 @@ class PackCommandTest {
   @Test
   void anUnknownRuntimeIsNamedWithTheKnownOnes() {
     CliRun run = pack("--runtime", "cobol", "--installed", dir.toString(), "--base", "registry.local/node@" + DIGEST,
-        "--to", "registry.local/team/gitfn/dependencies:deps-1");
+        "--runtime-image", "registry.local/team/gitfn/dependencies:runtime-1", "--to",
+        "registry.local/team/gitfn/dependencies:deps-1");
 
     assertThat(run.exitCode()).isEqualTo(PackCommand.FAILED);
     assertThat(run.err()).startsWith("Error: --runtime cobol is none of nodejs20, nodejs22");
@@ -36,7 +38,8 @@ class PackCommandTest {
   @Test
   void aFolderThatIsNotAnInstallsFailsNamingIt() {
     CliRun run = pack("--runtime", "nodejs22", "--installed", dir.toString(), "--base", "registry.local/node@" + DIGEST,
-        "--to", "registry.local/team/gitfn/dependencies:deps-1");
+        "--runtime-image", "registry.local/team/gitfn/dependencies:runtime-1", "--to",
+        "registry.local/team/gitfn/dependencies:deps-1");
 
     assertThat(run.exitCode()).isEqualTo(PackCommand.FAILED);
     assertThat(run.err()).isEqualTo("Error: " + dir.resolve("runtime") + " is not a folder\n");

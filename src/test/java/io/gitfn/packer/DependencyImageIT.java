@@ -14,8 +14,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
@@ -59,15 +61,19 @@ class DependencyImageIT {
   void anInstallBecomesTheRuntimeAndDependencyLayersOnTheBaseWithTheRuntimesConfig() throws Exception {
     Path installed = install(dir.resolve("one"));
     ImageName target = new ImageName(registry.address(), "team-layers/gitfn/dependencies", "deps-1");
+    ImageName runtimeImage = target.at("runtime-1");
 
     ImageAssembler.Pushed pushed = new DependencyImage(assembler, Files.createDirectory(dir.resolve("scratch")))
-        .push(FunctionRuntime.NODEJS22, installed, base, target);
+        .push(FunctionRuntime.NODEJS22, installed, base, runtimeImage, target);
 
     JsonNode manifest = RegistryReads.manifest(target.at(pushed.digest()));
     List<String> layers = RegistryReads.layerDigests(manifest);
     List<String> baseLayers = RegistryReads.layerDigests(RegistryReads.manifest(base));
     assertThat(layers).startsWith(baseLayers.toArray(String[]::new)).hasSize(baseLayers.size() + 2);
-    assertThat(pushed.blobsMounted()).as("base layers mounted, not copied").isEqualTo(baseLayers.size());
+    assertThat(pushed.blobsMounted() + pushed.blobsPresent()).as("base and runtime layers mounted, not copied")
+        .isEqualTo(baseLayers.size() + 1);
+    assertThat(RegistryReads.layerDigests(RegistryReads.manifest(runtimeImage)))
+        .as("the runtime image: the base and the runtime layer").isEqualTo(layers.subList(0, baseLayers.size() + 1));
 
     assertThat(RegistryReads.layerEntries(RegistryReads.blob(target, layers.get(baseLayers.size()))))
         .containsExactly("gitfn/", "gitfn/runtime/", "gitfn/runtime/node_modules/",
@@ -93,14 +99,38 @@ class DependencyImageIT {
     Path first = install(dir.resolve("first"));
     Path second = install(dir.resolve("second"));
 
+    ImageName teamA = new ImageName(registry.address(), "team-a/gitfn/dependencies", "deps-same");
+    ImageName teamB = new ImageName(registry.address(), "team-b/gitfn/dependencies", "deps-same");
     ImageAssembler.Pushed a = new DependencyImage(assembler, Files.createDirectory(dir.resolve("scratch-a")))
-        .push(FunctionRuntime.NODEJS22, first, base,
-            new ImageName(registry.address(), "team-a/gitfn/dependencies", "deps-same"));
+        .push(FunctionRuntime.NODEJS22, first, base, teamA.at("runtime-same"), teamA);
     ImageAssembler.Pushed b = new DependencyImage(assembler, Files.createDirectory(dir.resolve("scratch-b")))
-        .push(FunctionRuntime.NODEJS22, second, base,
-            new ImageName(registry.address(), "team-b/gitfn/dependencies", "deps-same"));
+        .push(FunctionRuntime.NODEJS22, second, base, teamB.at("runtime-same"), teamB);
 
     assertThat(b.digest()).isEqualTo(a.digest());
+  }
+
+  @Test
+  void anInstallThatFoundTheRuntimeImagePacksOnlyItsPackagesAndGivesTheSameDigest() throws Exception {
+    Path full = install(dir.resolve("full"));
+    Path packagesOnly = install(dir.resolve("packages-only"));
+    // What an install Job that skipped gitfn's runtime packages leaves: no runtime/ at all.
+    try (Stream<Path> runtime = Files.walk(packagesOnly.resolve("runtime"))) {
+      for (Path path : runtime.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    }
+    ImageName repository = new ImageName(registry.address(), "team-reuse/gitfn/dependencies", "x");
+
+    ImageAssembler.Pushed first = new DependencyImage(assembler, Files.createDirectory(dir.resolve("scratch-1")))
+        .push(FunctionRuntime.NODEJS22, full, base, repository.at("runtime-r"), repository.at("deps-1"));
+    int before = registry.requests().size();
+    ImageAssembler.Pushed again = new DependencyImage(assembler, Files.createDirectory(dir.resolve("scratch-2")))
+        .pushDependencies(FunctionRuntime.NODEJS22, packagesOnly, repository.at("runtime-r"),
+            repository.at("deps-2"));
+
+    assertThat(again.digest()).as("made from the runtime image either way").isEqualTo(first.digest());
+    assertThat(registry.requests().subList(before, registry.requests().size()))
+        .as("nothing uploaded: the dependency layer and config were there").noneMatch(r -> r.method().equals("PATCH"));
   }
 
   /**

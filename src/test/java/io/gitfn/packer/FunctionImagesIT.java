@@ -61,12 +61,14 @@ class FunctionImagesIT {
     Outcome.NeedsDependencies needs = (Outcome.NeedsDependencies) first;
     assertThat(needs.dependencyImage().reference()).matches("deps-[0-9a-f]{32}");
     assertThat(needs.base().reference()).isEqualTo(RegistryReads.digest(base()));
+    assertThat(needs.runtimeImage().reference()).matches("runtime-[0-9a-f]{32}");
+    assertThat(needs.runtimePresent()).as("no install has made the runtime image yet").isFalse();
     assertThat(registry.requests()).as("nothing pushed for the Function yet")
         .noneMatch(r -> r.path().startsWith("/v2/team-a/orders/"));
 
     new DependencyImage(assembler, Files.createDirectory(dir.resolve("scratch")))
         .push(FunctionRuntime.NODEJS22, DependencyImageIT.install(dir.resolve("installed")), needs.base(),
-            needs.dependencyImage());
+            needs.runtimeImage(), needs.dependencyImage());
     Outcome.Pushed v1 = (Outcome.Pushed) images.build(request("team-a", "orders", "v1", PACKAGE));
     List<String> baseLayers = RegistryReads.layerDigests(RegistryReads.manifest(base()));
     int before = registry.requests().size();
@@ -89,20 +91,23 @@ class FunctionImagesIT {
     Outcome.NeedsDependencies needs = (Outcome.NeedsDependencies) images.build(request("team-c", "a", "x", PACKAGE));
     new DependencyImage(assembler, Files.createDirectory(dir.resolve("scratch-c")))
         .push(FunctionRuntime.NODEJS22, DependencyImageIT.install(dir.resolve("c")), needs.base(),
-            needs.dependencyImage());
+            needs.runtimeImage(), needs.dependencyImage());
     Outcome.NeedsDependencies alsoNeeds =
         (Outcome.NeedsDependencies) images.build(request("team-d", "b", "x", PACKAGE));
     new DependencyImage(assembler, Files.createDirectory(dir.resolve("scratch-d")))
         .push(FunctionRuntime.NODEJS22, DependencyImageIT.install(dir.resolve("d")), alsoNeeds.base(),
-            alsoNeeds.dependencyImage());
+            alsoNeeds.runtimeImage(), alsoNeeds.dependencyImage());
 
     Outcome.Pushed c = (Outcome.Pushed) images.build(request("team-c", "a", "x", PACKAGE));
     Outcome.Pushed d = (Outcome.Pushed) images.build(request("team-d", "b", "x", PACKAGE));
     assertThat(d.push().digest()).isEqualTo(c.push().digest());
 
     Outcome added = images.build(request("team-c", "a", "x", "{\"dependencies\": {\"ms\": \"2.1.3\", \"a\": \"1\"}}"));
-    assertThat(added).isInstanceOfSatisfying(Outcome.NeedsDependencies.class, other ->
-        assertThat(other.dependencyImage()).isNotEqualTo(needs.dependencyImage()));
+    assertThat(added).isInstanceOfSatisfying(Outcome.NeedsDependencies.class, other -> {
+      assertThat(other.dependencyImage()).isNotEqualTo(needs.dependencyImage());
+      assertThat(other.runtimeImage()).isEqualTo(needs.runtimeImage());
+      assertThat(other.runtimePresent()).as("the first install made it").isTrue();
+    });
   }
 
   private static ImageName base() {

@@ -135,7 +135,8 @@ class LayeredImageOnRealNodeE2E {
     client.resource(source).create();
     String jobName = name + "-dependencies";
     Job job = unowned(DependencyInstallJob.forFunction(fn, jobName, source.getMetadata().getName(),
-        needs.base().toString(), needs.dependencyImage().toString(), packer, builds));
+        needs.base().toString(), needs.dependencyImage().toString(), needs.runtimeImage().toString(),
+        needs.runtimePresent(), packer, builds));
     long installing = System.nanoTime();
     client.resource(job).create();
     awaitSucceeded(client, ns.name(), jobName);
@@ -144,7 +145,8 @@ class LayeredImageOnRealNodeE2E {
     // The same inputs installed and packed again, by another Job: the same dependency image, byte for byte.
     ImageName again = needs.dependencyImage().at(needs.dependencyImage().reference() + "-again");
     client.resource(unowned(DependencyInstallJob.forFunction(fn, jobName + "-again", source.getMetadata().getName(),
-        needs.base().toString(), again.toString(), packer, builds))).create();
+        needs.base().toString(), again.toString(), needs.runtimeImage().toString(), needs.runtimePresent(), packer,
+        builds))).create();
     awaitSucceeded(client, ns.name(), jobName + "-again");
     assertThat(RegistryReads.digest(again)).as("the dependency image installed twice")
         .isEqualTo(RegistryReads.digest(needs.dependencyImage()));

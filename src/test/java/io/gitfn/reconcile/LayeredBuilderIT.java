@@ -167,11 +167,17 @@ class LayeredBuilderIT {
     Container pack = client(install).stream().filter(c -> c.getName().equals(DependencyInstallJob.PACK)).findFirst()
         .orElseThrow();
     ImageName base = ImageName.parse(argument(pack, "--base"));
+    ImageName runtimeImage = ImageName.parse(argument(pack, "--runtime-image"));
     ImageName target = ImageName.parse(argument(pack, "--to"));
     ImageAssembler assembler = new ImageAssembler(RegistryAccess.anonymous(Set.of(registry.address())),
         "gitfn-test", POOL, Duration.ofSeconds(30));
-    new DependencyImage(assembler, Files.createDirectories(dir.resolve("scratch")))
-        .push(FunctionRuntime.NODEJS22, installed(dir.resolve("installed")), base, target);
+    DependencyImage image = new DependencyImage(assembler, Files.createTempDirectory(dir, "scratch"));
+    Path installed = installed(Files.createTempDirectory(dir, "installed"));
+    if (pack.getArgs().contains("--runtime-present")) {
+      image.pushDependencies(FunctionRuntime.NODEJS22, installed, runtimeImage, target);
+    } else {
+      image.push(FunctionRuntime.NODEJS22, installed, base, runtimeImage, target);
+    }
   }
 
   private static List<Container> client(Job install) {

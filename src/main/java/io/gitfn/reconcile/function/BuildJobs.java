@@ -83,11 +83,12 @@ final class BuildJobs {
    * Applies the install Job of a dependency image and the ConfigMap it installs from, both named {@code name}. The
    * Job is shared by the namespace's Functions with the same dependencies ({@link #shareWith}).
    */
-  Job startInstall(Function fn, FunctionBuildPlan build, String name, String base, String dependencyImage)
+  Job startInstall(Function fn, FunctionBuildPlan build, String name, LayeredImages.Progress.NeedsDependencies needs)
       throws BuildContextTooLargeException {
     apply(BuildlessSource.of(fn, build, settings).withoutHandler(fn.getSpec().getRuntime()).configMap(fn, name));
-    Job job = DependencyInstallJob.forFunction(fn, name, name, base, dependencyImage, settings.builder().image(),
-        settings);
+    Job job = DependencyInstallJob.forFunction(fn, name, name, needs.base().toString(),
+        needs.dependencyImage().toString(), needs.runtimeImage().toString(), needs.runtimePresent(),
+        settings.builder().image(), settings);
     Annotations.get(fn, Annotations.REQUESTED_AT)
         .ifPresent(value -> job.getMetadata().setAnnotations(Map.of(Annotations.REQUESTED_AT, value)));
     return apply(job);

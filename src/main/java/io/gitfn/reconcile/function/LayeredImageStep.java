@@ -180,8 +180,7 @@ final class LayeredImageStep implements FunctionStep {
         return;
       }
       try {
-        found = Optional.of(jobs.startInstall(fn, build, name, needs.base().toString(),
-            needs.dependencyImage().toString()));
+        found = Optional.of(jobs.startInstall(fn, build, name, needs));
       } catch (BuildContextTooLargeException e) {
         queue.finished(jobKey);
         throw StepFailure.stalled(INVALID_FUNCTION_SPEC, e.getMessage());

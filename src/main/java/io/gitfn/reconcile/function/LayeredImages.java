@@ -55,7 +55,8 @@ public final class LayeredImages implements AutoCloseable {
      *
      * @param askedAt when the registry was asked: an install Job that ended before then did not make it
      */
-    record NeedsDependencies(ImageName dependencyImage, ImageName base, Instant askedAt) implements Progress {}
+    record NeedsDependencies(ImageName dependencyImage, ImageName base, ImageName runtimeImage,
+        boolean runtimePresent, Instant askedAt) implements Progress {}
 
     /** The registry failed or refused, or the source cannot be a layer; asked again from {@code retryAt}. */
     record Failed(String message, Instant retryAt) implements Progress {}
@@ -137,7 +138,8 @@ public final class LayeredImages implements AutoCloseable {
         return new Progress.Pushed(request.target() + "@" + pushed.push().digest(), pushed.push());
       }
       FunctionImages.Outcome.NeedsDependencies needs = (FunctionImages.Outcome.NeedsDependencies) outcome;
-      return new Progress.NeedsDependencies(needs.dependencyImage(), needs.base(), asked);
+      return new Progress.NeedsDependencies(needs.dependencyImage(), needs.base(), needs.runtimeImage(),
+          needs.runtimePresent(), asked);
     } catch (RegistryFailure e) {
       return failed(e.getMessage());
     } catch (IOException e) {
