@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.FieldManagers;
+import io.gitfn.api.GoDuration;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.build.BuildContextTooLargeException;
@@ -152,6 +153,17 @@ final class BuildJobs {
     } catch (KubernetesClientException | DateTimeParseException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * Why a failed Job failed, as a message's tail: Kubernetes stopped it at the build deadline, or what its container
+   * said as it ended; empty when it said nothing.
+   */
+  String whyFailed(Job job) {
+    return deadlineExceeded(job)
+        ? ": it ran longer than the build deadline of " + GoDuration.format(settings.deadline())
+            + " (--build-deadline) and was stopped"
+        : terminationMessage(job).map(m -> ": " + m).orElse("");
   }
 
   /** What the failed build's container said as it ended, if it said anything. */

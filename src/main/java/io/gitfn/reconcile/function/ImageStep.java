@@ -8,7 +8,6 @@ import static io.gitfn.api.function.ConditionType.BUILD_READY;
 
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.gitfn.api.Annotations;
-import io.gitfn.api.GoDuration;
 import io.gitfn.api.function.BuildMode;
 import io.gitfn.api.function.Function;
 import io.gitfn.build.BuildJobSpec;
@@ -155,10 +154,7 @@ final class ImageStep implements FunctionStep {
     }
     if (BuildJobs.failed(job)) {
       queue.finished(jobKey(job));
-      String why = BuildJobs.deadlineExceeded(job)
-          ? ": it ran longer than the build deadline of " + GoDuration.format(settings.deadline())
-              + " (--build-deadline) and was stopped"
-          : jobs.terminationMessage(job).map(m -> ": " + m).orElse("");
+      String why = jobs.whyFailed(job);
       state.condition(BUILD_READY, "False", JOB_FAILED, "Job " + name + " failed" + why
           + "; the running version stays. Fix the source, or run `gitfn reconcile function "
           + fn.getMetadata().getName() + "` to build it again");
@@ -204,7 +200,7 @@ final class ImageStep implements FunctionStep {
     return fn.getMetadata().getNamespace() + "/" + fn.getMetadata().getName();
   }
 
-  private static String jobKey(Function fn, String name) {
+  static String jobKey(Function fn, String name) {
     return fn.getMetadata().getNamespace() + "/" + name;
   }
 

@@ -160,7 +160,7 @@ final class LayeredImageStep implements FunctionStep {
     BuildQueue queue = slots.queue();
     String owner = ImageStep.owner(fn);
     String name = DependencyInstallJob.name(needs.dependencyImage().reference());
-    String jobKey = fn.getMetadata().getNamespace() + "/" + name;
+    String jobKey = ImageStep.jobKey(fn, name);
     List<Job> own = state.jobs().stream().filter(job -> BuildJobs.ownedBy(fn, job)).toList();
     Optional<Job> found = jobs.find(fn, name, state.jobs(), queue.waits(owner, jobKey));
     ImageStep.account(queue, fn, own, found.filter(job -> BuildJobs.ownedBy(fn, job)));
@@ -210,10 +210,7 @@ final class LayeredImageStep implements FunctionStep {
     }
     if (BuildJobs.failed(job)) {
       queue.finished(jobKey);
-      String why = BuildJobs.deadlineExceeded(job)
-          ? ": it ran longer than the build deadline of " + GoDuration.format(settings.deadline())
-              + " (--build-deadline) and was stopped"
-          : jobs.terminationMessage(job).map(m -> ": " + m).orElse("");
+      String why = jobs.whyFailed(job);
       state.condition(BUILD_READY, "False", JOB_FAILED, "Job " + name + ", which installs the dependencies of "
           + build.image() + ", failed" + why + "; the running version stays. Fix the dependencies, or run `gitfn"
           + " reconcile function " + fn.getMetadata().getName() + "` to install them again");
@@ -254,13 +251,9 @@ final class LayeredImageStep implements FunctionStep {
       throw StepFailure.stalled(INVALID_FUNCTION_SPEC, "Secret " + settings.packageRegistrySecret() + ": "
           + e.getMessage()).lookingAgainAfter(Duration.ofMinutes(1));
     }
-    return new FunctionImages.Request(runtime, ImageName.parse(baseImage(fn)),
+    return new FunctionImages.Request(runtime, ImageName.parse(ContentKey.baseImage(fn, settings)),
         settings.runtimes().of(runtime).digest(), build.context().data().get(files.source()),
         build.context().data().get(files.dependencies()), build.lockFile(), registrySettings, dependencies, target);
-  }
-
-  private String baseImage(Function fn) {
-    return ContentKey.baseImage(fn, settings);
   }
 
   /** The namespace's push Secret's credentials; anonymous without one, as the registry may allow. */
