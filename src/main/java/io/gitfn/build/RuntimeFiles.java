@@ -21,6 +21,11 @@ public record RuntimeFiles(String source, String dependencies, String packageReg
     return runtime.isNodejs() ? NODEJS : PYTHON;
   }
 
+  /** The files of a Function's source layer, for messages: {@code handler.js, package.json and package-lock.json}. */
+  public String describeSourceLayer() {
+    return lock == null ? source + " and " + dependencies : source + ", " + dependencies + " and " + lock;
+  }
+
   /** Kyma's rule (§2.5): blank Node.js dependencies become {@code {}}; Python's are kept as they are. */
   public static String normalisedDependencies(FunctionRuntime runtime, String dependencies) {
     if (runtime.isNodejs() && (dependencies == null || dependencies.isBlank())) {

@@ -6,10 +6,12 @@ import io.gitfn.build.LayerKeys;
 import io.gitfn.build.RuntimeImageConfig;
 import io.gitfn.build.SourceLayer;
 import io.gitfn.image.LayerDigests;
+import io.gitfn.image.LayerTooLargeException;
 import io.gitfn.image.ReproducibleLayer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Objects;
 
@@ -18,8 +20,9 @@ import java.util.Objects;
  * for its keys (docs/functions.md#layered-images). The source layer is written in memory, capped by
  * {@link SourceLayer#LIMITS}; the layers below are mounted within the registry and never downloaded.
  *
- * <p>{@link #build} first names the base image by digest (one manifest request), then asks for the dependency image
- * (one more). Without it, it asks for the runtime image (a third), says which dependency image to make, and from
+ * <p>{@link #build} first writes the source layer, so that a source over the cap is refused before a registry is asked
+ * or an install Job runs for it. It then names the base image by digest (one manifest request), and asks for the
+ * dependency image (one more). Without it, it asks for the runtime image (a third), says which dependency image to make, and from
  * what, and pushes nothing.
  */
 public final class FunctionImages {
@@ -67,9 +70,20 @@ public final class FunctionImages {
    * Pushes the Function's image if its dependency image exists, else says which one to make.
    *
    * @throws RegistryFailure when a registry refuses, fails or cannot be reached, or has no base image
-   * @throws IOException when the source layer passes its cap
+   * @throws LayerTooLargeException when the source layer passes its cap; no registry was asked
    */
-  public Outcome build(Request request) throws RegistryFailure, IOException {
+  public Outcome build(Request request) throws RegistryFailure, LayerTooLargeException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    LayerDigests digests;
+    try {
+      digests = ReproducibleLayer.write(SourceLayer.entries(request.runtime(), request.source(),
+          request.dependencies(), request.lockFile()), bytes, SourceLayer.LIMITS);
+    } catch (LayerTooLargeException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing a layer in memory", e); // a ByteArrayOutputStream does not fail
+    }
+    byte[] layer = bytes.toByteArray();
     String baseDigest = assembler.find(request.base())
         .orElseThrow(() -> new RegistryFailure("the base image " + request.base() + " is not in its registry", null));
     ImageName base = request.base().at(baseDigest);
@@ -83,10 +97,6 @@ public final class FunctionImages {
       return new Outcome.NeedsDependencies(dependencyImage, base, runtimeImage,
           assembler.find(runtimeImage).isPresent());
     }
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    LayerDigests digests = ReproducibleLayer.write(SourceLayer.entries(request.runtime(), request.source(),
-        request.dependencies(), request.lockFile()), bytes, SourceLayer.LIMITS);
-    byte[] layer = bytes.toByteArray();
     NewLayer source = new NewLayer(digests, () -> new ByteArrayInputStream(layer), "gitfn: the Function's source");
     RuntimeImageConfig runs = RuntimeImageConfig.of(request.runtime());
     ImageAssembler.Pushed pushed = assembler.assemble(dependencyImage, List.of(source),

@@ -136,6 +136,10 @@ final class LayeredImageStep implements FunctionStep {
       state.requeueWithin(LayeredImages.RETRY_AFTER);
       return Optional.empty();
     }
+    if (progress.get() instanceof Progress.Refused refused) {
+      state.record(build.key(), build.image(), FunctionState.FAILED);
+      throw StepFailure.stalled(INVALID_FUNCTION_SPEC, refused.message() + "; the running version stays");
+    }
     if (progress.get() instanceof Progress.NeedsDependencies needs) {
       install(state, build, needs);
       return Optional.empty();

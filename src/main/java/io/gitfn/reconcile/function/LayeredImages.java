@@ -3,12 +3,13 @@ package io.gitfn.reconcile.function;
 import io.gitfn.BuildInfo;
 import io.gitfn.api.function.Function;
 import io.gitfn.build.ContentKey;
+import io.gitfn.build.RuntimeFiles;
+import io.gitfn.image.LayerTooLargeException;
 import io.gitfn.registry.FunctionImages;
 import io.gitfn.registry.ImageAssembler;
 import io.gitfn.registry.ImageName;
 import io.gitfn.registry.RegistryAccess;
 import io.gitfn.registry.RegistryFailure;
-import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,8 +59,11 @@ public final class LayeredImages implements AutoCloseable {
     record NeedsDependencies(ImageName dependencyImage, ImageName base, ImageName runtimeImage,
         boolean runtimePresent, Instant askedAt) implements Progress {}
 
-    /** The registry failed or refused, or the source cannot be a layer; asked again from {@code retryAt}. */
+    /** The registry failed or refused; asked again from {@code retryAt}. */
     record Failed(String message, Instant retryAt) implements Progress {}
+
+    /** The source cannot be a layer (it passes the cap): never asked again for this key. */
+    record Refused(String message) implements Progress {}
   }
 
   private record Entry(ContentKey key, CompletableFuture<Progress> outcome) {}
@@ -140,10 +144,11 @@ public final class LayeredImages implements AutoCloseable {
       FunctionImages.Outcome.NeedsDependencies needs = (FunctionImages.Outcome.NeedsDependencies) outcome;
       return new Progress.NeedsDependencies(needs.dependencyImage(), needs.base(), needs.runtimeImage(),
           needs.runtimePresent(), asked);
+    } catch (LayerTooLargeException e) {
+      return new Progress.Refused("the Function's source layer (its " + RuntimeFiles.of(request.runtime())
+          .describeSourceLayer() + ") cannot be pushed: " + e.getMessage() + "; make those files smaller");
     } catch (RegistryFailure e) {
       return failed(e.getMessage());
-    } catch (IOException e) {
-      return failed("the Function's source cannot be an image layer: " + e.getMessage());
     } catch (RuntimeException e) {
       return failed("assembling " + request.target() + " failed: " + e);
     }

@@ -2,6 +2,7 @@ package io.gitfn.reconcile.function;
 
 import static io.gitfn.reconcile.function.Passes.entry;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
@@ -13,6 +14,7 @@ import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.build.ImageBuilder;
+import io.gitfn.reconcile.StepFailure;
 import io.gitfn.reconcile.WakeUps;
 import io.gitfn.reconcile.function.Rollout.Release;
 import java.net.InetAddress;
@@ -29,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * The layered builder's BuildReady without a cluster. A key the history holds by digest rolls out with no registry
  * request; one it holds only by tag (a build Job's image) is assembled again, so that every Deployment names a
  * digest. A registry that cannot be reached turns BuildReady False with its answer, and is asked again only after
- * the retry delay. Assembling, install Jobs and real registries are LayeredBuilderIT's and
+ * the retry delay; a source over the layer's cap is refused before any registry is asked. Assembling, install Jobs and real registries are LayeredBuilderIT's and
  * RealNodeLayeredE2E's.
  */
 class LayeredImageStepTest {
@@ -119,6 +121,38 @@ class LayeredImageStepTest {
     step.run(retried);
     assertThat(retried.draft().condition("BuildReady")).as("asked again").hasValueSatisfying(c ->
         assertThat(c.getReason()).isEqualTo("ImageAssembling"));
+  }
+
+  @Test
+  void aSourceOverTheLayersCapIsRefusedNamingTheCapBeforeAnyRegistryIsAskedAndIsNotAskedAgain() throws Exception {
+    String closed;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      closed = "127.0.0.1:" + socket.getLocalPort();
+    }
+    BuildSettings builds = layered(closed);
+    Function fn = TestFunction.inline().build();
+    FunctionBuildPlan inline = FunctionBuildPlan.ofInline(fn, builds);
+    // A Git source's lock file may be up to the file limit (10 MiB), well past the source layer's 2 MiB.
+    String lockFile = "{\"lockfileVersion\": 3, \"padding\": \"" + "x".repeat(3 * 1024 * 1024) + "\"}";
+    FunctionBuildPlan plan = new FunctionBuildPlan(inline.key(), inline.image(), inline.context(), lockFile);
+    LayeredImages images = new LayeredImages(Duration.ofSeconds(5), clock);
+    LayeredImageStep step = step(builds, images);
+    step.run(planned(fn, plan));
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> images.progress(fn, plan.key())
+        .filter(LayeredImages.Progress.Refused.class::isInstance).isPresent());
+    FunctionState refused = planned(fn, plan);
+    assertThatThrownBy(() -> step.run(refused)).isInstanceOfSatisfying(StepFailure.Stalled.class, stall -> {
+      assertThat(stall.reason()).isEqualTo("InvalidFunctionSpec");
+      assertThat(stall.getMessage()).contains("handler.js, package.json and package-lock.json")
+          .contains("cap of " + (2 * 1024 * 1024) + " bytes").contains("the running version stays")
+          .doesNotContain(closed); // refused before the registry was asked
+    });
+    assertThat(refused.desired()).as("no release: the running one stays").isEmpty();
+
+    clock.advance(LayeredImages.RETRY_AFTER.multipliedBy(10));
+    assertThat(images.progress(fn, plan.key())).as("a refusal is not a registry failure: not asked again")
+        .hasValueSatisfying(p -> assertThat(p).isInstanceOf(LayeredImages.Progress.Refused.class));
   }
 
   private LayeredImageStep step(BuildSettings builds, LayeredImages images) {
