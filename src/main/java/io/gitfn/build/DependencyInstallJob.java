@@ -1,5 +1,6 @@
 package io.gitfn.build;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.PodSecurityContext;
@@ -57,6 +58,24 @@ public final class DependencyInstallJob {
    */
   public static String name(String dependencyTag) {
     return "gitfn-" + dependencyTag;
+  }
+
+  /** The install Job and the ConfigMap it installs from, in the order they are applied. */
+  public record Install(ConfigMap source, Job job) {}
+
+  /**
+   * What a dependency change of {@code fn} applies: the runtime's files and {@code build}'s dependency files (not the
+   * handler, which no install reads) in a ConfigMap, and the Job, both named {@code name}. The controller applies
+   * them; {@code gitfn render --with-workloads} prints them.
+   *
+   * @throws BuildContextTooLargeException when the files exceed the ConfigMap limit
+   */
+  public static Install of(Function fn, FunctionBuildPlan build, String name, String base, String target,
+      String runtimeImage, boolean runtimePresent, BuildSettings builds) throws BuildContextTooLargeException {
+    ConfigMap source = BuildlessSource.of(fn, build, builds).withoutHandler(fn.getSpec().getRuntime())
+        .configMap(fn, name);
+    return new Install(source, forFunction(fn, name, name, base, target, runtimeImage, runtimePresent,
+        builds.builder().image(), builds));
   }
 
   /**

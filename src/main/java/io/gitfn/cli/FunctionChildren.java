@@ -12,9 +12,12 @@ import io.gitfn.build.BuildSettings;
 import io.gitfn.build.BuildlessDeployment;
 import io.gitfn.build.BuildlessSource;
 import io.gitfn.build.ContextConfigMapSpec;
+import io.gitfn.build.DependencyInstallJob;
 import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.build.ImageBuilder;
 import io.gitfn.reconcile.sync.FunctionSync;
+import io.gitfn.registry.FunctionImages;
+import io.gitfn.registry.RegistryFailure;
 import io.gitfn.source.Revision;
 import io.gitfn.workload.DesiredDeployment;
 import io.gitfn.workload.DesiredHpa;
@@ -27,6 +30,8 @@ import java.util.Optional;
 /**
  * The objects the Function controller creates for one Function on a fresh cluster, from the same builders and in
  * the order it applies them: the build context ConfigMap, the build Job, the Deployment, the Service and the HPA.
+ * With the layered builder, the install Job and its ConfigMap take the build's place when the registry lacks the
+ * Function's dependency image, and nothing does when it holds it: a handler-only change prints no Job.
  *
  * <p>They carry no owner reference: one needs the Function's UID, which only the API server assigns, and the
  * API server rejects an owner reference without it. For the same reason they have no
@@ -36,8 +41,9 @@ import java.util.Optional;
  * @param objects the children, in apply order
  * @param sourceDependent whether the Function has a Git source that could not be resolved, so that its ConfigMap,
  *     Job and Deployment are not among {@code objects}
+ * @param notices what could not be said, for stderr: with the layered builder, a registry that could not be asked
  */
-record FunctionChildren(List<HasMetadata> objects, boolean sourceDependent) {
+record FunctionChildren(List<HasMetadata> objects, boolean sourceDependent, List<String> notices) {
 
   /** FunctionSpec's {@code @Default} for replicas, which the API server fills in. */
   static final int DEFAULT_REPLICAS = 1;
@@ -48,6 +54,7 @@ record FunctionChildren(List<HasMetadata> objects, boolean sourceDependent) {
 
   FunctionChildren {
     objects = List.copyOf(objects);
+    notices = List.copyOf(notices);
   }
 
   /**
@@ -75,17 +82,21 @@ record FunctionChildren(List<HasMetadata> objects, boolean sourceDependent) {
    * ({@code plan} empty).
    */
   static FunctionChildren of(Function fn, Optional<FunctionBuildPlan> plan, BuildSettings builds,
-      WorkloadSettings workloads) throws BuildContextTooLargeException {
+      WorkloadSettings workloads, DependencyImages registry) throws BuildContextTooLargeException {
     List<HasMetadata> objects = new ArrayList<>();
+    List<String> notices = new ArrayList<>();
     if (plan.isPresent() && builds.modeOf(fn) == BuildMode.BUILDLESS) {
       // What BuildlessSources and the Deployment dependent apply: no context, no Job.
       BuildlessSource source = BuildlessSource.of(fn, plan.get(), builds);
       objects.add(source.configMap(fn));
       objects.add(BuildlessDeployment.forFunction(fn, source.name(fn), builds, workloads));
     } else if (builds.builder().tool() == ImageBuilder.Tool.LAYERED) {
-      // The controller assembles the image from layers in the registry; whether a dependency change needs an
-      // install Job, and the digest the Deployment names, only the registry can say.
-      plan.ifPresent(p -> objects.add(DesiredDeployment.forFunction(fn, p.image(), workloads)));
+      if (plan.isPresent()) {
+        // The controller assembles the image from layers in the registry: an install Job runs only when the
+        // registry lacks the dependency image, and the Deployment names the digest the push gives.
+        layered(fn, plan.get(), builds, registry, objects, notices);
+        objects.add(DesiredDeployment.forFunction(fn, plan.get().image(), workloads));
+      }
     } else {
       plan.ifPresent(p -> {
         // What the Function controller's planner, builds and workload dependents apply, in that order.
@@ -99,6 +110,36 @@ record FunctionChildren(List<HasMetadata> objects, boolean sourceDependent) {
     DesiredHpa.forFunction(fn, workloads).ifPresent(objects::add);
     // Without a UID the reference would be invalid, not merely incomplete; see the class comment.
     objects.forEach(object -> object.getMetadata().setOwnerReferences(null));
-    return new FunctionChildren(objects, plan.isEmpty());
+    return new FunctionChildren(objects, plan.isEmpty(), notices);
+  }
+
+  /** The install Job and its ConfigMap, when the registry lacks {@code fn}'s dependency image. */
+  private static void layered(Function fn, FunctionBuildPlan plan, BuildSettings builds, DependencyImages registry,
+      List<HasMetadata> objects, List<String> notices) throws BuildContextTooLargeException {
+    FunctionImages.Outcome found;
+    try {
+      found = registry.find(FunctionImages.Request.of(fn, plan, builds, ""));
+    } catch (RegistryFailure e) {
+      notices.add("whether Function " + fn.getMetadata().getNamespace() + "/" + fn.getMetadata().getName()
+          + " needs an install Job is not known, so none is printed: " + e.getMessage());
+      return;
+    }
+    if (found instanceof FunctionImages.Outcome.NeedsDependencies needs) {
+      String name = DependencyInstallJob.name(needs.dependencyImage().reference());
+      DependencyInstallJob.Install install = DependencyInstallJob.of(fn, plan, name, needs.base().toString(),
+          needs.dependencyImage().toString(), needs.runtimeImage().toString(), needs.runtimePresent(), builds);
+      objects.add(install.source());
+      objects.add(install.job());
+    }
+  }
+
+  /** Where render asks whether a dependency image exists: the registry, or nowhere with {@code --offline}. */
+  interface DependencyImages {
+    /**
+     * {@link FunctionImages.Outcome.DependenciesPresent} or {@link FunctionImages.Outcome.NeedsDependencies}.
+     *
+     * @throws RegistryFailure when the registry cannot say
+     */
+    FunctionImages.Outcome find(FunctionImages.Request request) throws RegistryFailure;
   }
 }

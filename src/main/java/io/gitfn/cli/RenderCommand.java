@@ -3,6 +3,7 @@ package io.gitfn.cli;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesList;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.BuildInfo;
 import io.gitfn.api.function.ConditionReason;
 import io.gitfn.api.function.BuildMode;
 import io.gitfn.api.function.Function;
@@ -16,6 +17,10 @@ import io.gitfn.manifest.Manifest;
 import io.gitfn.manifest.ManifestError;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
+import io.gitfn.registry.FunctionImages;
+import io.gitfn.registry.ImageAssembler;
+import io.gitfn.registry.RegistryAccess;
+import io.gitfn.registry.RegistryFailure;
 import io.gitfn.source.FolderTree;
 import io.gitfn.source.GitBaseDir;
 import io.gitfn.source.GitCredentials;
@@ -29,11 +34,14 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -107,9 +115,15 @@ final class RenderCommand implements Callable<Integer> {
 
   @Option(names = "--builder", paramLabel = "buildah|kaniko|layered",
       description = "With --with-workloads: the tool of the build Jobs, as the controller's --builder. With"
-          + " layered, no build Job is printed: the controller assembles the image from layers in the registry, and"
-          + " only the registry can say whether a dependency change needs an install Job. Default: ${DEFAULT-VALUE}.")
+          + " layered, render asks the registry (anonymously, or with $DOCKER_CONFIG/config.json or"
+          + " ~/.docker/config.json) whether the Function's dependency image is there: the install Job and its"
+          + " ConfigMap are printed when it is not, and no Job when it is. Default: ${DEFAULT-VALUE}.")
   String builder = ImageBuilder.DEFAULT_TOOL.value();
+
+  @Option(names = BaseImageOption.FLAG, paramLabel = "RUNTIME=IMAGE",
+      description = "With --with-workloads: the base image of a runtime, as the controller's --base-image"
+          + " (repeatable). It is part of every content key, so give the controller's.")
+  List<String> baseImages = new ArrayList<>();
 
   @Option(names = "--insecure-registry", paramLabel = "HOST[:PORT]",
       description = "With --with-workloads: a registry the build Jobs reach over plain HTTP or without verifying"
@@ -132,8 +146,9 @@ final class RenderCommand implements Callable<Integer> {
   String namespace = "default";
 
   @Option(names = "--offline",
-      description = "With --with-workloads: do not fetch the repositories of Functions with a Git source; print"
-          + " their Service and HPA only.")
+      description = "With --with-workloads: do not fetch the repositories of Functions with a Git source (print"
+          + " their Service and HPA only), and with --builder layered do not ask the registry (print no install"
+          + " Job).")
   boolean offline;
 
   @Option(names = "--cache-dir", paramLabel = "DIR",
@@ -146,6 +161,15 @@ final class RenderCommand implements Callable<Integer> {
   private boolean resolveGitSources;
   private MirrorCache functionMirrors;
 
+  /** Each registry request of the layered builder's lookups; a registry that does not answer is reported. */
+  static final Duration REGISTRY_DEADLINE = Duration.ofSeconds(10);
+
+  // Where --builder layered asks for dependency images; print() alone (tests) asks no registry.
+  private FunctionChildren.DependencyImages dependencyImages = request -> {
+    throw new RegistryFailure("no registry is asked here", null);
+  };
+  private ExecutorService registryPool;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
@@ -153,6 +177,20 @@ final class RenderCommand implements Callable<Integer> {
     resolveGitSources = true;
     try {
       checkWorkloadOptions();
+      if (offline) {
+        dependencyImages = request -> {
+          throw new RegistryFailure("--offline does not ask registry " + request.dependencyRepository().registry(),
+              null);
+        };
+      } else {
+        registryPool = Executors.newFixedThreadPool(2, work -> {
+          Thread thread = new Thread(work, "gitfn-render-registry");
+          thread.setDaemon(true);
+          return thread;
+        });
+        dependencyImages = new FunctionImages(new ImageAssembler(registryAccess(), "gitfn/"
+            + BuildInfo.load().gitfn(), registryPool, REGISTRY_DEADLINE))::find;
+      }
       Manifest manifest = render();
       manifest.notices().forEach(notice -> err.println("notice: " + notice));
       return print(manifest.functions(), out, err);
@@ -168,13 +206,16 @@ final class RenderCommand implements Callable<Integer> {
       if (functionMirrors != null) {
         functionMirrors.close();
       }
+      if (registryPool != null) {
+        registryPool.shutdownNow();
+      }
     }
   }
 
   private void checkWorkloadOptions() {
     CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
     for (String option : List.of("--registry", "--builder", "--insecure-registry", "--build-mode",
-        "--dependency-cache-claim", "--namespace", "--offline")) {
+        "--dependency-cache-claim", "--namespace", "--offline", BaseImageOption.FLAG)) {
       if (!withWorkloads && parsed.hasMatchedOption(option)) {
         throw new CommandLine.ParameterException(spec.commandLine(), option + " applies with --with-workloads");
       }
@@ -188,7 +229,11 @@ final class RenderCommand implements Callable<Integer> {
 
   /** The build settings of the options above, as the controller's flags make them. */
   private BuildSettings buildSettings() {
-    return BuildSettings.defaults().withRegistry(registry)
+    BuildSettings builds = BuildSettings.defaults();
+    for (var base : BaseImageOption.apply(builds.baseImages(), baseImages).entrySet()) {
+      builds = builds.withBaseImage(base.getKey(), base.getValue());
+    }
+    return builds.withRegistry(registry)
         .withBuilder(ImageBuilder.of(ImageBuilder.Tool.parse(builder)))
         .withInsecureRegistries(Set.copyOf(insecureRegistries))
         .withDefaultMode(BuildMode.parse(buildMode))
@@ -213,8 +258,10 @@ final class RenderCommand implements Callable<Integer> {
       try {
         Optional<FunctionBuildPlan> plan = live.getSpec().getSource().getGitRepository() == null
             ? Optional.of(FunctionBuildPlan.ofInline(live, builds)) : resolveGit(live, builds, err);
-        FunctionChildren children = FunctionChildren.of(live, plan, builds, WorkloadSettings.defaults());
+        FunctionChildren children = FunctionChildren.of(live, plan, builds, WorkloadSettings.defaults(),
+            dependencyImages);
         documents.addAll(children.objects());
+        children.notices().forEach(notice -> err.println("notice: " + notice));
         if (children.sourceDependent()) {
           err.println("notice: so only the " + children.objects().stream().map(HasMetadata::getKind)
               .collect(Collectors.joining(" and ")) + " of Function " + describe(live) + " "
@@ -266,6 +313,24 @@ final class RenderCommand implements Callable<Integer> {
     } catch (BuildContextTooLargeException e) {
       err.println("notice: Function " + describe(fn) + ": " + e.getMessage());
       return Optional.empty();
+    }
+  }
+
+  /**
+   * Reads registries as {@code docker}, {@code crane} and {@code skopeo} do: with the credentials of
+   * {@code $DOCKER_CONFIG/config.json} or {@code ~/.docker/config.json} when there is one, else anonymously.
+   */
+  private RegistryAccess registryAccess() throws IOException {
+    String dockerConfig = System.getenv("DOCKER_CONFIG");
+    Path config = dockerConfig != null && !dockerConfig.isBlank() ? Path.of(dockerConfig, "config.json")
+        : Path.of(System.getProperty("user.home"), ".docker", "config.json");
+    if (!Files.isRegularFile(config)) {
+      return RegistryAccess.anonymous(Set.copyOf(insecureRegistries));
+    }
+    try {
+      return RegistryAccess.ofDockerConfig(Files.readString(config), Set.copyOf(insecureRegistries));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(config + ": " + e.getMessage());
     }
   }
 

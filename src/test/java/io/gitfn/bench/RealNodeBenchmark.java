@@ -22,9 +22,6 @@ import io.gitfn.testbed.realnode.NodeGitfn;
 import io.gitfn.testbed.realnode.RealNode;
 import io.gitfn.testbed.realnode.ServiceLoad;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -214,11 +211,15 @@ final class RealNodeBenchmark implements Benchmark {
         .toYaml();
   }
 
+  /**
+   * Waits until {@code name}'s Service answers {@code expected} on a new connection, as every row measures it: a
+   * kept-alive connection would stay on the old Pod through its preStop pause and drain.
+   */
   static void awaitAnswer(KubernetesClient client, String name, String expected) throws Exception {
     long deadline = System.nanoTime() + BUILD_AND_ROLL_OUT.toNanos();
     while (System.nanoTime() < deadline) {
       var service = client.services().inNamespace(NAMESPACE).withName(name).get();
-      if (service != null && expected.equals(get(URI.create("http://" + service.getSpec().getClusterIP() + "/")))) {
+      if (service != null && expected.equals(NewConnection.get(URI.create("http://" + service.getSpec().getClusterIP() + "/")))) {
         return;
       }
       Thread.sleep(500);
@@ -228,21 +229,7 @@ final class RealNodeBenchmark implements Benchmark {
         + "; its status: " + (fn == null ? "no Function" : client.getKubernetesSerialization().asJson(fn.getStatus())));
   }
 
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  /** The body of a 200 answer, or null for anything else. */
-  private static String get(URI url) {
-    try {
-      HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(5)).GET()
-          .build(), HttpResponse.BodyHandlers.ofString());
-      return response.statusCode() == 200 ? response.body() : null;
-    } catch (java.io.IOException e) {
-      return null;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
-    }
-  }
 
   /** The pushes and reverts of one round, and the build Jobs its reverts created (there should be none). */
   private record Changes(List<ChangeTimeline.Steps> pushes, List<ChangeTimeline.Steps> reverts, int revertBuilds,

@@ -393,12 +393,15 @@ class RenderCommandTest {
   }
 
   @Test
-  void withTheLayeredBuilderNoJobIsPrintedForTheRegistryDecidesWhetherOneRuns() throws Exception {
+  void withTheLayeredBuilderOfflineNoJobIsPrintedForOnlyTheRegistryCanSayWhetherOneRuns() throws Exception {
     writeThreeInlineFunctions();
 
-    List<JsonNode> layered = items(render(folder.toString(), "--with-workloads", "-o", "json", "--builder",
-        "layered"));
+    CliRun run = render(folder.toString(), "--with-workloads", "-o", "json", "--builder", "layered", "--offline");
+    List<JsonNode> layered = items(run);
 
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.err()).contains("notice: whether Function default/a needs an install Job is not known, so none is"
+        + " printed: --offline does not ask registry registry.local:5000");
     assertThat(layered).noneMatch(item -> item.path("kind").asText().equals("Job"))
         .noneMatch(item -> item.path("kind").asText().equals("ConfigMap"));
     String tag = keyOf(find(layered, "Function", "a")).tag();

@@ -19,7 +19,6 @@ import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.build.BuildContextTooLargeException;
 import io.gitfn.build.BuildJobSpec;
-import io.gitfn.build.BuildlessSource;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContextConfigMapSpec;
 import io.gitfn.build.DependencyInstallJob;
@@ -86,10 +85,10 @@ final class BuildJobs {
    */
   Job startInstall(Function fn, FunctionBuildPlan build, String name, LayeredImages.Progress.NeedsDependencies needs)
       throws BuildContextTooLargeException {
-    apply(BuildlessSource.of(fn, build, settings).withoutHandler(fn.getSpec().getRuntime()).configMap(fn, name));
-    Job job = DependencyInstallJob.forFunction(fn, name, name, needs.base().toString(),
-        needs.dependencyImage().toString(), needs.runtimeImage().toString(), needs.runtimePresent(),
-        settings.builder().image(), settings);
+    DependencyInstallJob.Install install = DependencyInstallJob.of(fn, build, name, needs.base().toString(),
+        needs.dependencyImage().toString(), needs.runtimeImage().toString(), needs.runtimePresent(), settings);
+    apply(install.source());
+    Job job = install.job();
     Annotations.get(fn, Annotations.REQUESTED_AT)
         .ifPresent(value -> job.getMetadata().setAnnotations(Map.of(Annotations.REQUESTED_AT, value)));
     return apply(job);

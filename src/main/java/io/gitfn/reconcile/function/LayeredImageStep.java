@@ -19,7 +19,6 @@ import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.build.BuildContextTooLargeException;
 import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
-import io.gitfn.build.ContentKey;
 import io.gitfn.build.DependencyInstallJob;
 import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.build.ImageBuilder;
@@ -32,7 +31,6 @@ import io.gitfn.reconcile.WakeUps;
 import io.gitfn.reconcile.function.LayeredImages.Progress;
 import io.gitfn.reconcile.function.Rollout.Release;
 import io.gitfn.registry.FunctionImages;
-import io.gitfn.registry.ImageName;
 import io.gitfn.registry.RegistryAccess;
 import io.gitfn.registry.RegistryCredentials;
 import java.time.Duration;
@@ -54,9 +52,6 @@ import java.util.Optional;
  * Function's namespace, with the namespace's own push Secret.
  */
 final class LayeredImageStep implements FunctionStep {
-
-  /** Below the namespace: where dependency images live, beside the Functions' own repositories. */
-  static final String DEPENDENCY_REPOSITORY = "gitfn-dependencies";
 
   private final BuildJobs jobs;
   private final BuildSettings settings;
@@ -229,35 +224,23 @@ final class LayeredImageStep implements FunctionStep {
     state.requeueWithin(Requeue.FUNCTION_WAITING); // a safety net: the Job informer wakes the Function
   }
 
-  /**
-   * What the image is made of. Every image name comes from the controller's {@code --registry} and the Function's
-   * namespace and name, never from a tenant's field; the check below keeps it so.
-   */
+  /** What the image is made of ({@link FunctionImages.Request#of}), with the namespace's package-registry config. */
   private FunctionImages.Request request(Function fn, FunctionBuildPlan build) throws StepFailure {
     FunctionRuntime runtime = fn.getSpec().getRuntime();
-    RuntimeFiles files = RuntimeFiles.of(runtime);
-    String namespace = fn.getMetadata().getNamespace();
-    ImageName target = ImageName.parse(build.image());
-    // Its tag is each dependency image's own (LayerKeys.dependencyTag); this one only names the repository.
-    ImageName dependencies = ImageName.parse(settings.registry() + "/" + namespace + "/" + DEPENDENCY_REPOSITORY
-        + ":latest");
-    String inNamespace = settings.registry() + "/" + namespace + "/";
-    if (!build.image().startsWith(inNamespace) || !dependencies.toString().startsWith(inNamespace)) {
-      throw StepFailure.stalled(INVALID_FUNCTION_SPEC, "image " + build.image() + " is not below " + inNamespace
-          + ", where this Function's images are pushed");
-    }
     String registrySettings;
     try {
       registrySettings = settings.packageRegistrySecret() == null ? ""
-          : PackageRegistrySettings.digest(runtime, secrets.read(namespace, settings.packageRegistrySecret())
-              .get(files.packageRegistryConfig()));
+          : PackageRegistrySettings.digest(runtime, secrets.read(fn.getMetadata().getNamespace(),
+              settings.packageRegistrySecret()).get(RuntimeFiles.of(runtime).packageRegistryConfig()));
     } catch (IllegalArgumentException e) {
       throw StepFailure.stalled(INVALID_FUNCTION_SPEC, "Secret " + settings.packageRegistrySecret() + ": "
           + e.getMessage()).lookingAgainAfter(Duration.ofMinutes(1));
     }
-    return new FunctionImages.Request(runtime, ImageName.parse(ContentKey.baseImage(fn, settings)),
-        settings.runtimes().of(runtime).digest(), build.context().data().get(files.source()),
-        build.context().data().get(files.dependencies()), build.lockFile(), registrySettings, dependencies, target);
+    try {
+      return FunctionImages.Request.of(fn, build, settings, registrySettings);
+    } catch (IllegalArgumentException e) {
+      throw StepFailure.stalled(INVALID_FUNCTION_SPEC, e.getMessage());
+    }
   }
 
   /** The namespace's push Secret's credentials; anonymous without one, as the registry may allow. */
