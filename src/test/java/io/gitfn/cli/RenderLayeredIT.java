@@ -5,21 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.TestFunction;
-import io.gitfn.packer.DependencyImage;
-import io.gitfn.registry.ImageAssembler;
-import io.gitfn.registry.ImageName;
-import io.gitfn.registry.RegistryAccess;
 import io.gitfn.testbed.OciRegistry;
+import io.gitfn.testbed.PackContainer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,10 +26,10 @@ class RenderLayeredIT {
   private static final String PACKAGE = "{\"name\": \"orders\", \"dependencies\": {\"ms\": \"2.1.3\"}}";
 
   @TempDir Path folder;
+  @TempDir Path scratch;
 
   @Test
   void aDependencyChangePrintsTheInstallJobAndAHandlerOnlyChangeNone() throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(2);
     try (OciRegistry registry = OciRegistry.startWithNodeBase()) {
       String address = registry.address();
       String[] options = {"--with-workloads", "-o", "json", "--builder", "layered", "--registry", address,
@@ -61,7 +53,9 @@ class RenderLayeredIT {
           .isNotEmpty().allMatch(r -> r.method().equals("GET")
           || r.method().equals("HEAD"));
 
-      playPack(pack, registry, pool);
+      try (PackContainer container = new PackContainer(registry, scratch)) {
+        container.play(pack);
+      }
       write("orders v2", PACKAGE);
       CliRun handlerOnly = renderWith(options);
       assertThat(handlerOnly.exitCode()).as(handlerOnly.err()).isZero();
@@ -72,8 +66,6 @@ class RenderLayeredIT {
       CliRun dependencyChange = renderWith(options);
       assertThat(only(dependencyChange, "Job").at("/metadata/name").asText()).as("a new dependency key")
           .matches("gitfn-deps-[0-9a-f]{32}").isNotEqualTo(name);
-    } finally {
-      pool.shutdownNow();
     }
   }
 
@@ -99,25 +91,6 @@ class RenderLayeredIT {
     List<String> arguments = new ArrayList<>(List.of(folder.toString()));
     arguments.addAll(List.of(options));
     return render(arguments.toArray(String[]::new));
-  }
-
-  /** What the Job's pack container does, from its own arguments: the runtime image, then the dependency image. */
-  private static void playPack(List<String> pack, OciRegistry registry, ExecutorService pool) throws Exception {
-    ImageAssembler assembler = new ImageAssembler(RegistryAccess.anonymous(Set.of(registry.address())), "gitfn-test",
-        pool, Duration.ofSeconds(30));
-    Path installed = Files.createTempDirectory("installed-");
-    Files.createDirectories(installed.resolve("runtime/node_modules/cloudevents"));
-    Files.writeString(installed.resolve("runtime/server.mjs"), "// gitfn's server\n");
-    Files.createDirectories(installed.resolve("function/node_modules/ms"));
-    Files.writeString(installed.resolve("function/node_modules/ms/index.js"), "module.exports = () => '1m';\n");
-    Files.writeString(installed.resolve("function/package.json"), PACKAGE);
-    new DependencyImage(assembler, Files.createTempDirectory("scratch-")).push(FunctionRuntime.NODEJS22, installed,
-        ImageName.parse(value(pack, "--base")), ImageName.parse(value(pack, "--runtime-image")),
-        ImageName.parse(value(pack, "--to")));
-  }
-
-  private static String value(List<String> args, String option) {
-    return args.get(args.indexOf(option) + 1);
   }
 
   private static List<String> args(JsonNode node) {

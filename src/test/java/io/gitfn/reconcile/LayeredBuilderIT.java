@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -15,14 +16,12 @@ import io.gitfn.build.BuildSettings;
 import io.gitfn.build.DependencyInstallJob;
 import io.gitfn.build.ImageBuilder;
 import io.gitfn.controller.Controller;
-import io.gitfn.packer.DependencyImage;
-import io.gitfn.registry.ImageAssembler;
 import io.gitfn.registry.ImageName;
-import io.gitfn.registry.RegistryAccess;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.OciRegistry;
+import io.gitfn.testbed.PackContainer;
 import io.gitfn.testbed.RegistryReads;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
@@ -36,8 +35,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -56,7 +54,6 @@ class LayeredBuilderIT {
 
   private static final Duration WAIT = Duration.ofSeconds(90);
   private static final String PACKAGE = "{\"dependencies\": {\"ms\": \"2.1.3\"}}";
-  private static final ExecutorService POOL = Executors.newFixedThreadPool(2);
   private static OciRegistry registry;
 
   @TempDir
@@ -69,7 +66,6 @@ class LayeredBuilderIT {
 
   @AfterAll
   static void stopRegistry() {
-    POOL.shutdownNow();
     if (registry != null) {
       registry.close();
     }
@@ -88,6 +84,15 @@ class LayeredBuilderIT {
       Job install = await().atMost(WAIT).until(() -> client.batch().v1().jobs().inNamespace(ns.name()).list()
           .getItems().stream().findFirst().orElse(null), job -> job != null);
       apply(client, function(ns, "payments", "p1"));
+      await().atMost(WAIT).untilAsserted(() -> {
+        Set<String> functions = Set.of(get(client, ns, "orders").getMetadata().getUid(),
+            get(client, ns, "payments").getMetadata().getUid());
+        String name = install.getMetadata().getName();
+        assertThat(owners(client.batch().v1().jobs().inNamespace(ns.name()).withName(name).get()))
+            .as("the Job is shared").isEqualTo(functions);
+        assertThat(owners(client.configMaps().inNamespace(ns.name()).withName(name).get()))
+            .as("and so is the ConfigMap it installs from: the first Function's deletion leaves it").isEqualTo(functions);
+      });
       pack(install);
 
       await().atMost(WAIT).untilAsserted(() -> {
@@ -164,37 +169,9 @@ class LayeredBuilderIT {
 
   /** Does what the install Job's {@code pack} container does, with packages the test lays out itself. */
   private void pack(Job install) throws Exception {
-    Container pack = client(install).stream().filter(c -> c.getName().equals(DependencyInstallJob.PACK)).findFirst()
-        .orElseThrow();
-    ImageName base = ImageName.parse(argument(pack, "--base"));
-    ImageName runtimeImage = ImageName.parse(argument(pack, "--runtime-image"));
-    ImageName target = ImageName.parse(argument(pack, "--to"));
-    ImageAssembler assembler = new ImageAssembler(RegistryAccess.anonymous(Set.of(registry.address())),
-        "gitfn-test", POOL, Duration.ofSeconds(30));
-    DependencyImage image = new DependencyImage(assembler, Files.createTempDirectory(dir, "scratch"));
-    Path installed = installed(Files.createTempDirectory(dir, "installed"));
-    if (pack.getArgs().contains("--runtime-present")) {
-      image.pushDependencies(FunctionRuntime.NODEJS22, installed, runtimeImage, target);
-    } else {
-      image.push(FunctionRuntime.NODEJS22, installed, base, runtimeImage, target);
+    try (PackContainer pack = new PackContainer(registry, dir)) {
+      pack.play(install);
     }
-  }
-
-  private static List<Container> client(Job install) {
-    return install.getSpec().getTemplate().getSpec().getContainers();
-  }
-
-  private static String argument(Container container, String flag) {
-    List<String> args = container.getArgs();
-    return args.get(args.indexOf(flag) + 1);
-  }
-
-  private static Path installed(Path root) throws IOException {
-    Files.createDirectories(root.resolve("runtime/node_modules/cloudevents"));
-    Files.writeString(root.resolve("runtime/server.mjs"), "// gitfn's server\n");
-    Path ms = Files.createDirectories(root.resolve("function/node_modules/ms"));
-    Files.writeString(ms.resolve("index.js"), "module.exports = () => '1m';\n");
-    return root;
   }
 
   private static Controller start(KubernetesClient client, BuildSettings builds) throws Exception {
@@ -216,6 +193,11 @@ class LayeredBuilderIT {
   private static Function function(TestNamespace ns, String name, String version) {
     return TestFunction.inline().named(name).inNamespace(ns.name()).uid(null).runtime(FunctionRuntime.NODEJS22)
         .code("module.exports = { main: () => '" + version + "' };").dependencies(PACKAGE).build();
+  }
+
+  private static Set<String> owners(HasMetadata object) {
+    return object.getMetadata().getOwnerReferences().stream().map(OwnerReference::getUid)
+        .collect(Collectors.toSet());
   }
 
   private static void apply(KubernetesClient client, Function fn) {

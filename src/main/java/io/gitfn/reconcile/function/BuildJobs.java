@@ -95,8 +95,10 @@ final class BuildJobs {
   }
 
   /**
-   * Adds {@code fn} to the owners of another Function's install Job, so that the Job's moves wake it too and the Job
-   * stays while any Function that waits for it does. A strategic merge adds the reference by its UID.
+   * Adds {@code fn} to the owners of another Function's install Job and of the ConfigMap it installs from, so that
+   * the Job's moves wake it too and both stay while any Function that waits for the Job does: the first Function's
+   * deletion must not take the ConfigMap from a Pod not yet started. A strategic merge adds the reference by its
+   * UID. The ConfigMap goes first, so that a Job that names {@code fn} means its ConfigMap does too.
    */
   Job shareWith(Function fn, Job job) {
     OwnerReference owner = Owner.of(fn);
@@ -104,6 +106,14 @@ final class BuildJobs {
     owner.setBlockOwnerDeletion(false);
     String patch = client.getKubernetesSerialization().asJson(Map.of("metadata", Map.of("ownerReferences",
         List.of(owner))));
+    try {
+      client.configMaps().inNamespace(job.getMetadata().getNamespace()).withName(job.getMetadata().getName())
+          .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) { // gone: the Job's Pod has it mounted already, or fails and says so
+        throw e;
+      }
+    }
     return client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace())
         .withName(job.getMetadata().getName()).patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
   }
