@@ -106,6 +106,12 @@ class LayeredBuilderIT {
       });
       assertThat(jobs.names()).as("one install Job for both Functions' dependencies").containsExactly(
           install.getMetadata().getName());
+      await().atMost(WAIT).untilAsserted(() -> {
+        String name = install.getMetadata().getName();
+        assertThat(client.batch().v1().jobs().inNamespace(ns.name()).withName(name).get())
+            .as("both left the install Job once they rolled out, and the last deleted it").isNull();
+        assertThat(client.configMaps().inNamespace(ns.name()).withName(name).get()).as("with its ConfigMap").isNull();
+      });
       assertThat(install.getMetadata().getName()).matches("gitfn-deps-[0-9a-f]{32}");
       String v1 = image(client, ns, "orders");
       assertThat(get(client, ns, "orders").getStatus().getHistory().get(0).getImage()).isEqualTo(v1);

@@ -118,6 +118,35 @@ final class BuildJobs {
         .withName(job.getMetadata().getName()).patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
   }
 
+  /**
+   * Takes {@code fn} off the owners of a finished install Job it shared; the last owner deletes the Job and its
+   * ConfigMap instead. The patch names the Job's resourceVersion, so two Functions leaving at once cannot leave it
+   * with no owner and nobody to delete it: the second is refused with a conflict, and its next pass (the first's
+   * change wakes it) finds itself the last.
+   */
+  void leave(Function fn, Job job) {
+    List<OwnerReference> others = job.getMetadata().getOwnerReferences().stream()
+        .filter(ref -> !Objects.equals(ref.getUid(), fn.getMetadata().getUid())).toList();
+    if (others.size() == job.getMetadata().getOwnerReferences().size()) {
+      return; // not among them
+    }
+    if (others.isEmpty()) {
+      delete(job);
+      return;
+    }
+    // A merge patch replaces the whole list; the resourceVersion in it is a precondition (409 when it moved).
+    String patch = client.getKubernetesSerialization().asJson(Map.of("metadata", Map.of(
+        "resourceVersion", job.getMetadata().getResourceVersion(), "ownerReferences", others)));
+    try {
+      client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace()).withName(job.getMetadata().getName())
+          .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409 && e.getCode() != 404) {
+        throw e;
+      }
+    }
+  }
+
   /** True when {@code fn} is one of the Job's owners. */
   static boolean ownerOf(Function fn, Job job) {
     return job.getMetadata().getOwnerReferences() != null && job.getMetadata().getOwnerReferences().stream()

@@ -13,8 +13,8 @@ import io.gitfn.reconcile.function.Rollout.Release;
 /**
  * Once a release has rolled out: the history notes it (automatic rollback returns only to such a version), the
  * finished build Jobs of every other key go with their context ConfigMaps (the history keeps what they built, the
- * image stays in the registry, and the current key's Job stays for its log), an install Job that made its
- * dependency image goes unless another Function shares it, and a buildless Function's source
+ * image stays in the registry, and the current key's Job stays for its log), the Function leaves an install Job
+ * that made its dependency image (the last to leave deletes it), and a buildless Function's source
  * ConfigMaps that its history no longer names go.
  */
 final class CleanupStep implements FunctionStep {
@@ -55,10 +55,10 @@ final class CleanupStep implements FunctionStep {
     for (Job job : state.jobs()) {
       String key = BuildJobs.label(job, Labels.CONTENT_KEY);
       if (LayeredImageStep.isInstallJob(job)) {
-        // Shared: it goes once it made its image and no other Function waits for it; a failed one stays, and says
-        // why, until a request to install again.
-        if (BuildJobs.succeeded(job) && job.getMetadata().getOwnerReferences().size() <= 1) {
-          jobs.delete(job);
+        // Shared: once it made its image, each Function leaves it as its own release rolls out, and the last one
+        // deletes it. A failed one stays, and says why, until a request to install again.
+        if (BuildJobs.succeeded(job)) {
+          jobs.leave(state.fn(), job);
         }
       } else if (!current.tag().equals(key) && (BuildJobs.succeeded(job) || BuildJobs.failed(job))) {
         jobs.delete(job);
