@@ -8,14 +8,21 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.build.SourceLayer;
 import io.gitfn.controller.Controller;
 import io.gitfn.reconcile.ControllerSettings;
+import io.gitfn.reconcile.function.LayeredImages;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.KwokBuildStages;
+import io.gitfn.testbed.OciRegistry;
+import io.gitfn.testbed.PackContainer;
 import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.git.RunningGitServers;
 import io.gitfn.trigger.webhook.WebhookSettings;
@@ -52,8 +59,11 @@ import java.util.stream.IntStream;
  *   <li>{@code gitfn.jar controller} as a child process on a second cluster, with {@value #RSS_FUNCTIONS} Ready
  *       Functions: its resident memory;
  *   <li>that controller's dashboard: the page listing all of them loaded and kept open by a few viewers (load time,
- *       memory, CPU, API requests), and a Function's page kept open by one viewer and by several (API requests).
+ *       memory, CPU, API requests), and a Function's page kept open by one viewer and by several (API requests);
+ *   <li>{@value #PUSHES} handler-only changes at once, which that controller assembles in-process: its live heap.
  * </ol>
+ * The child controller builds with the layered builder (docs/functions.md#layered-images) against the test bed's
+ * registry; the in-process one of parts 1 and 2 with build Jobs, which kwok completes.
  */
 final class ControllerBenchmark implements Benchmark {
 
@@ -63,6 +73,12 @@ final class ControllerBenchmark implements Benchmark {
   private static final int REVERTED_FUNCTIONS = 4;
   private static final int RSS_FUNCTIONS = 1000;
   private static final int RSS_BATCH = 200;
+  /** Handler-only changes pushed at once in part 5. */
+  private static final int PUSHES = 100;
+  private static final Duration HEAP_SAMPLE = Duration.ofMillis(250);
+  private static final Pattern HISTOGRAM_TOTAL = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)\\s*$");
+  /** How long kwok runs an install Job's Pod: time for {@link PackContainer} to push its image first. */
+  private static final Duration INSTALL_POD = Duration.ofSeconds(3);
   /**
    * Quoted, not measured: Kyma Serverless's best documented build (Node.js, no dependencies, no limits, on 5 AWS
    * m5.xlarge nodes; Serverless 1.5.0's docs/user/00-50-limitations.md), which it repeats on every rollback.
@@ -116,6 +132,16 @@ final class ControllerBenchmark implements Benchmark {
   static final Row NATIVE = Row.family("  native memory tracking, committed: ", ".+", "MiB");
   static final Row HEAP_USED = Row.of("controller heap used (before a full GC)", "MiB", null);
   static final Row LIVE_HEAP = Row.of("controller heap used after a full GC (live set)", "MiB", null);
+  static final Row INSTALL_JOBS = Row.count("  install Jobs for them (the same dependencies: one)", Target.exactly(1));
+  static final Row PUSHES_DONE = Row.millis(PUSHES + " handler-only changes in one commit → all run their new image"
+      + " (requested sync, in-process pushes)");
+  static final Row PUSHES_SYNC_HEAP = Row.of("  controller live heap while the sync applies them, most over before",
+      "MiB", null);
+  static final Row PUSHES_HEAP = Row.of("  controller live heap after the sync, while they push, most over before (cap "
+      + SourceLayer.LIMITS.maxBytes() / (1024 * 1024) + " MiB × " + LayeredImages.THREADS + " push threads)", "MiB",
+      Target.atMost(SourceLayer.LIMITS.maxBytes() / (1024.0 * 1024) * LayeredImages.THREADS));
+  static final Row PUSHES_SAMPLES = Row.count("  live heap samples taken (a full GC each)");
+  static final Row PUSHES_INSTALLS = Row.count("  install Jobs for them", Target.exactly(0));
   private static final int VIEWERS = 3;
   private static final Duration VIEWING = Duration.ofSeconds(60);
   private static final Duration AT_REST = Duration.ofSeconds(30);
@@ -164,8 +190,9 @@ final class ControllerBenchmark implements Benchmark {
     return List.of(ALL_EXIST, HALF_READY, ALL_AVAILABLE, ALL_READY, TO_JOB, JOB_RUN, TO_DEPLOYMENT, TO_AVAILABLE,
         TO_READY, TO_READY_MAX, WRITES, WRITES_BY_REQUEST, CONFLICTS, WRITES_AFTER, CHANGE_P50, CHANGE_SLOWEST,
         REVERT_P50, REVERT_SLOWEST, REVERT_JOBS, KYMA_RATIO, MANY_READY, RSS, PEAK_RSS, NATIVE, HEAP_USED, LIVE_HEAP,
-        PAGE_BYTES, PAGE_SERVED, PAGE_SERVED_MAX, PAGE_BROWSER, REST_REQUESTS, PAGE_REQUESTS, PAGE_CPU, PAGE_HEAP,
-        PAGE_RSS, FUNCTION_SERVED, FUNCTION_ONE, FUNCTION_MANY, FUNCTION_MANY_BY_REQUEST);
+        INSTALL_JOBS, PAGE_BYTES, PAGE_SERVED, PAGE_SERVED_MAX, PAGE_BROWSER, REST_REQUESTS, PAGE_REQUESTS, PAGE_CPU, PAGE_HEAP,
+        PAGE_RSS, FUNCTION_SERVED, FUNCTION_ONE, FUNCTION_MANY, FUNCTION_MANY_BY_REQUEST, PUSHES_DONE, PUSHES_SYNC_HEAP, PUSHES_HEAP, PUSHES_SAMPLES,
+        PUSHES_INSTALLS);
   }
 
   @Override
@@ -306,11 +333,15 @@ final class ControllerBenchmark implements Benchmark {
       throws Exception {
     bed.installCrds();
     InfraRepository infra = InfraRepository.create(servers, "infra-child");
-    try (KubernetesClient client = bed.newClient();
+    try (OciRegistry registry = OciRegistry.startWithNodeBase();
+        KubernetesClient client = bed.newClient();
+        PackContainer pack = new PackContainer(registry, Files.createDirectories(run.resolve("pack")))
+            .playEveryInstallJob(client, NAMESPACE);
         Observed<Function> functions = Observed.start(client, Function.class, NAMESPACE);
         ControllerProcess controller = ControllerProcess.start(
             TestBedBinaries.projectDir().resolve("target/gitfn.jar"), bed.kubeconfig(),
-            Files.createDirectories(run.resolve("mirrors")), run.resolve("controller.log"), STEP)) {
+            Files.createDirectories(run.resolve("mirrors")), run.resolve("controller.log"), STEP,
+            ControllerProcess.JVM_FLAGS, layered(registry))) {
       prepareNamespace(client, servers, false);
       System.out.println("controller pid " + controller.pid() + ", JVM flags " + ControllerProcess.JVM_FLAGS + ":\n"
           + controller.jcmd("VM.flags"));
@@ -354,9 +385,97 @@ final class ControllerBenchmark implements Benchmark {
       });
       metrics.add(HEAP_USED.value(heapMib(heapBeforeGc, 2)));
       metrics.add(LIVE_HEAP.value(heapMib(heapAfterGc, 2)));
+      metrics.add(INSTALL_JOBS.value(pack.played()));
       dashboard(controller, audit, memory.get("VmRSS"), heapMib(heapAfterGc, 2), metrics);
+      handlerPushes(controller, client, infra, functions, pack, run, metrics);
+      if (!pack.failures().isEmpty()) {
+        throw new IllegalStateException("install Jobs the benchmark could not play: " + pack.failures());
+      }
     }
   }
+
+  /**
+   * The child controller's flags for the layered builder: it pushes to the test bed's registry, on the nodejs22 base
+   * image there, and each install Job's Pod runs long enough for {@link PackContainer} to push first.
+   */
+  private static List<String> layered(OciRegistry registry) {
+    return List.of("--builder", "layered", "--registry", registry.address(), "--insecure-registry",
+        registry.address(), "--base-image", "nodejs22=" + registry.address() + "/" + OciRegistry.NODE_BASE,
+        "--build-pod-annotation", KwokBuildStages.BUILD_DURATION + "=" + INSTALL_POD.toMillis() + "ms");
+  }
+
+  /**
+   * Part 5: {@value #PUSHES} handler-only changes in one commit, so {@value #PUSHES} source layers are assembled
+   * in-process at once. The live heap is sampled every {@link #HEAP_SAMPLE} with {@code GC.class_histogram} (a full
+   * GC, then the live objects by class) until all of them run their new image. Its growth over the live heap before
+   * is told apart in two windows: while the repository's sync applies the commit (it reads and diffs all
+   * {@value #RSS_FUNCTIONS} Functions), and after, when what remains is the pushes, which the push pool's size times the
+   * source layer's cap bounds. The largest sample's histogram is kept in {@code push-peak-histogram.txt}.
+   */
+  private static void handlerPushes(ControllerProcess controller, KubernetesClient client, InfraRepository infra,
+      Observed<Function> functions, PackContainer pack, Path run, List<Metric> metrics) throws Exception {
+    List<String> names = IntStream.range(0, PUSHES).mapToObj(ControllerBenchmark::functionName).toList();
+    Map<String, String> before = new HashMap<>();
+    for (String name : names) {
+      before.put(name, client.resources(Function.class).inNamespace(NAMESPACE).withName(name).get().getStatus()
+          .getImage());
+      infra.write(name, "v2");
+    }
+    double liveBefore = liveHeapMib(controller.jcmd("GC.class_histogram"));
+    int installsBefore = pack.played();
+    List<CompletableFuture<Long>> pushed = each(names, functions, fn -> ready(fn)
+        && !fn.getStatus().getImage().equals(before.get(fn.getMetadata().getName())));
+    String sha = infra.push(PUSHES + " handler-only changes");
+    long start = System.nanoTime();
+    requestSync(client);
+    double peakSyncing = liveBefore;
+    double peakPushing = liveBefore;
+    String peakHistogram = "";
+    int samples = 0;
+    CompletableFuture<Void> all = CompletableFuture.allOf(pushed.toArray(CompletableFuture[]::new));
+    while (!all.isDone() && System.nanoTime() - start < BATCH.toNanos()) {
+      boolean applied = applied(client, sha); // asked before the sample: a sample after it is past the sync
+      String histogram = controller.jcmd("GC.class_histogram");
+      double live = liveHeapMib(histogram);
+      if (live > Math.max(peakSyncing, peakPushing)) {
+        peakHistogram = histogram;
+      }
+      if (applied) {
+        peakPushing = Math.max(peakPushing, live);
+      } else {
+        peakSyncing = Math.max(peakSyncing, live);
+      }
+      samples++;
+      Thread.sleep(HEAP_SAMPLE.toMillis());
+    }
+    double[] at = millisSince(start, awaitAll(pushed, STEP, PUSHES + " Functions to run their handler-only change"));
+    Files.writeString(run.resolve("push-peak-histogram.txt"), peakHistogram);
+    System.out.printf("%d handler-only pushes: live heap %.1f MiB before, at most %.1f MiB while the sync applied"
+        + " them, %.1f MiB after, in %d samples; largest classes at the peak:%n%s%n", PUSHES, liveBefore, peakSyncing,
+        peakPushing, samples, peakHistogram.lines().limit(25).collect(Collectors.joining("\n")));
+    metrics.add(PUSHES_DONE.value(max(at)));
+    metrics.add(PUSHES_SYNC_HEAP.value(peakSyncing - liveBefore));
+    metrics.add(PUSHES_HEAP.value(peakPushing - liveBefore));
+    metrics.add(PUSHES_SAMPLES.value(samples));
+    metrics.add(PUSHES_INSTALLS.value(pack.played() - installsBefore));
+  }
+
+  private static boolean applied(KubernetesClient client, String sha) {
+    FunctionRepository repository = client.resources(FunctionRepository.class).inNamespace(NAMESPACE)
+        .withName(REPOSITORY).get();
+    return repository.getStatus() != null && repository.getStatus().getLastAppliedRevision() != null
+        && repository.getStatus().getLastAppliedRevision().contains(sha);
+  }
+
+  /** The live heap from {@code jcmd GC.class_histogram}'s {@code Total} line (instances, bytes), in MiB. */
+  static double liveHeapMib(String histogram) {
+    Matcher total = HISTOGRAM_TOTAL.matcher(histogram);
+    if (!total.find()) {
+      throw new IllegalStateException("no Total line in the class histogram: " + histogram.lines().limit(5).toList());
+    }
+    return Long.parseLong(total.group(1)) / (1024.0 * 1024);
+  }
+
 
   /**
    * Part 4: the dashboard's cost with every Function listed on one page, and on one Function's page, which asks the
@@ -444,14 +563,11 @@ final class ControllerBenchmark implements Benchmark {
         webhook ? "  webhook: {secretRef: {name: hook}}\n" : ""), FunctionRepository.class);
   }
 
+  /** A merge patch of the one annotation, as {@code gitfn reconcile} sends it: no resourceVersion to conflict on. */
   private static void requestSync(KubernetesClient client) {
-    client.resources(FunctionRepository.class).inNamespace(NAMESPACE).withName(REPOSITORY).edit(r -> {
-      Map<String, String> annotations = new HashMap<>(Objects.requireNonNullElse(r.getMetadata().getAnnotations(),
-          Map.of()));
-      annotations.put(Annotations.REQUESTED_AT, Instant.now().toString());
-      r.getMetadata().setAnnotations(annotations);
-      return r;
-    });
+    client.resources(FunctionRepository.class).inNamespace(NAMESPACE).withName(REPOSITORY)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(Map.of("metadata",
+            Map.of("annotations", Map.of(Annotations.REQUESTED_AT, Instant.now().toString())))));
   }
 
   /** ConfigurationReady, BuildReady and Running all True for the current generation. */
