@@ -188,7 +188,7 @@ final class RenderCommand implements Callable<Integer> {
           thread.setDaemon(true);
           return thread;
         });
-        dependencyImages = new FunctionImages(new ImageAssembler(registryAccess(), "gitfn/"
+        dependencyImages = new FunctionImages(ImageAssembler.boundedAnswers(registryAccess(), "gitfn/"
             + BuildInfo.load().gitfn(), registryPool, REGISTRY_DEADLINE))::find;
       }
       Manifest manifest = render();

@@ -8,6 +8,7 @@ import com.google.cloud.tools.jib.blob.Blob;
 import com.google.cloud.tools.jib.blob.BlobDescriptor;
 import com.google.cloud.tools.jib.blob.Blobs;
 import com.google.cloud.tools.jib.event.EventHandlers;
+import com.google.cloud.tools.jib.http.CappedFailoverHttpClients;
 import com.google.cloud.tools.jib.http.FailoverHttpClient;
 import com.google.cloud.tools.jib.image.json.BuildableManifestTemplate;
 import com.google.cloud.tools.jib.image.json.ManifestListTemplate;
@@ -35,6 +36,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -54,20 +56,47 @@ public final class ImageAssembler {
   static final String OS = "linux";
   static final String ARCHITECTURE = "amd64";
 
+  /**
+   * The most any answer of a registry may hold for {@link #boundedAnswers}: what distribution allows a manifest
+   * (4 MiB). A token, an error or an image config is far smaller.
+   */
+  public static final long MAX_ANSWER_BYTES = 4L * 1024 * 1024;
+
   private final RegistryAccess access;
   private final String userAgent;
   private final ExecutorService pool;
   private final Duration deadline;
+  private final long maxAnswerBytes;
 
   /**
+   * An assembler that reads answers of any size, as {@code gitfn pack} must to stream a base image's layers from
+   * another registry. Where registries are a tenant's choice and the reader is shared, use {@link #boundedAnswers}.
+   *
    * @param pool where pushes run; a fixed pool bounds how many run at once, and a push waiting for a thread
    *     spends its deadline waiting
    */
   public ImageAssembler(RegistryAccess access, String userAgent, ExecutorService pool, Duration deadline) {
+    this(access, userAgent, pool, deadline, Long.MAX_VALUE);
+  }
+
+  private ImageAssembler(RegistryAccess access, String userAgent, ExecutorService pool, Duration deadline,
+      long maxAnswerBytes) {
     this.access = access;
     this.userAgent = userAgent;
     this.pool = pool;
     this.deadline = deadline;
+    this.maxAnswerBytes = maxAnswerBytes;
+  }
+
+  /**
+   * An assembler whose every registry answer (manifest, token, config, error) is capped at
+   * {@link #MAX_ANSWER_BYTES}: the controller's, which asks registries a tenant may name and must not be made to
+   * hold a large answer. It mounts the layers below within a registry and never streams them, so the cap costs
+   * nothing there.
+   */
+  public static ImageAssembler boundedAnswers(RegistryAccess access, String userAgent, ExecutorService pool,
+      Duration deadline) {
+    return new ImageAssembler(access, userAgent, pool, deadline, MAX_ANSWER_BYTES);
   }
 
   /**
@@ -272,11 +301,13 @@ public final class ImageAssembler {
   private RegistryClient client(ImageName image, String sourceRepository, boolean push,
       List<FailoverHttpClient> clients, Attempt attempt) throws IOException, RegistryException {
     boolean insecure = access.insecure(image.registry());
-    FailoverHttpClient http = new FailoverHttpClient(insecure, false, event -> {
+    Consumer<LogEvent> warnings = event -> {
       if (event.getLevel() == LogEvent.Level.WARN) {
         attempt.lastWarning = Optional.of(event.getMessage());
       }
-    });
+    };
+    FailoverHttpClient http = maxAnswerBytes == Long.MAX_VALUE ? new FailoverHttpClient(insecure, false, warnings)
+        : CappedFailoverHttpClients.create(insecure, warnings, maxAnswerBytes);
     clients.add(http);
     RegistryClient.Factory factory = RegistryClient.factory(EventHandlers.NONE, image.registry(),
         image.repository(), sourceRepository, http).setUserAgent(userAgent);

@@ -136,7 +136,7 @@ public final class LayeredImages implements AutoCloseable {
   private Progress build(FunctionImages.Request request, RegistryAccess access) {
     Instant asked = clock.instant();
     try {
-      ImageAssembler assembler = new ImageAssembler(access, userAgent, requests, deadline);
+      ImageAssembler assembler = ImageAssembler.boundedAnswers(access, userAgent, requests, deadline);
       FunctionImages.Outcome outcome = new FunctionImages(assembler).build(request);
       if (outcome instanceof FunctionImages.Outcome.Pushed pushed) {
         return new Progress.Pushed(request.target() + "@" + pushed.push().digest(), pushed.push());
