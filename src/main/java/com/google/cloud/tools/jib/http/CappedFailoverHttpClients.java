@@ -34,13 +34,12 @@ public final class CappedFailoverHttpClients {
 
   /**
    * A client like {@code new FailoverHttpClient(insecure, false, logger)} whose answer bodies end in an
-   * {@link IOException} past {@code maxResponseBytes}, and which does not retry a request that failed with an I/O
-   * error: jib's retries (with backoff, about a minute) would ask a registry that sent too much again and again, and
-   * hide why behind the caller's deadline. The controller asks again after its own delay.
+   * {@link IOException} past {@code maxResponseBytes}. jib still retries a request whose sending failed; an answer
+   * over the cap fails as its body is read, after the request, so it is not asked again.
    */
   public static FailoverHttpClient create(boolean insecure, Consumer<LogEvent> logger, long maxResponseBytes) {
     return new FailoverHttpClient(insecure, false, logger, () -> transport(false, maxResponseBytes),
-        () -> transport(true, maxResponseBytes), false);
+        () -> transport(true, maxResponseBytes), true);
   }
 
   private static HttpTransport transport(boolean trustAll, long maxResponseBytes) {
