@@ -36,7 +36,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -188,8 +190,8 @@ final class RenderCommand implements Callable<Integer> {
           thread.setDaemon(true);
           return thread;
         });
-        dependencyImages = new FunctionImages(ImageAssembler.boundedAnswers(registryAccess(), "gitfn/"
-            + BuildInfo.load().gitfn(), registryPool, REGISTRY_DEADLINE))::find;
+        dependencyImages = askingEachRegistryPairOnceAfterAFailure(new FunctionImages(ImageAssembler.boundedAnswers(
+            registryAccess(), "gitfn/" + BuildInfo.load().gitfn(), registryPool, REGISTRY_DEADLINE))::find);
       }
       Manifest manifest = render();
       manifest.notices().forEach(notice -> err.println("notice: " + notice));
@@ -314,6 +316,29 @@ final class RenderCommand implements Callable<Integer> {
       err.println("notice: Function " + describe(fn) + ": " + e.getMessage());
       return Optional.empty();
     }
+  }
+
+  /**
+   * {@code ask}, except that once a base image's registry and the dependency registry failed together, the next
+   * Functions with the same pair get that failure without asking: with no network, a repository of many Functions
+   * would otherwise wait {@link #REGISTRY_DEADLINE} for each.
+   */
+  static FunctionChildren.DependencyImages askingEachRegistryPairOnceAfterAFailure(
+      FunctionChildren.DependencyImages ask) {
+    Map<String, String> failed = new HashMap<>();
+    return request -> {
+      String pair = request.base().registry() + " " + request.dependencyRepository().registry();
+      String earlier = failed.get(pair);
+      if (earlier != null) {
+        throw new RegistryFailure(earlier + " (for an earlier Function; not asked again)", null);
+      }
+      try {
+        return ask.find(request);
+      } catch (RegistryFailure e) {
+        failed.put(pair, e.getMessage());
+        throw e;
+      }
+    };
   }
 
   /**

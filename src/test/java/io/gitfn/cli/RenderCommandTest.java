@@ -1,6 +1,7 @@
 package io.gitfn.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,6 +17,9 @@ import io.gitfn.build.ContentKey;
 import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
+import io.gitfn.registry.FunctionImages;
+import io.gitfn.registry.ImageName;
+import io.gitfn.registry.RegistryFailure;
 import io.gitfn.source.FolderTree;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -24,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -407,6 +412,30 @@ class RenderCommandTest {
     String tag = keyOf(find(layered, "Function", "a")).tag();
     assertThat(find(layered, "Deployment", "a").at("/spec/template/spec/containers/0/image").asText())
         .isEqualTo("registry.local:5000/default/a:" + tag);
+  }
+
+  @Test
+  void aRegistryPairThatFailedIsNotAskedAgainForTheNextFunctions() {
+    AtomicInteger asked = new AtomicInteger();
+    FunctionChildren.DependencyImages registry = RenderCommand.askingEachRegistryPairOnceAfterAFailure(request -> {
+      asked.incrementAndGet();
+      throw new RegistryFailure("looking for " + request.base() + ": Connect timed out", null);
+    });
+
+    for (String name : List.of("a", "b", "c")) {
+      assertThatThrownBy(() -> registry.find(request(name, "docker.io/library/node:22"))).isInstanceOf(
+          RegistryFailure.class).hasMessageContaining("Connect timed out");
+    }
+    assertThat(asked).as("one wait for the pair, not one per Function").hasValue(1);
+    assertThatThrownBy(() -> registry.find(request("d", "mirror.example.com/node:22")))
+        .hasMessageContaining("Connect timed out").hasMessageNotContaining("not asked again");
+    assertThat(asked).as("another pair is asked").hasValue(2);
+  }
+
+  private static FunctionImages.Request request(String name, String base) {
+    return new FunctionImages.Request(FunctionRuntime.NODEJS22, ImageName.parse(base), "digest",
+        "module.exports = {};", "{}", null, "", ImageName.parse("registry.local:5000/default/gitfn-dependencies:latest"),
+        ImageName.parse("registry.local:5000/default/" + name + ":1"));
   }
 
   @Test
