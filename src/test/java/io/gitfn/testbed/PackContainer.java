@@ -43,6 +43,11 @@ public final class PackContainer implements AutoCloseable {
     thread.setDaemon(true);
     return thread;
   });
+  private final ExecutorService player = Executors.newSingleThreadExecutor(work -> {
+    Thread thread = new Thread(work, "pack-container-player");
+    thread.setDaemon(true);
+    return thread;
+  });
   private final AtomicInteger played = new AtomicInteger();
   private final List<String> failures = new CopyOnWriteArrayList<>();
   private Watch watch;
@@ -55,7 +60,6 @@ public final class PackContainer implements AutoCloseable {
   /** Plays every install Job that appears in {@code namespace} from now on, once each, off the watch's thread. */
   public PackContainer playEveryInstallJob(KubernetesClient client, String namespace) {
     Set<String> seen = ConcurrentHashMap.newKeySet();
-    ExecutorService player = Executors.newSingleThreadExecutor();
     watch = client.batch().v1().jobs().inNamespace(namespace)
         .withLabel(Labels.RESOURCE, DependencyInstallJob.RESOURCE).watch(new Watcher<>() {
           @Override
@@ -73,7 +77,9 @@ public final class PackContainer implements AutoCloseable {
 
           @Override
           public void onClose(WatcherException cause) {
-            player.shutdown();
+            if (cause != null) {
+              failures.add("the watch of install Jobs in " + namespace + " ended: " + cause.getMessage());
+            }
           }
         });
     return this;
@@ -138,6 +144,7 @@ public final class PackContainer implements AutoCloseable {
     if (watch != null) {
       watch.close();
     }
+    player.shutdownNow();
     pool.shutdownNow();
   }
 }
