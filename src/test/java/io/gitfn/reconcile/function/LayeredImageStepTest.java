@@ -17,6 +17,7 @@ import io.gitfn.build.ImageBuilder;
 import io.gitfn.reconcile.StepFailure;
 import io.gitfn.reconcile.WakeUps;
 import io.gitfn.reconcile.function.Rollout.Release;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -82,10 +83,7 @@ class LayeredImageStepTest {
 
   @Test
   void aRegistryThatCannotBeReachedFailsBuildReadyAndIsAskedAgainOnlyAfterTheRetryDelay() throws Exception {
-    String closed;
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      closed = "127.0.0.1:" + socket.getLocalPort();
-    }
+    String closed = closedPort();
     BuildSettings builds = layered(closed);
     Function fn = TestFunction.inline().build();
     FunctionBuildPlan plan = FunctionBuildPlan.ofInline(fn, builds);
@@ -125,10 +123,7 @@ class LayeredImageStepTest {
 
   @Test
   void aSourceOverTheLayersCapIsRefusedNamingTheCapBeforeAnyRegistryIsAskedAndIsNotAskedAgain() throws Exception {
-    String closed;
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      closed = "127.0.0.1:" + socket.getLocalPort();
-    }
+    String closed = closedPort();
     BuildSettings builds = layered(closed);
     Function fn = TestFunction.inline().build();
     FunctionBuildPlan inline = FunctionBuildPlan.ofInline(fn, builds);
@@ -153,6 +148,13 @@ class LayeredImageStepTest {
     clock.advance(LayeredImages.RETRY_AFTER.multipliedBy(10));
     assertThat(images.progress(fn, plan.key())).as("a refusal is not a registry failure: not asked again")
         .hasValueSatisfying(p -> assertThat(p).isInstanceOf(LayeredImages.Progress.Refused.class));
+  }
+
+  /** A loopback address nothing listens on: a registry that cannot be reached. */
+  private static String closedPort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return "127.0.0.1:" + socket.getLocalPort();
+    }
   }
 
   private LayeredImageStep step(BuildSettings builds, LayeredImages images) {
