@@ -172,13 +172,23 @@ class LayeredImageOnRealNodeE2E {
     assertThat(running.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()).contains("@sha256:");
   }
 
+  /**
+   * Waits for the Job to succeed. A pack container that had to try a registry again passes (that is what it is
+   * for), but what the host counted is logged, so that a network fault of the node shows in the build's log.
+   */
   private static void awaitSucceeded(KubernetesClient client, String namespace, String name) {
     await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
       Job job = client.batch().v1().jobs().inNamespace(namespace).withName(name).get();
       Integer failed = job.getStatus() == null ? null : job.getStatus().getFailed();
-      assertThat(failed).as("failed Pods of Job %s: %s", name, logs(client, namespace, name)).isNull();
+      assertThat(failed).as(() -> "failed Pods of Job " + name + ": " + logs(client, namespace, name)
+          + "\n--- the host's counters:" + node.networkCounters()).isNull();
       assertThat(job.getStatus().getSucceeded()).as("Job %s", name).isEqualTo(1);
     });
+    String logs = logs(client, namespace, name);
+    if (logs.contains("Warning: ")) {
+      log.warn("Job {} succeeded after its pack container tried a registry again: {}\n--- the host's counters:{}",
+          name, logs, node.networkCounters());
+    }
   }
 
   private static String logs(KubernetesClient client, String namespace, String job) {

@@ -10,6 +10,13 @@ final class NodeNetwork {
 
   /** The Linux bridge Pods' veths are plugged into. */
   static final String BRIDGE = "gitfn-node0";
+  /**
+   * The bridge's own MAC address, locally administered. Set, not left to the kernel: a bridge whose address was
+   * not set takes the lowest of its ports' addresses, so it changed each time a Pod's veth came or went, and a Pod
+   * that had resolved its gateway before lost its packets to the host until its ARP entry expired (install Jobs'
+   * pack containers timed out on the registry, now and then, when the Job before theirs ended).
+   */
+  static final String BRIDGE_MAC = "02:67:66:6e:00:01";
   /** The Pods' subnet; host-local hands out addresses from {@link #FIRST_POD_ADDRESS} up. */
   static final String POD_SUBNET = "10.199.0.0/24";
   /** The host's address on the bridge: the Pods' gateway, the apiserver's, kubelet's and the registry's address. */

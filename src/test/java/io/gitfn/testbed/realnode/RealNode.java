@@ -105,6 +105,7 @@ public final class RealNode implements AutoCloseable {
         dir,
         Map.of(
             "BRIDGE", NodeNetwork.BRIDGE,
+            "BRIDGE_MAC", NodeNetwork.BRIDGE_MAC,
             "HOST_ADDRESS", NodeNetwork.HOST_ADDRESS,
             "POD_SUBNET", NodeNetwork.POD_SUBNET,
             "SERVICE_RANGE", NodeNetwork.SERVICE_RANGE,
@@ -236,6 +237,30 @@ public final class RealNode implements AutoCloseable {
    */
   public void pushImage(Path ociArchive, String reference) {
     OciRegistry.push(registry, ociArchive, reference);
+  }
+
+  /**
+   * What the host counted about Pod-to-host traffic, for a test whose Pod could not reach a server here: the
+   * packets the isolation rules dropped, the host's listen-queue drops, conntrack's drops, and the registry's last
+   * requests. Each part says so when it cannot be read; this never throws.
+   */
+  public String networkCounters() {
+    StringBuilder counters = new StringBuilder();
+    for (List<String> command : List.of(
+        List.of("iptables", "-w", "5", "-t", "mangle", "-L", "GITFN-REALNODE-INPUT", "-v", "-n", "-x"),
+        List.of("iptables", "-w", "5", "-t", "mangle", "-L", "GITFN-REALNODE-FORWARD", "-v", "-n", "-x"),
+        List.of("iptables", "-w", "5", "-t", "filter", "-L", "INPUT", "-v", "-n", "-x"),
+        List.of("nstat", "-az", "TcpExtListenOverflows", "TcpExtListenDrops", "TcpExtTCPTimeouts"),
+        List.of("conntrack", "-S"),
+        List.of("tail", "-n", "15", dir.resolve("logs/registry.log").toString()))) {
+      counters.append("\n$ ").append(String.join(" ", command)).append('\n');
+      try {
+        counters.append(HostCommand.run(command.toArray(String[]::new)));
+      } catch (RuntimeException e) {
+        counters.append("(").append(e.getMessage()).append(")\n");
+      }
+    }
+    return counters.toString();
   }
 
 

@@ -9,7 +9,9 @@ source "$here/node.env"
 
 # The CNI bridge plugin (isGateway) finds the bridge made and addressed as it would have done it itself; the
 # apiserver and the registry listen on HOST_ADDRESS before the first Pod exists.
-ip link add "$BRIDGE" type bridge
+# Its MAC address is set: one the kernel picks is replaced by the lowest of the bridge's ports' as veths come and
+# go, and a Pod that resolved its gateway before a change sends to an address nobody has until its ARP entry ages.
+ip link add "$BRIDGE" address "$BRIDGE_MAC" type bridge
 ip addr add "$HOST_ADDRESS/${POD_SUBNET#*/}" dev "$BRIDGE"
 ip link set "$BRIDGE" up
 # ClusterIPs are never routed anywhere: kube-proxy rewrites them to Pods. Until it has (a Service without
