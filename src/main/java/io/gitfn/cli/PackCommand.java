@@ -11,6 +11,7 @@ import io.gitfn.registry.RegistryFailure;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -35,6 +36,13 @@ import picocli.CommandLine.Model.CommandSpec;
 final class PackCommand implements Callable<Integer> {
 
   static final int FAILED = 1;
+  /**
+   * How often a push is made when a registry cannot be reached, and the first pause between: 2, 4 and 8 s, so a
+   * registry away for about 15 s costs a slower Job instead of a failed one, and one away for good fails it within
+   * a minute or two (each try may wait jib's 20 s to connect).
+   */
+  static final int TRIES = 4;
+  static final Duration FIRST_PAUSE = Duration.ofSeconds(2);
 
   @Option(names = "--runtime", required = true, paramLabel = "RUNTIME", description = "The Function's runtime.")
   String runtime;
@@ -85,7 +93,8 @@ final class PackCommand implements Callable<Integer> {
       }
       ImageName to = parse("--to", target);
       Path scratch = Files.createTempDirectory("gitfn-pack-");
-      ImageAssembler assembler = new ImageAssembler(access(), "gitfn-pack", pool, GoDuration.parse(deadline));
+      ImageAssembler assembler = new ImageAssembler(access(), "gitfn-pack", pool, GoDuration.parse(deadline))
+          .retryingUnreachable(TRIES, FIRST_PAUSE, warning -> warn(warning));
       ImageName runtimeOn = parse("--runtime-image", runtimeImage);
       DependencyImage image = new DependencyImage(assembler, scratch);
       ImageAssembler.Pushed pushed = runtimePresent
@@ -100,6 +109,11 @@ final class PackCommand implements Callable<Integer> {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  private void warn(String warning) {
+    spec.commandLine().getErr().println("Warning: " + warning);
+    spec.commandLine().getErr().flush();
   }
 
   private FunctionRuntime runtime() {

@@ -67,6 +67,7 @@ public final class ImageAssembler {
   private final ExecutorService pool;
   private final Duration deadline;
   private final long maxAnswerBytes;
+  private final Retries retries;
 
   /**
    * An assembler that reads answers of any size, as {@code gitfn pack} must to stream a base image's layers from
@@ -76,16 +77,17 @@ public final class ImageAssembler {
    *     spends its deadline waiting
    */
   public ImageAssembler(RegistryAccess access, String userAgent, ExecutorService pool, Duration deadline) {
-    this(access, userAgent, pool, deadline, Long.MAX_VALUE);
+    this(access, userAgent, pool, deadline, Long.MAX_VALUE, Retries.NONE);
   }
 
   private ImageAssembler(RegistryAccess access, String userAgent, ExecutorService pool, Duration deadline,
-      long maxAnswerBytes) {
+      long maxAnswerBytes, Retries retries) {
     this.access = access;
     this.userAgent = userAgent;
     this.pool = pool;
     this.deadline = deadline;
     this.maxAnswerBytes = maxAnswerBytes;
+    this.retries = retries;
   }
 
   /**
@@ -96,7 +98,26 @@ public final class ImageAssembler {
    */
   public static ImageAssembler boundedAnswers(RegistryAccess access, String userAgent, ExecutorService pool,
       Duration deadline) {
-    return new ImageAssembler(access, userAgent, pool, deadline, MAX_ANSWER_BYTES);
+    return new ImageAssembler(access, userAgent, pool, deadline, MAX_ANSWER_BYTES, Retries.NONE);
+  }
+
+  /**
+   * This assembler, making a call again when a registry could not be reached or the connection to it broke
+   * ({@link RegistryFailure#unreachable}): up to {@code tries} times in all, pausing {@code firstPause} before the
+   * second and twice as long before each after it, all within the same deadline. jib's client retries a request
+   * that failed that way, except the first it makes to a registry it may speak plain HTTP to (its probe for HTTPS),
+   * so one lost connection there fails the whole call. {@code gitfn pack} wants this: its failure costs a whole
+   * install Job. The controller does not: it tries again on a later pass and must not hold a thread meanwhile.
+   *
+   * @param onRetry told of each failure that is tried again, with the pause before the next try
+   */
+  public ImageAssembler retryingUnreachable(int tries, Duration firstPause, Consumer<String> onRetry) {
+    return new ImageAssembler(access, userAgent, pool, deadline, maxAnswerBytes,
+        new Retries(tries, firstPause, onRetry));
+  }
+
+  private record Retries(int tries, Duration firstPause, Consumer<String> onRetry) {
+    static final Retries NONE = new Retries(1, Duration.ZERO, warning -> { });
   }
 
   /**
@@ -115,7 +136,7 @@ public final class ImageAssembler {
   public Pushed assemble(ImageName from, List<NewLayer> layers, UnaryOperator<ImageConfig> config,
       ImageName target) throws RegistryFailure {
     Attempt attempt = new Attempt("reading " + from);
-    return bounded(attempt, () -> assemble(from, layers, config, target, attempt));
+    return bounded(attempt, () -> retrying(attempt, () -> assemble(from, layers, config, target, attempt)));
   }
 
   /**
@@ -126,7 +147,7 @@ public final class ImageAssembler {
    */
   public Optional<String> find(ImageName image) throws RegistryFailure {
     Attempt attempt = new Attempt("looking for " + image);
-    return bounded(attempt, () -> {
+    return bounded(attempt, () -> retrying(attempt, () -> {
       List<FailoverHttpClient> clients = new ArrayList<>();
       try {
         return client(image, null, false, clients, attempt).checkManifest(image.reference())
@@ -136,7 +157,38 @@ public final class ImageAssembler {
       } finally {
         shutDown(clients);
       }
-    });
+    }));
+  }
+
+  /** One call to registries, whole: what {@link #retrying} makes again. */
+  private interface RegistryCall<T> {
+    T call() throws RegistryFailure;
+  }
+
+  /** Makes {@code call}, and again after a pause while it fails unreachable, tries are left and it is awaited. */
+  private <T> T retrying(Attempt attempt, RegistryCall<T> call) throws RegistryFailure, InterruptedException {
+    String firstStep = attempt.step;
+    Duration pause = retries.firstPause();
+    for (int tried = 1; ; tried++) {
+      attempt.step = firstStep;
+      try {
+        return call.call();
+      } catch (RegistryFailure failure) {
+        if (tried >= retries.tries() || !failure.unreachable() || attempt.abandoned) {
+          throw failure;
+        }
+        String warning = failure.getMessage() + "; trying again in " + seconds(pause) + " (try " + (tried + 1)
+            + " of " + retries.tries() + ")";
+        attempt.lastWarning = Optional.of(warning);
+        retries.onRetry().accept(warning);
+        Thread.sleep(pause.toMillis());
+        pause = pause.multipliedBy(2);
+      }
+    }
+  }
+
+  private static String seconds(Duration pause) {
+    return pause.toMillis() % 1000 == 0 ? pause.toSeconds() + " s" : pause.toMillis() + " ms";
   }
 
   /** Runs {@code work} on the pool and waits for it up to the deadline; what it throws is a RegistryFailure. */
@@ -145,6 +197,7 @@ public final class ImageAssembler {
     try {
       return running.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
+      attempt.abandoned = true;
       running.cancel(true);
       throw new RegistryFailure(attempt.step + ": did not finish within " + deadline.toSeconds() + " s"
           + attempt.lastWarning.map(w -> " (" + w + ")").orElse(""), e);
@@ -154,6 +207,7 @@ public final class ImageAssembler {
       }
       throw new RegistryFailure(attempt.step + ": " + describe(e.getCause()), e.getCause());
     } catch (InterruptedException e) {
+      attempt.abandoned = true;
       running.cancel(true);
       Thread.currentThread().interrupt();
       throw new RegistryFailure(attempt.step + ": interrupted", e);
@@ -164,6 +218,8 @@ public final class ImageAssembler {
   private static final class Attempt {
     volatile String step;
     volatile Optional<String> lastWarning = Optional.empty();
+    /** Its caller stopped waiting (deadline, interrupt): an I/O failure that follows is not tried again. */
+    volatile boolean abandoned;
 
     Attempt(String step) {
       this.step = step;

@@ -10,11 +10,14 @@ import io.gitfn.image.LayerDigests;
 import io.gitfn.image.LayerEntry;
 import io.gitfn.image.ReproducibleLayer;
 import io.gitfn.testbed.OciRegistry;
+import io.gitfn.testbed.FreePorts;
 import io.gitfn.testbed.RegistryReads;
+import io.gitfn.testbed.TestBedBinaries;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -24,8 +27,12 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -141,6 +148,40 @@ class ImageAssemblerIT {
         .hasMessageStartingWith("pushing 127.0.0.1:9/team-a/orders:t: did not finish within 2 s")
         .hasMessageContaining("https://127.0.0.1:9/v2/");
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+  }
+
+  @Test
+  void aPlainHttpRegistryNotUpYetIsPushedToOnceItIsWhenRetryingUnreachable() throws Exception {
+    // jib's first request to a registry it may speak plain HTTP to probes for HTTPS and is never retried: without
+    // retryingUnreachable, this push fails on the refused connection at once.
+    int port = FreePorts.next();
+    String later = "127.0.0.1:" + port;
+    ImageName target = new ImageName(later, "team-a/orders", "late");
+    List<String> warnings = new CopyOnWriteArrayList<>();
+    CountDownLatch refused = new CountDownLatch(1);
+    ImageAssembler patient = new ImageAssembler(RegistryAccess.anonymous(Set.of(registry.address(), later)),
+        "gitfn-test", POOL, Duration.ofSeconds(60)).retryingUnreachable(5, Duration.ofSeconds(1), warning -> {
+          warnings.add(warning);
+          refused.countDown();
+        });
+    NewLayer source = sourceLayer("module.exports = { main: () => 'late' };\n");
+    ExecutorService caller = Executors.newSingleThreadExecutor();
+    try {
+      Future<ImageAssembler.Pushed> pushing = caller.submit(() -> patient.assemble(base, List.of(source), runsNode(),
+          target));
+      assertThat(refused.await(30, TimeUnit.SECONDS)).as("the first push was refused").isTrue();
+      try (OciRegistry late = OciRegistry.start(OciRegistry.binary(),
+          Files.createTempDirectory(TestBedBinaries.projectDir().resolve("target/testbed"), "late-registry-"),
+          "127.0.0.1", port, Duration.ofSeconds(30))) {
+        ImageAssembler.Pushed pushed = pushing.get(60, TimeUnit.SECONDS);
+
+        assertThat(RegistryReads.digest(target)).isEqualTo(pushed.digest());
+      }
+    } finally {
+      caller.shutdownNow();
+    }
+    assertThat(warnings.get(0)).startsWith("pushing " + target + ": ").contains("Connection refused")
+        .endsWith("; trying again in 1 s (try 2 of 5)");
   }
 
   @Test

@@ -60,7 +60,12 @@ public final class OciRegistry implements AutoCloseable {
 
   /** Starts it on {@code host} at a free port and waits until {@code /v2/} answers. */
   public static OciRegistry start(Path binary, Path dir, String host, Duration timeout) {
-    String address = host + ":" + FreePorts.next();
+    return start(binary, dir, host, FreePorts.next(), timeout);
+  }
+
+  /** Starts it at {@code host:port} and waits until {@code /v2/} answers. */
+  public static OciRegistry start(Path binary, Path dir, String host, int port, Duration timeout) {
+    String address = host + ":" + port;
     Path config = dir.resolve("registry.yml");
     Path log = dir.resolve("logs/registry.log");
     try {
