@@ -45,7 +45,7 @@ final class InstallScript {
    *     registry has already installs only the Function's ({@link DependencyInstallJob})
    */
   static String of(FunctionRuntime runtime, boolean cached, boolean packed, boolean withRuntime) {
-    String install = runtime.isNodejs() ? node(withRuntime) : python(packed, withRuntime);
+    String install = runtime.isNodejs() ? node(packed, withRuntime) : python(packed, withRuntime);
     return copy() + (cached ? cached(runtime, install) : install);
   }
 
@@ -98,11 +98,13 @@ final class InstallScript {
         + " || true\n";
   }
 
-  private static String node(boolean withRuntime) {
+  private static String node(boolean packed, boolean withRuntime) {
     String flags = " --omit=dev --no-audit --no-fund";
     return (withRuntime ? "cd " + ImageLayout.RUNTIME_DIR + "\n" + step("npm ci" + flags, "gitfn's runtime packages")
         : "")
         + "cd " + ImageLayout.FUNCTION_DIR + "\n"
+        // npm makes no node_modules when there is nothing to install; the dependency layer is then the empty folder.
+        + (packed ? "mkdir -p node_modules\n" : "")
         + "if [ -e package-lock.json ]; then\n"
         + "  " + step("npm ci" + flags, "the Function's dependencies from package-lock.json")
         + "else\n"

@@ -1,0 +1,65 @@
+package io.gitfn.build;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gitfn.api.function.FunctionRuntime;
+import io.gitfn.workload.ImageLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The install Job's script for a Function with nothing to install, run by the host's {@code sh}: the folder the
+ * pack container packs into the dependency layer is there, empty, whatever npm or pip made. A Function with no
+ * dependencies is the common case, and a missing folder failed its install Job ("node_modules is not a folder").
+ * npm and pip are stand-ins that install nothing; the real-node tests run the real ones.
+ */
+class InstallScriptPackedTest {
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void aNodeFunctionWithNoDependenciesLeavesAnEmptyNodeModulesToPack() throws Exception {
+    Path app = install(FunctionRuntime.NODEJS22, "handler.js", "package.json", "{}");
+
+    assertThat(app.resolve("function/node_modules")).isEmptyDirectory();
+  }
+
+  @Test
+  void aPythonFunctionWithNoDependenciesLeavesAnEmptyPackagesFolderToPack() throws Exception {
+    Path app = install(FunctionRuntime.PYTHON312, "handler.py", "requirements.txt", "");
+
+    assertThat(app.resolve("function/" + ImageLayout.PYTHON_PACKAGES)).isEmptyDirectory();
+  }
+
+  /** Runs the packed install (the runtime image already there) with stand-ins that install nothing. */
+  private Path install(FunctionRuntime runtime, String handler, String dependencies, String content)
+      throws Exception {
+    Path source = Files.createDirectories(dir.resolve("source"));
+    Files.writeString(source.resolve(BuildlessSource.INDEX),
+        handler + " function/" + handler + "\n" + dependencies + " function/" + dependencies + "\n");
+    Files.writeString(source.resolve(handler), "x");
+    Files.writeString(source.resolve(dependencies), content);
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    for (String tool : new String[] {"npm", "python3"}) {
+      Files.writeString(bin.resolve(tool), "#!/bin/sh\nexit 0\n");
+      bin.resolve(tool).toFile().setExecutable(true);
+    }
+    Path app = Files.createDirectories(dir.resolve("app"));
+    String script = InstallScript.of(runtime, false, true, false)
+        .replace(BuildlessDeployment.SOURCE + "/", source + "/")
+        .replaceAll(BuildlessDeployment.APP + "(?=[/ \"\\n])", app.toString());
+    ProcessBuilder builder = new ProcessBuilder("sh", "-c", script).redirectErrorStream(true);
+    Map<String, String> env = builder.environment();
+    env.put("PATH", bin + ":" + env.get("PATH"));
+    Process process = builder.start();
+    String output = new String(process.getInputStream().readAllBytes());
+    assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).as(output).isZero();
+    return app;
+  }
+}
