@@ -27,7 +27,7 @@ public record ImageBuilder(Tool tool, String image, List<String> args) {
   /** gitfn's own image, of this version, as the chart installs it. */
   public static final String GITFN_IMAGE = "ghcr.io/gitfn/gitfn:" + BuildInfo.load().gitfn();
 
-  /** The build tools gitfn can run. docs/functions.md says why buildah is the default. */
+  /** How gitfn can build images: layered, the default, or a build Job running buildah or kaniko. */
   public enum Tool {
     /**
      * Kyma's builder. Archived upstream in June 2025; the last release of its own images is v1.23.2. Runs as root
@@ -79,7 +79,8 @@ public record ImageBuilder(Tool tool, String image, List<String> args) {
     }
   }
 
-  public static final Tool DEFAULT_TOOL = Tool.BUILDAH;
+  /** The builder of a controller given no {@code --builder}: no build tool and no privilege (docs/functions.md). */
+  public static final Tool DEFAULT_TOOL = Tool.LAYERED;
 
   public ImageBuilder {
     Objects.requireNonNull(tool, "tool");

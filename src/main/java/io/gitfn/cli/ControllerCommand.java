@@ -107,7 +107,7 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--package-registry-secret", description = "Secret with .npmrc or pip.conf, in each Function's namespace, for dependency installs.")
   String packageRegistrySecret;
 
-  @Option(names = "--builder", paramLabel = "buildah|kaniko|layered", defaultValue = "buildah", description = "How images are built: buildah (a build Job, maintained, fewer privileges), kaniko (a build Job, Kyma's, archived upstream) or layered (no build tool: the controller assembles images from layers in the registry, and a Job with no privilege installs new dependencies) (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--builder", paramLabel = "layered|buildah|kaniko", defaultValue = "layered", description = "How images are built: layered (no build tool: the controller assembles images from layers in the registry, and a Job with no privilege installs new dependencies), buildah (a build Job as root with three capabilities) or kaniko (a build Job, Kyma's, archived upstream) (default: ${DEFAULT-VALUE}).")
   String builder;
 
   @Option(names = "--builder-image", description = "The builder's image (default: " + ImageBuilder.BUILDAH_IMAGE + " for buildah, " + ImageBuilder.KANIKO_IMAGE + " for kaniko, gitfn's own ghcr.io/gitfn/gitfn of this version for layered, whose install Jobs pack with it).")

@@ -115,11 +115,11 @@ final class RenderCommand implements Callable<Integer> {
           + " hold. Default: ${DEFAULT-VALUE}.")
   String registry = BuildSettings.defaults().registry();
 
-  @Option(names = "--builder", paramLabel = "buildah|kaniko|layered",
-      description = "With --with-workloads: the tool of the build Jobs, as the controller's --builder. With"
-          + " layered, render asks the registry (anonymously, or with $DOCKER_CONFIG/config.json or"
-          + " ~/.docker/config.json) whether the Function's dependency image is there: the install Job and its"
-          + " ConfigMap are printed when it is not, and no Job when it is. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--builder", paramLabel = "layered|buildah|kaniko",
+      description = "With --with-workloads: how images are built, as the controller's --builder. With layered,"
+          + " render asks the registry (anonymously, or with $DOCKER_CONFIG/config.json or ~/.docker/config.json)"
+          + " whether the Function's dependency image is there: the install Job and its ConfigMap are printed when"
+          + " it is not, and no Job when it is. With buildah or kaniko, the build Job. Default: ${DEFAULT-VALUE}.")
   String builder = ImageBuilder.DEFAULT_TOOL.value();
 
   @Option(names = BaseImageOption.FLAG, paramLabel = "RUNTIME=IMAGE",

@@ -87,17 +87,6 @@ public final class Controller implements AutoCloseable {
   }
 
   /**
-   * Starts a controller.
-   *
-   * @param webhookHost and {@code webhookPort}: where the receiver listens (port 0 picks a free one)
-   */
-  public static Controller start(KubernetesClient client, SourceSettings sources, WebhookSettings webhookSettings,
-      ControllerSettings settings, String webhookHost, int webhookPort) throws Exception {
-    return start(client, sources, webhookSettings, settings, BuildSettings.defaults(), WorkloadSettings.defaults(),
-        webhookHost, webhookPort);
-  }
-
-  /**
    * Starts a controller that also builds and runs Functions with the given settings, as the only instance, with
    * health on a free loopback port and metrics that nobody scrapes.
    *

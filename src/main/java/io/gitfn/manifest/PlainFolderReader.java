@@ -12,8 +12,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Format 3: a folder with {@code handler.js} and {@code package.json} (Node.js 22) or {@code handler.py} and
- * {@code requirements.txt} (Python 3.12), and no config.yaml. It becomes an inline Function named after the folder.
+ * Format 3: a folder with {@code handler.js} and {@code package.json} (Kyma's default runtime,
+ * {@link FunctionRuntime#DEFAULT}, Node.js 24) or {@code handler.py} and {@code requirements.txt} (Python 3.12), and
+ * no config.yaml. It becomes an inline Function named after the folder.
  */
 final class PlainFolderReader {
 
@@ -21,7 +22,7 @@ final class PlainFolderReader {
   record Layout(FunctionRuntime runtime, String handler, String dependencies) {}
 
   static final List<Layout> LAYOUTS = List.of(
-      new Layout(FunctionRuntime.NODEJS22, "handler.js", "package.json"),
+      new Layout(FunctionRuntime.DEFAULT, "handler.js", "package.json"),
       new Layout(FunctionRuntime.PYTHON312, "handler.py", "requirements.txt"));
 
   /** True when {@code file} is a handler, so its folder may be a function folder. */

@@ -27,6 +27,7 @@ import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.git.RunningGitServers;
 import io.gitfn.trigger.webhook.WebhookSettings;
 import io.gitfn.workload.DesiredDeployment;
+import io.gitfn.workload.WorkloadSettings;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -232,7 +233,8 @@ final class ControllerBenchmark implements Benchmark {
           KubernetesClient controllerClient = writes.client(bed.config());
           Controller controller = Controller.start(controllerClient,
               SourceSettings.defaults(mirrors), WebhookSettings.defaults(),
-              ControllerSettings.defaults(), "127.0.0.1", 0)) {
+              ControllerSettings.defaults(), KwokBuildStages.jobBuilds(),
+          WorkloadSettings.defaults(), "127.0.0.1", 0)) {
         creation(client, infra, names, functions, jobs, deployments, writes, metrics);
         reverts(infra, new GenericWebhook(controller.webhookUri(), WEBHOOK_TOKEN), functions, deployments, jobs,
             metrics);

@@ -27,7 +27,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class BuildJobSpecTest {
 
-  private static final BuildSettings SETTINGS = BuildSettings.defaults();
+  // Build Jobs are buildah's and kaniko's; the default builder, layered, runs none.
+  private static final BuildSettings SETTINGS = BuildSettings.defaults().withBuilder(ImageBuilder.of(Tool.BUILDAH));
   private static final Function FN = TestFunction.inline().build();
   private static final ContentKey KEY = ContentKey.ofInline(FN, SETTINGS);
   private static final Job JOB = BuildJobSpec.forFunction(FN, KEY, "orders-build-ctx", SETTINGS);
@@ -68,8 +69,7 @@ class BuildJobSpecTest {
   }
 
   @Test
-  void theDefaultBuilderIsBuildahFromItsProjectsImage() {
-    assertThat(SETTINGS.builder().tool()).isEqualTo(Tool.BUILDAH);
+  void eachToolRunsFromItsProjectsImage() {
     assertThat(container(JOB).getImage()).isEqualTo("quay.io/buildah/stable:v1.42.2");
     assertThat(container(job(Tool.KANIKO)).getImage()).isEqualTo("gcr.io/kaniko-project/executor:v1.23.2");
     assertThat(container(job(FN, SETTINGS.withBuilder(ImageBuilder.of(Tool.KANIKO).withImage("mirror.example/k:1"))))

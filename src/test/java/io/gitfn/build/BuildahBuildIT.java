@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.TestFunction;
+import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.NodeImages;
 import io.gitfn.testbed.packages.PackageMirrors;
 import java.io.IOException;
@@ -210,7 +211,7 @@ class BuildahBuildIT {
    * @param base the node image the Function builds on, or null to keep the Function's own runtimeImageOverride
    */
   private Built build(Function fn, String base, Map<String, String> packageRegistry) throws Exception {
-    BuildSettings settings = BuildSettings.defaults().withPackageRegistrySecret("package-registry");
+    BuildSettings settings = KwokBuildStages.jobBuilds().withPackageRegistrySecret("package-registry");
     if (base != null) {
       settings = settings.withBaseImage(fn.getSpec().getRuntime(), "oci-archive:" + images.archive(base));
     }

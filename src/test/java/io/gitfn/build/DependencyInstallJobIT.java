@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.TestFunction;
+import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeApi;
 import org.junit.jupiter.api.Test;
@@ -41,8 +42,8 @@ class DependencyInstallJobIT {
 
     Function fn = TestFunction.inline().named("orders").inNamespace(ns.name()).runtime(FunctionRuntime.NODEJS22)
         .build();
-    PodSpec buildah = BuildJobSpec.forFunction(fn, ContentKey.ofInline(fn, BuildSettings.defaults()), "context",
-        BuildSettings.defaults()).getSpec().getTemplate().getSpec();
+    PodSpec buildah = BuildJobSpec.forFunction(fn, ContentKey.ofInline(fn, KwokBuildStages.jobBuilds()), "context",
+        KwokBuildStages.jobBuilds()).getSpec().getTemplate().getSpec();
     assertThatThrownBy(() -> client.resource(pod(ns, "buildah", buildah)).dryRun().create())
         .isInstanceOf(KubernetesClientException.class).hasMessageContaining("violates PodSecurity \"restricted");
   }

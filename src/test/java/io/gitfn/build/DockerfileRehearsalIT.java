@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.TestFunction;
+import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.NodeImages;
 import io.gitfn.testbed.packages.PackageMirrors;
 import io.gitfn.workload.DesiredDeployment;
@@ -101,7 +102,7 @@ class DockerfileRehearsalIT {
         .dependencies("{\"name\": \"hello\", \"version\": \"1.0.0\", \"dependencies\": {\"ms\": \"2.1.3\"}}")
         .build();
 
-    Built built = build(fn, BuildSettings.defaults().withPackageRegistrySecret("package-registry"),
+    Built built = build(fn, KwokBuildStages.jobBuilds().withPackageRegistrySecret("package-registry"),
         Map.of(".npmrc", mirrors.npmrc()));
     JsonNode answer = call(built, "{\"greeting\": \"hi\"}");
 
@@ -131,7 +132,7 @@ class DockerfileRehearsalIT {
         .dependencies("six==1.17.0\n")
         .build();
     // The build reads the mirrors' pip.conf through PIP_CONFIG_FILE, and the image must not contain it.
-    BuildSettings settings = BuildSettings.defaults().withPackageRegistrySecret("package-registry");
+    BuildSettings settings = KwokBuildStages.jobBuilds().withPackageRegistrySecret("package-registry");
 
     Built built = build(fn, settings, Map.of("pip.conf", mirrors.pipConf()));
     JsonNode answer = call(built, "{\"greeting\": \"hi\"}");

@@ -30,6 +30,7 @@ import io.gitfn.source.FolderTree;
 import io.gitfn.source.Revision;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeApi;
 import io.gitfn.testbed.git.BareRepository;
@@ -38,6 +39,7 @@ import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;
 import io.gitfn.testbed.git.WorkingCopy;
 import io.gitfn.trigger.webhook.WebhookSettings;
+import io.gitfn.workload.WorkloadSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -277,7 +279,8 @@ class CliIT {
     try (KubernetesClient controllerClient = bed.newClient();
         Controller controller = Controller.start(controllerClient,
             SourceSettings.defaults(Files.createTempDirectory("gitfn-cli-mirrors")), WebhookSettings.defaults(),
-            ControllerSettings.defaults(), "127.0.0.1", 0)) {
+            ControllerSettings.defaults(), KwokBuildStages.jobBuilds(),
+          WorkloadSettings.defaults(), "127.0.0.1", 0)) {
 
       // Only an API server runs here, so the Functions never run: wait until the revision is applied.
       CliRun reconcile = gitfn("reconcile", "repository", "infra", "-n", ns.name(), "--wait=applied", "--timeout",

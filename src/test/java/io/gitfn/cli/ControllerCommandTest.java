@@ -2,6 +2,7 @@ package io.gitfn.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gitfn.build.ImageBuilder;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
@@ -74,9 +75,10 @@ class ControllerCommandTest {
   }
 
   @Test
-  void buildahIsTheDefaultBuilderAndItsImageFollowsTheTool() {
+  void layeredIsTheDefaultBuilderAndTheImageFollowsTheTool() {
     var options = new CommandLine(new Main()).getSubcommands().get("controller").getCommandSpec().optionsMap();
-    assertThat(options.get("--builder").defaultValue()).isEqualTo("buildah");
+    assertThat(options.get("--builder").defaultValue()).isEqualTo("layered")
+        .isEqualTo(ImageBuilder.DEFAULT_TOOL.value());
     assertThat(options.get("--builder-image").defaultValue()).as("the chosen tool's own image").isNull();
     assertThat(options.get("--builder-image").description()[0]).contains("quay.io/buildah/stable:v1.42.2")
         .contains("gcr.io/kaniko-project/executor:v1.23.2");

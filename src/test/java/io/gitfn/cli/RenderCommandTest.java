@@ -174,7 +174,7 @@ class RenderCommandTest {
   void withWorkloadsEachFunctionIsFollowedByItsChildrenInApplyOrder() throws Exception {
     writeThreeInlineFunctions();
 
-    CliRun run = render(folder.toString(), "--with-workloads", "-o", "json");
+    CliRun run = render(folder.toString(), "--with-workloads", "-o", "json", "--builder", "buildah");
 
     assertThat(run.err()).isEmpty();
     assertThat(run.exitCode()).isZero();
@@ -194,7 +194,8 @@ class RenderCommandTest {
     write("functions/d.yaml", TestFunction.declared("d").metadataAnnotation(Annotations.BUILD_MODE, "image")
         .toYaml());
 
-    CliRun run = render(folder.toString(), "--with-workloads", "--build-mode", "buildless", "-o", "json");
+    CliRun run = render(folder.toString(), "--with-workloads", "--build-mode", "buildless", "-o", "json",
+        "--builder", "buildah");
 
     assertThat(run.exitCode()).isZero();
     List<JsonNode> items = items(run);
@@ -205,7 +206,7 @@ class RenderCommandTest {
         .noneMatch(k -> k.startsWith("Job ") && !k.startsWith("Job d-build-"));
     JsonNode deployment = find(items, "Deployment", "a");
     assertThat(deployment.at("/spec/template/spec/containers/0/image").asText())
-        .isEqualTo("docker.io/library/node:22-bookworm-slim");
+        .isEqualTo("docker.io/library/node:24-bookworm-slim");
     assertThat(deployment.at("/spec/template/spec/initContainers/0/name").asText()).isEqualTo("install");
     assertThat(find(items, "ConfigMap", source).at("/data/function.handler.js").asText()).isEqualTo(NODE);
     // The annotation wins over --build-mode.
@@ -232,7 +233,7 @@ class RenderCommandTest {
   void withWorkloadsTheImageTagIsTheContentKeyTagAndTheJobBuildsFromItsConfigMap() throws Exception {
     writeThreeInlineFunctions();
 
-    List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-o", "json"));
+    List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-o", "json", "--builder", "buildah"));
 
     String tag = keyOf(find(items, "Function", "a")).tag();
     String image = "registry.local:5000/default/a:" + tag;
@@ -254,7 +255,7 @@ class RenderCommandTest {
   void withWorkloadsTheChildrenHaveANamespaceButNoOwnerReferenceOrUid() throws Exception {
     writeThreeInlineFunctions();
 
-    List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-o", "json"));
+    List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-o", "json", "--builder", "buildah"));
 
     List<JsonNode> children = items.stream().filter(i -> !i.path("kind").asText().equals("Function")).toList();
     assertThat(children).hasSize(13).allSatisfy(child -> {
@@ -270,7 +271,7 @@ class RenderCommandTest {
   void registryAndNamespaceNameTheImage() throws Exception {
     writeThreeInlineFunctions();
 
-    List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-o", "json",
+    List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-o", "json", "--offline",
         "--registry", "registry.example.com/team/", "-n", "shop"));
 
     String image = "registry.example.com/team/shop/a:" + keyOf(find(items, "Function", "a")).tag();
@@ -283,7 +284,8 @@ class RenderCommandTest {
   void aFunctionsOwnNamespaceWinsOverTheNamespaceOption() throws Exception {
     write("fn.yaml", TestFunction.declared("hello").inNamespace("team-a").code("module.exports = {};").toYaml());
 
-    List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-n", "shop", "-o", "json"));
+    List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-n", "shop", "-o", "json",
+        "--offline"));
 
     assertThat(find(items, "Deployment", "hello").at("/metadata/namespace").asText()).isEqualTo("team-a");
     assertThat(find(items, "Deployment", "hello").at("/spec/template/spec/containers/0/image").asText())
@@ -294,8 +296,8 @@ class RenderCommandTest {
   void withWorkloadsYamlIsOneDocumentPerObjectInTheSameOrder() throws Exception {
     writeThreeInlineFunctions();
 
-    CliRun yaml = render(folder.toString(), "--with-workloads");
-    CliRun json = render(folder.toString(), "--with-workloads", "-o", "json");
+    CliRun yaml = render(folder.toString(), "--with-workloads", "--builder", "buildah");
+    CliRun json = render(folder.toString(), "--with-workloads", "-o", "json", "--builder", "buildah");
 
     assertThat(yaml.exitCode()).isZero();
     assertThat(yaml.out()).startsWith("---\n");
@@ -344,7 +346,7 @@ class RenderCommandTest {
     write("replicas.yaml", TestFunction.declared("fixed").code("x").replicas(3).toYaml()
         + TestFunction.declared("scaled").code("x").replicas(4).scale(2, 5).toYaml());
 
-    List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-o", "json"));
+    List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-o", "json", "--offline"));
 
     assertThat(find(items, "Deployment", "fixed").at("/spec/replicas").asInt()).isEqualTo(3);
     // The sync sends no replicas an HPA drives; the CRD defaults them to 1 and the HPA scales up from there.
@@ -361,6 +363,7 @@ class RenderCommandTest {
     Function small = TestFunction.inline().named("small").inNamespace("shop").build();
     RenderCommand command = new RenderCommand();
     command.withWorkloads = true;
+    command.builder = "buildah";
     command.output = RenderCommand.Format.yaml;
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
@@ -380,7 +383,7 @@ class RenderCommandTest {
   void withWorkloadsTheJobIsTheChosenBuildersWithTheInsecureRegistriesAsTheControllerWouldMakeIt() throws Exception {
     writeThreeInlineFunctions();
 
-    List<JsonNode> buildah = items(render(folder.toString(), "--with-workloads", "-o", "json"));
+    List<JsonNode> buildah = items(render(folder.toString(), "--with-workloads", "-o", "json", "--builder", "buildah"));
     List<JsonNode> kaniko = items(render(folder.toString(), "--with-workloads", "-o", "json", "--builder", "kaniko",
         "--insecure-registry", "registry.local:5000"));
 

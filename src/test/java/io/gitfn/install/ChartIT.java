@@ -167,7 +167,8 @@ class ChartIT {
         "--dashboard-port=8081",
         "--cache-dir=/var/cache/gitfn", "--mirror-disk-budget=10Gi", "--registry=registry.local:5000",
         "--registry-secret=serverless-registry-config-default",
-        "--builder=buildah", "--push-deadline=60s", "--build-concurrency=5", "--build-deadline=20m",
+        "--builder=layered", "--builder-image=ghcr.io/gitfn/gitfn:" + ChartImageTest.projectVersion(),
+        "--push-deadline=60s", "--build-concurrency=5", "--build-deadline=20m",
         "--function-source-interval=1m", "--cluster-name=default", "--leader-elect", "--leader-election-namespace=gitfn-system",
         "--leader-election-id=gitfn-controller-leader", "--log-format=text", "--log-level=info",
         "--shutdown-timeout=30s");

@@ -47,8 +47,10 @@ import org.slf4j.LoggerFactory;
 /**
  * charts/gitfn on the real node, as an air-gapped operator installs it: the controller image that {@code mvn verify}
  * built (target/gitfn-image.tar) runs as the chart's two leader-elected Pods, with only registry, builder, base
- * image and package-registry values set. A Gitea push reaches the leader through the chart's webhook Service, and
- * the Function it brings is built by a build Job and answers through its own Service.
+ * image and package-registry values set, and the chart's default builder, layered. A Gitea push reaches the leader
+ * through the chart's webhook Service, and the Function it brings answers through its own Service, in a namespace
+ * that enforces Pod Security {@code restricted}: the install Job that makes its runtime and dependency image, and
+ * the image the controller assembles on it, need no privilege.
  */
 @WithRealNode
 class ChartOnRealNodeE2E {
@@ -69,10 +71,11 @@ class ChartOnRealNodeE2E {
     Steps steps = new Steps();
     NodeImages images = NodeImages.build();
     String registry = node.registry();
-    for (String name : List.of("nodejs20", "nodejs22", "python312", "buildah")) {
+    for (String name : List.of("nodejs20", "nodejs22", "python312")) {
       node.pushImage(images.archive(name), images.reference(name));
     }
-    // The chart's default tag is its appVersion, the project version (ChartImageTest).
+    // The chart's default tag is its appVersion, the project version (ChartImageTest). Its install Jobs pack with
+    // this image too.
     node.pushImage(TestBedBinaries.controllerImage(), "gitfn/gitfn:" + ChartImageTest.projectVersion());
     steps.mark("images pushed");
     String apps = ns.name() + "-apps";
@@ -90,13 +93,12 @@ class ChartOnRealNodeE2E {
             packageRegistry:
               secretName: %2$s
             builder:
-              image: %1$s/%3$s
               baseImages:
-                nodejs20: %1$s/%4$s
-                nodejs22: %1$s/%5$s
-                python312: %1$s/%6$s
-            """.formatted(registry, PACKAGE_REGISTRY_SECRET, images.reference("buildah"),
-            images.reference("nodejs20"), images.reference("nodejs22"), images.reference("python312")));
+                nodejs20: %1$s/%3$s
+                nodejs22: %1$s/%4$s
+                python312: %1$s/%5$s
+            """.formatted(registry, PACKAGE_REGISTRY_SECRET, images.reference("nodejs20"),
+            images.reference("nodejs22"), images.reference("python312")));
         Pod leader = awaitTwoReadyControllersAndTheirLeader(client, ns);
         steps.mark("chart installed, 2 controllers Ready, leader " + leader.getMetadata().getName());
         String webhook = "http://" + client.services().inNamespace(ns.name()).withName(RELEASE + "-webhook").get()
@@ -142,15 +144,18 @@ class ChartOnRealNodeE2E {
         }
 
         FunctionAnswers.awaitAnswer(client, apps, "hello", "hello from the chart");
-        steps.mark("hello built by a build Job and answering through its Service");
+        steps.mark("hello assembled on the layers an install Job made, answering through its Service");
         FunctionAnswers.awaitAnswer(client, apps, "hello-buildless", "buildless from the chart");
         steps.mark("hello-buildless installed by its init container and answering through its Service");
         assertThat(client.batch().v1().jobs().inNamespace(apps)
             .withLabel(Labels.FUNCTION_NAME, "hello-buildless").list().getItems())
             .as("build Jobs of hello-buildless").isEmpty();
         Function fn = client.resources(Function.class).inNamespace(apps).withName("hello").get();
-        assertThat(fn.getStatus().getImage()).as("the image the build Job pushed")
-            .startsWith(registry + "/" + apps + "/hello:");
+        assertThat(fn.getStatus().getImage()).as("the image the controller pushed")
+            .startsWith(registry + "/" + apps + "/hello");
+        assertThat(client.apps().deployments().inNamespace(apps).withName("hello").get().getSpec().getTemplate()
+            .getSpec().getContainers().get(0).getImage()).as("hello's Deployment names its image by digest")
+            .startsWith(registry + "/" + apps + "/hello:").contains("@sha256:");
         assertThat(controllers(client, ns)).as("controller Pods, none restarted").hasSize(2)
             .allSatisfy(pod -> assertThat(pod.getStatus().getContainerStatuses())
                 .extracting(ContainerStatus::getRestartCount).containsOnly(0));
@@ -204,9 +209,10 @@ class ChartOnRealNodeE2E {
         + " " + pod.getStatus().getContainerStatuses()).toList().toString();
   }
 
+  /** A namespace for Functions that enforces Pod Security {@code restricted}: no Pod of gitfn's needs more. */
   private static void createNamespace(KubernetesClient client, String name) {
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
-        .create();
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
+        .addToLabels("pod-security.kubernetes.io/enforce", "restricted").endMetadata().build()).create();
     client.serviceAccounts().inNamespace(name).withName("default")
         .waitUntilCondition(sa -> sa != null, 60, TimeUnit.SECONDS);
   }

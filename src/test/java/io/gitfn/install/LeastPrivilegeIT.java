@@ -45,6 +45,7 @@ import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;
 import io.gitfn.testbed.git.WorkingCopy;
 import io.gitfn.trigger.webhook.WebhookSettings;
+import io.gitfn.workload.WorkloadSettings;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
@@ -93,7 +94,8 @@ class LeastPrivilegeIT {
     controllerClient = new KubernetesClientBuilder().withConfig(asServiceAccount(bed.config())).build();
     controller = Controller.start(controllerClient,
         SourceSettings.defaults(Files.createTempDirectory("gitfn-least-privilege-mirrors")),
-        WebhookSettings.defaults(), ControllerSettings.defaults(), "127.0.0.1", 0);
+        WebhookSettings.defaults(), ControllerSettings.defaults(), KwokBuildStages.jobBuilds(),
+          WorkloadSettings.defaults(), "127.0.0.1", 0);
   }
 
   @AfterAll

@@ -357,7 +357,8 @@ class ManifestReaderTest {
 
     assertThat(names(manifest)).containsExactly("greeter", "py-hello");
     assertThat(manifest.functions()).extracting(f -> f.getSpec().getRuntime())
-        .containsExactly(FunctionRuntime.NODEJS22, FunctionRuntime.PYTHON312);
+        .as("Kyma's default Node.js runtime for handler.js").containsExactly(FunctionRuntime.NODEJS24,
+            FunctionRuntime.PYTHON312);
     assertThat(manifest.functions().get(1).getMetadata().getAnnotations())
         .containsEntry(Annotations.SOURCE_PATH, "functions/py-hello");
   }

@@ -17,6 +17,7 @@ import io.gitfn.controller.Controller;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.ControlPlane;
 import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.git.BareRepository;
 import io.gitfn.testbed.git.GitClient;
@@ -24,6 +25,7 @@ import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;
 import io.gitfn.testbed.git.WorkingCopy;
 import io.gitfn.trigger.webhook.WebhookSettings;
+import io.gitfn.workload.WorkloadSettings;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -69,7 +71,8 @@ class ApiServerOutageIT {
 
       try (Controller controller = Controller.start(controllerClient,
           SourceSettings.defaults(Files.createTempDirectory("gitfn-outage-mirrors")), WebhookSettings.defaults(),
-          ControllerSettings.defaults(), "127.0.0.1", 0)) {
+          ControllerSettings.defaults(), KwokBuildStages.jobBuilds(),
+          WorkloadSettings.defaults(), "127.0.0.1", 0)) {
         create(client, NAMESPACE, "infra", http.url(repository.name()), Map.of());
         await().atMost(START).untilAsserted(() -> assertThat(uids(client)).containsOnlyKeys("hello", "bye"));
         Map<String, String> before = uids(client);

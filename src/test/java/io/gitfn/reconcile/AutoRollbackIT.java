@@ -17,7 +17,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.gitfn.api.function.AutoRollback;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.TestFunction;
-import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.KwokBuildStages;
@@ -78,7 +77,7 @@ class AutoRollbackIT {
               }
             });
         ControllerUnderTest gitfn = ControllerUnderTest.start(bed, "rollback-b", ControllerSettings.defaults(),
-            BuildSettings.defaults().withRegistry(KwokBuildStages.FAILING_REGISTRY))) {
+            KwokBuildStages.jobBuilds().withRegistry(KwokBuildStages.FAILING_REGISTRY))) {
 
       await().atMost(WAIT).untilAsserted(() -> assertThat(running(get(client, ns))).satisfies(c -> {
         assertThat(c.getStatus()).isEqualTo("False");

@@ -134,7 +134,7 @@ class BuildQueueIT {
   void aBuildThatRunsPastTheDeadlineFailsSayingSoAndFreesItsSlot(KubeTestBed bed, KubernetesClient client,
       TestNamespace ns) throws Exception {
     bed.installCrds();
-    BuildSettings builds = BuildSettings.defaults().withConcurrency(1).withDeadline(Duration.ofSeconds(3))
+    BuildSettings builds = KwokBuildStages.jobBuilds().withConcurrency(1).withDeadline(Duration.ofSeconds(3))
         .withPodAnnotations(KwokBuildStages.buildDuration(Duration.ofHours(1))); // an install that never ends
     try (KubernetesClient controllerClient = bed.newClient();
         Controller controller = start(controllerClient, builds)) {
@@ -154,7 +154,7 @@ class BuildQueueIT {
   }
 
   private static Controller start(KubernetesClient client, Duration buildDuration) throws Exception {
-    return start(client, BuildSettings.defaults().withPodAnnotations(KwokBuildStages.buildDuration(buildDuration)));
+    return start(client, KwokBuildStages.jobBuilds().withPodAnnotations(KwokBuildStages.buildDuration(buildDuration)));
   }
 
   private static Controller start(KubernetesClient client, BuildSettings builds) throws Exception {

@@ -24,12 +24,12 @@ import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionHistoryEntry;
 import io.gitfn.api.function.FunctionStatus;
 import io.gitfn.api.function.TestFunction;
-import io.gitfn.build.BuildSettings;
 import io.gitfn.build.BuildlessDeployment;
 import io.gitfn.build.BuildlessSource;
 import io.gitfn.build.ContentKey;
 import io.gitfn.request.ControllerRequests;
 import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.workload.DesiredDeployment;
@@ -62,7 +62,7 @@ class BuildlessIT {
   @BeforeAll
   static void startController(KubeTestBed bed) throws Exception {
     running = ControllerUnderTest.start(bed, "buildless", ControllerSettings.defaults(),
-        BuildSettings.defaults().withDefaultMode(BuildMode.BUILDLESS));
+        KwokBuildStages.jobBuilds().withDefaultMode(BuildMode.BUILDLESS));
   }
 
   @AfterAll

@@ -17,7 +17,6 @@ import io.gitfn.api.function.AuthType;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
-import io.gitfn.build.BuildSettings;
 import io.gitfn.testbed.GiteaServer;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.KwokBuildStages;
@@ -62,7 +61,7 @@ class CommitStatusIT {
         Files.createDirectories(TestBedBinaries.projectDir().resolve("target/testbed")), "gitea-"));
     running = ControllerUnderTest.start(bed, "commit-status", ControllerSettings.defaults().withClusterName("kind-a")
         .withFunctionSourceInterval(Duration.ofSeconds(2)),
-        BuildSettings.defaults().withPodAnnotations(KwokBuildStages.buildDuration(Duration.ofSeconds(2))));
+        KwokBuildStages.jobBuilds().withPodAnnotations(KwokBuildStages.buildDuration(Duration.ofSeconds(2))));
   }
 
   @AfterAll

@@ -5,6 +5,7 @@ import io.gitfn.build.BuildSettings;
 import io.gitfn.controller.Controller;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.trigger.webhook.WebhookSettings;
 import io.gitfn.workload.WorkloadSettings;
 import java.nio.file.Files;
@@ -28,7 +29,7 @@ record ControllerUnderTest(KubernetesClient client, Controller controller) imple
   }
 
   static ControllerUnderTest start(KubeTestBed bed, String name, ControllerSettings settings) throws Exception {
-    return start(bed, name, settings, BuildSettings.defaults());
+    return start(bed, name, settings, KwokBuildStages.jobBuilds());
   }
 
   /** @param name what the mirror cache's temporary folder is named after, {@code gitfn-<name>-mirrors} */

@@ -16,7 +16,6 @@ import io.gitfn.api.function.Function;
 import io.gitfn.api.function.ScaleConfig;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.build.BuildJobSpec;
-import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.KwokBuildStages;
@@ -136,7 +135,7 @@ class FunctionControllerIT {
     // kwok fails a build Pod whose base image is under registry.invalid, as buildah would (KwokBuildStages).
     String broken = KwokBuildStages.FAILING_REGISTRY + "/broken:1";
     Function next = FunctionEdits.edit(client, ns, "steady", f -> withBaseImage(f, broken));
-    String job = BuildJobSpec.name(next, ContentKey.ofInline(next, BuildSettings.defaults()));
+    String job = BuildJobSpec.name(next, ContentKey.ofInline(next, KwokBuildStages.jobBuilds()));
 
     await().atMost(WAIT).untilAsserted(() -> {
       String buildah = terminationMessage(client, ns, job);
@@ -159,9 +158,9 @@ class FunctionControllerIT {
   @Test
   void aJobUnderTheBuildsNameThatIsAnotherFunctionsNeverLendsItsImage(KubernetesClient client, TestNamespace ns) {
     Function fn = function(ns, "borrower", V1, "one");
-    ContentKey key = ContentKey.ofInline(fn, BuildSettings.defaults());
+    ContentKey key = ContentKey.ofInline(fn, KwokBuildStages.jobBuilds());
     String name = BuildJobSpec.name(fn, key);
-    Job planted = BuildJobSpec.forFunction(fn, key, name, BuildSettings.defaults());
+    Job planted = BuildJobSpec.forFunction(fn, key, name, KwokBuildStages.jobBuilds());
     planted.getMetadata().setOwnerReferences(List.of());
     planted.getMetadata().getLabels().put("serverless.kyma-project.io/function-name", "intruder");
     planted.getSpec().getTemplate().getMetadata().getLabels().put("serverless.kyma-project.io/function-name", "intruder");

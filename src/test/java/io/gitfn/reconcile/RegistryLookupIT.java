@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.TestFunction;
-import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ContentKey;
 import io.gitfn.build.ImageReference;
 import io.gitfn.controller.Controller;
@@ -15,6 +14,7 @@ import io.gitfn.reconcile.registry.FakeRegistry;
 import io.gitfn.reconcile.registry.RegistryLookupSettings;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.trigger.webhook.WebhookSettings;
@@ -43,10 +43,10 @@ class RegistryLookupIT {
         Controller controller = Controller.start(controllerClient,
             SourceSettings.defaults(Files.createTempDirectory("gitfn-lookup-mirrors")), WebhookSettings.defaults(),
             ControllerSettings.defaults().withRegistryLookup(RegistryLookupSettings.enabled(Set.of(registry.host()))),
-            BuildSettings.defaults().withRegistry(registry.host()), WorkloadSettings.defaults(), "127.0.0.1", 0);
+            KwokBuildStages.jobBuilds().withRegistry(registry.host()), WorkloadSettings.defaults(), "127.0.0.1", 0);
         JobLog jobs = JobLog.watch(client, ns)) {
       Function cached = function(ns, "cached");
-      ContentKey key = ContentKey.ofInline(cached, BuildSettings.defaults().withRegistry(registry.host()));
+      ContentKey key = ContentKey.ofInline(cached, KwokBuildStages.jobBuilds().withRegistry(registry.host()));
       ImageReference image = ImageReference.parse(registry.host() + "/" + ns.name() + "/cached:" + key.tag());
       registry.holding(image.repository(), image.tag());
 

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.Function;
 import io.gitfn.controller.Controller;
 import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeApi;
 import io.gitfn.testbed.git.BareRepository;
@@ -26,6 +27,7 @@ import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;
 import io.gitfn.testbed.git.WorkingCopy;
 import io.gitfn.trigger.webhook.WebhookSettings;
+import io.gitfn.workload.WorkloadSettings;
 import java.io.BufferedOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -55,7 +57,8 @@ class RepositoryFaultsIT {
   @BeforeAll
   static void startController(KubeTestBed bed) throws Exception {
     running = ControllerUnderTest.start(bed, "fault", (client, sources) -> Controller.start(client,
-        sources.withTimeout(GIT_TIMEOUT), WebhookSettings.defaults(), ControllerSettings.defaults(), "127.0.0.1", 0));
+        sources.withTimeout(GIT_TIMEOUT), WebhookSettings.defaults(), ControllerSettings.defaults(), KwokBuildStages.jobBuilds(),
+          WorkloadSettings.defaults(), "127.0.0.1", 0));
   }
 
   @AfterAll

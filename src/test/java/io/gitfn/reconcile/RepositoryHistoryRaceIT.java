@@ -20,10 +20,10 @@ import io.gitfn.api.Conditions;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositoryStatus;
 import io.gitfn.api.repository.SyncRecord;
-import io.gitfn.build.BuildSettings;
 import io.gitfn.controller.Controller;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.testbed.git.BareRepository;
@@ -96,7 +96,7 @@ class RepositoryHistoryRaceIT {
             SourceSettings.defaults(Files.createTempDirectory("gitfn-history-race-mirrors")),
             WebhookSettings.defaults(), ControllerSettings.defaults()
                 .withShard(ShardSelector.parse("--shard-selector", "gitfn.io/shard=" + SHARD), SHARD),
-            BuildSettings.defaults(), WorkloadSettings.defaults(), "127.0.0.1", 0)) {
+            KwokBuildStages.jobBuilds(), WorkloadSettings.defaults(), "127.0.0.1", 0)) {
       // Hourly checks: only the webhook brings the second commit in, and it does not go through the watch.
       client.resource(client.getKubernetesSerialization().unmarshal("---\n{apiVersion: gitfn.io/v1alpha1, kind: "
           + "FunctionRepository, metadata: {name: infra, namespace: " + ns.name() + ", labels: {gitfn.io/shard: "

@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Conditions;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
-import io.gitfn.build.BuildSettings;
 import io.gitfn.cli.Main;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.KwokBuildStages;
@@ -54,7 +53,7 @@ class RepositoryReadinessIT {
   static void startController(KubeTestBed bed) throws Exception {
     kubeconfig = bed.kubeconfig();
     running = ControllerUnderTest.start(bed, "readiness", ControllerSettings.defaults(),
-        BuildSettings.defaults().withPodAnnotations(KwokBuildStages.buildDuration(Duration.ofSeconds(3))));
+        KwokBuildStages.jobBuilds().withPodAnnotations(KwokBuildStages.buildDuration(Duration.ofSeconds(3))));
   }
 
   @AfterAll

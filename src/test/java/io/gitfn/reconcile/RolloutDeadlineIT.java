@@ -10,8 +10,8 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.TestFunction;
-import io.gitfn.build.BuildSettings;
 import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import java.time.Duration;
@@ -34,7 +34,7 @@ class RolloutDeadlineIT {
   @BeforeAll
   static void startController(KubeTestBed bed) throws Exception {
     running = ControllerUnderTest.start(bed, "deadline", ControllerSettings.defaults(),
-        BuildSettings.defaults().withRegistry("registry.invalid"));
+        KwokBuildStages.jobBuilds().withRegistry("registry.invalid"));
   }
 
   @AfterAll

@@ -20,6 +20,7 @@ import io.gitfn.controller.Controller;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.ControlPlane;
 import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TcpRelay;
 import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.git.BareRepository;
@@ -28,6 +29,7 @@ import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;
 import io.gitfn.testbed.git.WorkingCopy;
 import io.gitfn.trigger.webhook.WebhookSettings;
+import io.gitfn.workload.WorkloadSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -97,7 +99,8 @@ class SecretReadOutageIT {
 
       try (Controller controller = Controller.start(controllerClient,
           SourceSettings.defaults(Files.createTempDirectory("gitfn-secret-outage-mirrors")), WebhookSettings.defaults(),
-          ControllerSettings.defaults(), "127.0.0.1", 0)) {
+          ControllerSettings.defaults(), KwokBuildStages.jobBuilds(),
+          WorkloadSettings.defaults(), "127.0.0.1", 0)) {
         // An empty folder is allowed, so that with an API server alone the repository reaches Ready=True.
         create(client, NAMESPACE, "infra", http.url(repository.name()),
             Map.of("allowEmpty", true, "webhook", Map.of("secretRef", Map.of("name", "hook"))));

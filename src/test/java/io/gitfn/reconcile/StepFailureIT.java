@@ -12,10 +12,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.TestFunction;
-import io.gitfn.build.BuildSettings;
 import io.gitfn.controller.Controller;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.trigger.webhook.WebhookSettings;
@@ -64,7 +64,7 @@ class StepFailureIT {
     try (KubernetesClient controllerClient = bed.newClient();
         Controller controller = Controller.start(controllerClient,
             SourceSettings.defaults(Files.createTempDirectory("gitfn-step-failure-mirrors")),
-            WebhookSettings.defaults(), ControllerSettings.defaults(), BuildSettings.defaults(),
+            WebhookSettings.defaults(), ControllerSettings.defaults(), KwokBuildStages.jobBuilds(),
             WorkloadSettings.defaults(), "127.0.0.1", 0)) {
       client.resource(TestFunction.inline().named("quota").inNamespace(ns.name()).uid(null)
           .code("module.exports = { main: () => 'quota' };").build()).create();

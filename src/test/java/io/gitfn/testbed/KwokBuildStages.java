@@ -1,5 +1,7 @@
 package io.gitfn.testbed;
 
+import io.gitfn.build.BuildSettings;
+import io.gitfn.build.ImageBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -35,6 +37,15 @@ public final class KwokBuildStages {
   private static final String RESOURCE = "kwok-build-stages.yaml";
 
   private KwokBuildStages() {
+  }
+
+  /**
+   * The controller's build settings with buildah's build Jobs, which these Stages complete: what the tests of the
+   * build-Job path run with. The default builder, layered, runs no build Job; its tests give it a registry
+   * (LayeredBuilderIT).
+   */
+  public static BuildSettings jobBuilds() {
+    return BuildSettings.defaults().withBuilder(ImageBuilder.of(ImageBuilder.Tool.BUILDAH));
   }
 
   /** Build Pod annotations that make each build take {@code duration}, for {@code BuildSettings.withPodAnnotations}. */

@@ -11,6 +11,7 @@ import io.gitfn.api.function.TestFunction;
 import io.gitfn.build.BuildJobSpec;
 import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
+import io.gitfn.build.ImageBuilder;
 import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.reconcile.Result;
 import io.gitfn.reconcile.WakeUps;
@@ -31,7 +32,8 @@ import org.junit.jupiter.api.Test;
  */
 class ImageStepTest {
 
-  private static final BuildSettings BUILDS = BuildSettings.defaults();
+  // The build-Job builder; the default, layered, is LayeredImageStepTest's.
+  private static final BuildSettings BUILDS = BuildSettings.defaults().withBuilder(ImageBuilder.of(ImageBuilder.Tool.BUILDAH));
 
   private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
