@@ -177,8 +177,8 @@ class LocalModeE2E {
     Process gitfn = builder.start();
     try {
       await().atMost(WAIT).untilAsserted(() -> assertThat(Files.readString(log))
-          .contains("✗ default/js: not started: node is not installed or not on PATH; nodejs22 Functions need"
-              + " Node.js 22 to run locally")
+          .contains("✗ default/js: not started: node is not installed or not on PATH; nodejs24 Functions need"
+              + " Node.js 24 to run locally")
           .contains("✔ default/py: switched"));
       String url = Files.readString(log).lines().filter(line -> line.contains("default/py: switched"))
           .map(line -> line.substring(line.indexOf("serving at ") + "serving at ".length()).strip())

@@ -49,8 +49,9 @@ import org.slf4j.LoggerFactory;
  * The layered image path on a real node, in a namespace that enforces Pod Security {@code restricted}, where the
  * buildah build Job cannot run: the install Job installs a Function's npm or pip dependency in the base image and
  * packs it with gitfn's own image, the Function's image is its source layer on top, pushed from this JVM, and a
- * Deployment of that image by digest answers through its Service. The controller does not take this path yet; this
- * test drives its parts in the order the controller is to.
+ * Deployment of that image by digest answers through its Service. This test drives the parts in the order the
+ * controller takes them (RealNodeLayeredE2E and ChartOnRealNodeE2E run the controller itself), and also installs
+ * each twice to show the dependency image is the same bytes.
  */
 @WithRealNode
 class LayeredImageOnRealNodeE2E {
