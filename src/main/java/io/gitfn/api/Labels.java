@@ -19,7 +19,7 @@ public final class Labels {
   /** Selects every child of every Function, as the controller's informers do. */
   public static final String MANAGED = MANAGED_BY + "=" + MANAGER;
 
-  /** On a build Job, its context ConfigMap and a Deployment's Pods: the content key they build or run. */
+  /** On a buildless Function's source ConfigMap: the content key it holds the source of. */
   public static final String CONTENT_KEY = "gitfn.io/content-key";
 
   /** On a synced Function, {@code <namespace>.<name>} of its FunctionRepository; prune touches nothing else. */

@@ -9,15 +9,14 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The files a build needs, as the data of the ConfigMap the build Job mounts: the handler, the dependency file,
- * the Dockerfile and gitfn's runtime server (under flat {@code runtime.*} keys, see {@link RuntimeSource}). Git
- * sources go in too, read by the controller at the exact commit, so build Pods never see Git credentials.
+ * The files an image is made of: the handler, the dependency file and gitfn's runtime server (under flat
+ * {@code runtime.*} keys, see {@link RuntimeSource}), all of which the ConfigMap an install Job or a buildless Pod
+ * reads must hold within the API server's limit. Git sources go in too, read by the controller at the exact commit,
+ * so no Pod sees Git credentials.
  *
  * @param data ConfigMap key to content
  */
 public record BuildContext(Map<String, String> data) {
-
-  public static final String DOCKERFILE = "Dockerfile";
 
   /** The API server's limit on a ConfigMap's data, keys and values together. */
   public static final long LIMIT = 1024 * 1024;
@@ -48,8 +47,6 @@ public record BuildContext(Map<String, String> data) {
     Map<String, String> data = new LinkedHashMap<>();
     data.put(files.source(), Objects.requireNonNull(source, "source"));
     data.put(files.dependencies(), RuntimeFiles.normalisedDependencies(runtime, dependencies));
-    data.put(DOCKERFILE, Dockerfiles.forRuntime(runtime, ContentKey.baseImage(fn, settings),
-        settings.packageRegistrySecret() != null));
     RuntimeSource server = settings.runtimes().of(runtime);
     server.files().forEach((path, content) -> data.put(RuntimeSource.contextKey(path), content));
     BuildContext context = new BuildContext(data);

@@ -17,25 +17,25 @@ import java.util.stream.Collectors;
  * How gitfn builds images: where they go, which builder makes them and from which base images.
  *
  * @param registry host[:port][/path] that images are pushed to and pulled from, such as {@code registry.local:5000}
- * @param builder the tool the build Job runs (buildah or kaniko), its image and arguments
+ * @param builder the builder, layered, with the image its install Jobs pack with
  * @param baseImages the default base image of each runtime, used unless a Function sets runtimeImageOverride
  * @param registrySecret a {@code kubernetes.io/dockerconfigjson} Secret in the Function's namespace that the
- *     builder pushes with
+ *     controller and install Jobs push with
  * @param packageRegistrySecret an optional Secret with {@code .npmrc} or {@code pip.conf} for dependency installs,
  *     or null
  * @param buildProfile the build resource profile used when a Function names none
- * @param podAnnotations annotations on every build Pod, such as a service mesh's opt-out
- * @param concurrency how many build Jobs may run at once, cluster-wide; the rest wait in a queue
+ * @param podAnnotations annotations on every install Job's Pod, such as a service mesh's opt-out
+ * @param concurrency how many install Jobs may run at once, cluster-wide; the rest wait in a queue
  * @param runtimes gitfn's runtime servers that go into every image: the jar's own unless a test hands in others
- * @param insecureRegistries registry hosts (host[:port], lower case) the builder may reach over plain HTTP or
+ * @param insecureRegistries registry hosts (host[:port], lower case) gitfn may reach over plain HTTP or
  *     without verifying TLS, as the controller's {@code --insecure-registry} lists them; every other registry,
  *     the push registry and the base image's alike, is HTTPS with verified certificates
- * @param deadline how long a build Job may run, its {@code activeDeadlineSeconds}
+ * @param deadline how long an install Job may run, its {@code activeDeadlineSeconds}
  * @param defaultMode how Functions without a {@code gitfn.io/build-mode} annotation run: built images, or buildless
  * @param dependencyCacheClaim the PersistentVolumeClaim, in each Function's namespace, where buildless Pods keep
  *     installed dependencies by key, so that a Pod whose key is there installs nothing; null for none
- * @param pushDeadline how long the controller's own registry requests may take, each, when the layered builder
- *     assembles an image in-process (a lookup, or a push of the source layer, config and manifest)
+ * @param pushDeadline how long the controller's own registry requests may take, each, when it assembles an image
+ *     in-process (a lookup, or a push of the source layer, config and manifest)
  */
 public record BuildSettings(
     String registry,
@@ -62,14 +62,14 @@ public record BuildSettings(
   public static final Duration DEFAULT_PUSH_DEADLINE = Duration.ofSeconds(60);
 
   /**
-   * How long a build Job may run before Kubernetes stops it ({@code activeDeadlineSeconds}). Builds here take 10 to
-   * 30 s and kaniko's in Kyma a few minutes; 20 minutes leaves room for large dependency trees on a slow mirror,
-   * and stops a build whose install script never ends from holding one of the cluster's build slots for good.
+   * How long an install Job may run before Kubernetes stops it ({@code activeDeadlineSeconds}). Installs here take 5
+   * to 10 s; 20 minutes leaves room for large dependency trees on a slow mirror, and stops an install whose script
+   * never ends from holding one of the cluster's build slots for good.
    */
   public static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(20);
 
   /**
-   * Plain language images: gitfn's Dockerfiles bring their own runtime server, so any image with the language and
+   * Plain language images: gitfn's images bring their own runtime server, so any image with the language and
    * its package manager ({@code npm}, {@code python3 -m pip}) will do. Debian-based, so packages with native code
    * install from their glibc wheels and builds.
    */
@@ -144,7 +144,8 @@ public record BuildSettings(
   }
 
   /**
-   * The in-cluster registry, buildah, the language base images, Kyma's default build profile and gitfn's runtimes.
+   * The in-cluster registry, the layered builder, the language base images, Kyma's default build profile and gitfn's
+   * runtimes.
    * No registry is insecure: a plain-HTTP registry, the in-cluster one included, must be listed.
    */
   public static BuildSettings defaults() {

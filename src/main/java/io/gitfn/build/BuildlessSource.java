@@ -8,6 +8,8 @@ import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.workload.ChildLabels;
 import io.gitfn.workload.Owner;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -28,6 +30,11 @@ import java.util.TreeMap;
  *     {@code runtime/lib/app.mjs}) to content
  */
 public record BuildlessSource(ContentKey key, Map<String, String> files) {
+
+  static final int KEY_IN_NAME = 10;
+  // A ConfigMap's name is also a label value in the Pods that mount it, which may have at most 63 characters.
+  static final int NAME_LIMIT = 63;
+  static final int NAME_HASH = 6;
 
   /** The {@code purpose} of the derived key. */
   static final String PURPOSE = "buildless-source";
@@ -78,11 +85,22 @@ public record BuildlessSource(ContentKey key, Map<String, String> files) {
   }
 
   /**
-   * {@code <fn>-src-<first 10 of key>}, shortened as build Job names are: one name per Function and key, so a
-   * revert finds the ConfigMap of its key still there, and a restarted controller applies the same one.
+   * {@code <fn>-src-<first 10 of key>}: one name per Function and key, so a revert finds the ConfigMap of its key
+   * still there, and a restarted controller applies the same one. When the whole would pass 63 characters the
+   * Function's name is shortened and followed by {@value #NAME_HASH} hex digits of its SHA-256: two Functions whose
+   * long names share a prefix and whose sources are equal would otherwise share a ConfigMap.
    */
   public static String name(Function fn, ContentKey key) {
-    return BuildJobSpec.name(fn, "src", key);
+    String suffix = "-src-" + key.value().substring(0, KEY_IN_NAME);
+    String fnName = fn.getMetadata().getName();
+    if (fnName.length() + suffix.length() <= NAME_LIMIT) {
+      return fnName + suffix;
+    }
+    MessageDigest sha256 = ContentKey.sha256();
+    String hash = "-" + HexFormat.of().formatHex(sha256.digest(fnName.getBytes(StandardCharsets.UTF_8)))
+        .substring(0, NAME_HASH);
+    String prefix = fnName.substring(0, NAME_LIMIT - hash.length() - suffix.length()).replaceAll("[-.]+$", "");
+    return prefix + hash + suffix;
   }
 
   public String name(Function fn) {

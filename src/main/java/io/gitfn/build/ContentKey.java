@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 /**
  * The name of a Function's image content: a SHA-256 over everything that goes into the image, and nothing else.
  *
- * <p>It covers the Dockerfile template version, the runtime, the digest of gitfn's runtime server files that go
+ * <p>It covers the image layout's version ({@link #TEMPLATE_VERSION}), the runtime, the digest of gitfn's runtime server files that go
  * into the image, the effective base image and the source: for an inline source its text and dependencies, for a
  * Git source the tree id of {@code baseDir}. Unlike Kyma's tag
  * (§2.6) it leaves out the Function's UID and name, so the same content in two Functions, or in a recreated
@@ -31,6 +31,14 @@ public record ContentKey(String value) {
    * negligible, and the tag fits a label value, which may have at most 63 characters.
    */
   public static final int TAG_LENGTH = 32;
+
+  /**
+   * The version of the image layout, part of every key: change it whenever gitfn lays out the same content into a
+   * different image, so that every Function is built again. (A change to the runtime's files changes the keys by
+   * itself: the key covers their digest.) Version 2 was the last Dockerfile template's, kept so that keys stayed
+   * when buildah and kaniko went.
+   */
+  public static final int TEMPLATE_VERSION = 2;
 
   public ContentKey {
     Objects.requireNonNull(value, "value");
@@ -103,7 +111,7 @@ public record ContentKey(String value) {
     MessageDigest sha256 = sha256();
     // Each field is length-prefixed, so no two different field lists hash the same bytes.
     field(sha256, "gitfn-content-key");
-    field(sha256, Integer.toString(Dockerfiles.TEMPLATE_VERSION));
+    field(sha256, Integer.toString(TEMPLATE_VERSION));
     field(sha256, runtime.value());
     // A new gitfn with a changed runtime server rebuilds the images that carry the old one.
     field(sha256, settings.runtimes().of(runtime).digest());

@@ -9,6 +9,9 @@ import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.gitfn.api.Labels;
@@ -107,7 +110,7 @@ public final class DependencyInstallJob {
         .build(), true, !runtimePresent);
     List<Volume> volumes = new ArrayList<>(BuildlessDeployment.volumes(fn, sourceConfigMap, noCache));
     volumes.add(new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build());
-    volumes.add(BuildJobSpec.credentialsVolume(builds));
+    volumes.add(credentialsVolume(builds));
     return new JobBuilder()
         .withNewMetadata()
         .withName(name)
@@ -168,8 +171,21 @@ public final class DependencyInstallJob {
         .withSecurityContext(SecurityContexts.container((SecurityContext) null))
         .withVolumeMounts(
             BuildlessDeployment.mount("app", BuildlessDeployment.APP, true),
-            BuildJobSpec.credentialsMount(REGISTRY_AUTH),
+            credentialsMount(REGISTRY_AUTH),
             BuildlessDeployment.mount("tmp", "/tmp", false))
         .build();
+  }
+
+  /** The push Secret ({@code --registry-secret}), its {@code .dockerconfigjson} as {@code config.json}. */
+  private static Volume credentialsVolume(BuildSettings settings) {
+    return new VolumeBuilder().withName("registry-credentials")
+        .withNewSecret().withSecretName(settings.registrySecret())
+        .withItems(new KeyToPath(".dockerconfigjson", null, "config.json"))
+        .endSecret().build();
+  }
+
+  /** The push Secret's {@code config.json} at {@code dir}, read-only. */
+  private static VolumeMount credentialsMount(String dir) {
+    return new VolumeMountBuilder().withName("registry-credentials").withMountPath(dir).withReadOnly(true).build();
   }
 }

@@ -44,6 +44,17 @@ public record FunctionBuildPlan(ContentKey key, String image, BuildContext conte
 
   private static FunctionBuildPlan of(Function fn, ContentKey key, BuildContext context, String lockFile,
       BuildSettings builds) {
-    return new FunctionBuildPlan(key, BuildJobSpec.image(fn, key, builds), context, lockFile);
+    return new FunctionBuildPlan(key, image(fn, key, builds), context, lockFile);
+  }
+
+  /**
+   * {@code <registry>/<namespace>/<name>:<key tag>}, the image's name; the Deployment runs it by digest. Neither
+   * part can hold a {@code /}, so each Function has a repository of its own, and a registry can scope push
+   * credentials to {@code <registry>/<namespace>/*}. ({@code <namespace>-<name>} was ambiguous: namespace
+   * {@code a} with Function {@code b-c} and namespace {@code a-b} with Function {@code c} shared one.)
+   */
+  public static String image(Function fn, ContentKey key, BuildSettings settings) {
+    return settings.registry() + "/" + fn.getMetadata().getNamespace() + "/" + fn.getMetadata().getName()
+        + ":" + key.tag();
   }
 }

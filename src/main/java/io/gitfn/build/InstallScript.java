@@ -77,7 +77,7 @@ final class InstallScript {
           .append("/\"");
     }
     return "cd " + app + "\n"
-        + "key=$( { echo '" + runtime.value() + " " + Dockerfiles.TEMPLATE_VERSION + "'; for f in "
+        + "key=$( { echo '" + runtime.value() + " " + ContentKey.TEMPLATE_VERSION + "'; for f in "
         + String.join(" ", inputs) + "; do [ -e \"$f\" ] && sha256sum \"$f\"; done; true; } | sha256sum | cut -c1-32)\n"
         + "entry=\"$" + dir + "/$key\"\n"
         // An entry that cannot be read whole (removed under it, say) is an install, from clean folders.

@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * How a Function's image runs: its entrypoint, user, working directory and environment. The Dockerfiles write these
- * as instructions and the layered images put them in the image config, so both kinds of image start alike.
+ * How a Function's image runs: its entrypoint, user, working directory and environment, as the image config holds
+ * them.
  *
- * @param env in the order the Dockerfiles set it: Kyma's runtime defaults that do not depend on the Function (§5.4),
+ * @param env in the order the image sets it: Kyma's runtime defaults that do not depend on the Function (§5.4),
  *     so the image runs alone, then where the runtime finds the Function
  */
 public record RuntimeImageConfig(List<String> entrypoint, String user, String workingDir, Map<String, String> env) {

@@ -13,7 +13,6 @@ import io.gitfn.controller.leader.LeaderElection;
 import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.reconcile.GitHosts;
 import io.gitfn.reconcile.ShardSelector;
-import io.gitfn.reconcile.registry.RegistryLookupSettings;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.trigger.webhook.WebhookSettings;
 import io.gitfn.workload.WorkloadSettings;
@@ -92,13 +91,13 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--function-source-interval", defaultValue = "1m", description = "How often a Function's own Git source is checked without a webhook (default: ${DEFAULT-VALUE}).")
   String functionSourceInterval;
 
-  @Option(names = "--registry", defaultValue = "registry.local:5000", description = "Registry that build Jobs push images to and Deployments pull from (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--registry", defaultValue = "registry.local:5000", description = "Registry that the controller and install Jobs push images to and Deployments pull from (default: ${DEFAULT-VALUE}).")
   String registry;
 
   @Option(names = "--registry-secret", defaultValue = BuildSettings.DEFAULT_REGISTRY_SECRET, description = "dockerconfigjson Secret, in each Function's namespace, that the builder pushes with and the Function's Pods pull with (default: ${DEFAULT-VALUE}).")
   String registrySecret;
 
-  @Option(names = "--build-mode", paramLabel = "image|buildless", defaultValue = "image", description = "How Functions without a gitfn.io/build-mode annotation run: image (a build Job pushes an image to the registry) or buildless (the runtime's base image, the source from a ConfigMap, dependencies installed at Pod start; no registry) (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--build-mode", paramLabel = "image|buildless", defaultValue = "image", description = "How Functions without a gitfn.io/build-mode annotation run: image (an image assembled from layers in the registry, run by digest) or buildless (the runtime's base image, the source from a ConfigMap, dependencies installed at Pod start; no registry) (default: ${DEFAULT-VALUE}).")
   String buildMode;
 
   @Option(names = "--dependency-cache-claim", paramLabel = "CLAIM", description = "Buildless only: a PersistentVolumeClaim, in each namespace with buildless Functions, where their Pods keep installed dependencies by key; a Pod whose key is there installs nothing (a revert, a handler-only change, every replica after the first). Unset: every Pod start installs.")
@@ -107,10 +106,10 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--package-registry-secret", description = "Secret with .npmrc or pip.conf, in each Function's namespace, for dependency installs.")
   String packageRegistrySecret;
 
-  @Option(names = "--builder", paramLabel = "layered|buildah|kaniko", defaultValue = "layered", description = "How images are built: layered (no build tool: the controller assembles images from layers in the registry, and a Job with no privilege installs new dependencies), buildah (a build Job as root with three capabilities) or kaniko (a build Job, Kyma's, archived upstream) (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--builder", paramLabel = "layered", defaultValue = "layered", description = "How images are built: layered, the one builder (no build tool: the controller assembles images from layers in the registry, and a Job with no privilege installs new dependencies); buildah and kaniko were removed (default: ${DEFAULT-VALUE}).")
   String builder;
 
-  @Option(names = "--builder-image", description = "The builder's image (default: " + ImageBuilder.BUILDAH_IMAGE + " for buildah, " + ImageBuilder.KANIKO_IMAGE + " for kaniko, gitfn's own ghcr.io/gitfn/gitfn of this version for layered, whose install Jobs pack with it).")
+  @Option(names = "--builder-image", description = "The image install Jobs pack with (default: gitfn's own, ghcr.io/gitfn/gitfn of this version).")
   String builderImage;
 
   @Option(names = "--push-deadline", defaultValue = "60s", description = "Layered builder: how long each of the controller's own registry requests may take (a lookup, or a push of a source layer, config or manifest) before the Function's BuildReady says the registry failed (default: ${DEFAULT-VALUE}).")
@@ -119,19 +118,16 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = BaseImageOption.FLAG, paramLabel = "RUNTIME=IMAGE", description = "The base image a runtime's builds start from, such as nodejs22=mirror.example.com/library/node:22-bookworm-slim, for a registry mirror or an air-gapped cluster (repeatable; default: Docker Hub's node and python images). A Function's runtimeImageOverride still wins.")
   List<String> baseImages = List.of();
 
-  @Option(names = "--build-concurrency", defaultValue = "5", description = "Build Jobs that may run at once, cluster-wide; the rest queue (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--build-concurrency", defaultValue = "5", description = "Install Jobs that may run at once, cluster-wide; the rest queue (default: ${DEFAULT-VALUE}).")
   int buildConcurrency;
 
-  @Option(names = "--build-deadline", defaultValue = "20m", description = "How long a build Job may run before Kubernetes stops it and the build fails (its activeDeadlineSeconds; default: ${DEFAULT-VALUE}).")
+  @Option(names = "--build-deadline", defaultValue = "20m", description = "How long an install Job may run before Kubernetes stops it and the install fails (its activeDeadlineSeconds; default: ${DEFAULT-VALUE}).")
   String buildDeadline;
 
-  @Option(names = "--build-pod-annotation", paramLabel = "KEY=VALUE", description = "An annotation on every build Pod, such as a service mesh's opt-out or what an admission policy matches to send builds to dedicated nodes (repeatable).")
+  @Option(names = "--build-pod-annotation", paramLabel = "KEY=VALUE", description = "An annotation on every install Job's Pod, such as a service mesh's opt-out or what an admission policy matches to send builds to dedicated nodes (repeatable).")
   List<String> buildPodAnnotations = List.of();
 
-  @Option(names = "--registry-lookup", description = "Before building, ask the registry whether it already has the image (its OCI API, with the push Secret's credentials).")
-  boolean registryLookup;
-
-  @Option(names = "--insecure-registry", paramLabel = "HOST[:PORT]", description = "A registry reached over plain HTTP or without verifying TLS, like the in-cluster registry.local:5000: by the builder when it pushes there or pulls a base image from there, and by the lookup (repeatable).")
+  @Option(names = "--insecure-registry", paramLabel = "HOST[:PORT]", description = "A registry reached over plain HTTP or without verifying TLS, like the in-cluster registry.local:5000: by the controller and install Jobs when they push there or read a base image from there (repeatable).")
   List<String> insecureRegistries = List.of();
 
   @Option(names = "--leader-elect", description = "Elect a leader on a Lease, so that of several instances only one reconciles.")
@@ -213,9 +209,7 @@ final class ControllerCommand implements Callable<Integer> {
     WebhookSettings webhooks = webhookSecretFile == null ? WebhookSettings.defaults()
         : WebhookSettings.defaults().withGlobalSecret(Files.readString(webhookSecretFile).strip());
     ControllerSettings settings = new ControllerSettings(knownHosts == null ? "" : Files.readString(knownHosts),
-        new HashSet<>(allowedTargetNamespaces), GoDuration.parse(functionSourceInterval),
-        registryLookup ? RegistryLookupSettings.enabled(new HashSet<>(insecureRegistries))
-            : RegistryLookupSettings.disabled(), shard, instance, gitHosts,
+        new HashSet<>(allowedTargetNamespaces), GoDuration.parse(functionSourceInterval), shard, instance, gitHosts,
         flag(() -> ControllerSettings.defaults().withClusterName(clusterName)).clusterName(), autoRollback);
     BuildSettings defaults = BuildSettings.defaults();
     Map<FunctionRuntime, String> runtimeBases = flag(() -> BaseImageOption.apply(defaults.baseImages(), baseImages));

@@ -7,14 +7,11 @@ import io.gitfn.api.function.BuildMode;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionSpec;
 import io.gitfn.build.BuildContextTooLargeException;
-import io.gitfn.build.BuildJobSpec;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.BuildlessDeployment;
 import io.gitfn.build.BuildlessSource;
-import io.gitfn.build.ContextConfigMapSpec;
 import io.gitfn.build.DependencyInstallJob;
 import io.gitfn.build.FunctionBuildPlan;
-import io.gitfn.build.ImageBuilder;
 import io.gitfn.reconcile.sync.FunctionSync;
 import io.gitfn.registry.FunctionImages;
 import io.gitfn.registry.RegistryFailure;
@@ -29,9 +26,8 @@ import java.util.Optional;
 
 /**
  * The objects the Function controller creates for one Function on a fresh cluster, from the same builders and in
- * the order it applies them: the build context ConfigMap, the build Job, the Deployment, the Service and the HPA.
- * With the layered builder, the install Job and its ConfigMap take the build's place when the registry lacks the
- * Function's dependency image, and nothing does when it holds it: a handler-only change prints no Job.
+ * the order it applies them: the install Job and its ConfigMap when the registry lacks the Function's dependency
+ * image (nothing when it holds it: a handler-only change prints no Job), the Deployment, the Service and the HPA.
  *
  * <p>They carry no owner reference: one needs the Function's UID, which only the API server assigns, and the
  * API server rejects an owner reference without it. For the same reason they have no
@@ -90,20 +86,11 @@ record FunctionChildren(List<HasMetadata> objects, boolean sourceDependent, List
       BuildlessSource source = BuildlessSource.of(fn, plan.get(), builds);
       objects.add(source.configMap(fn));
       objects.add(BuildlessDeployment.forFunction(fn, source.name(fn), builds, workloads));
-    } else if (builds.builder().tool() == ImageBuilder.Tool.LAYERED) {
-      if (plan.isPresent()) {
-        // The controller assembles the image from layers in the registry: an install Job runs only when the
-        // registry lacks the dependency image, and the Deployment names the digest the push gives.
-        layered(fn, plan.get(), builds, registry, objects, notices);
-        objects.add(DesiredDeployment.forFunction(fn, plan.get().image(), workloads));
-      }
-    } else {
-      plan.ifPresent(p -> {
-        // What the Function controller's planner, builds and workload dependents apply, in that order.
-        objects.add(ContextConfigMapSpec.forFunction(fn, p.key(), p.context()));
-        objects.add(BuildJobSpec.forFunction(fn, p.key(), BuildJobSpec.name(fn, p.key()), builds));
-        objects.add(DesiredDeployment.forFunction(fn, p.image(), workloads));
-      });
+    } else if (plan.isPresent()) {
+      // The controller assembles the image from layers in the registry: an install Job runs only when the
+      // registry lacks the dependency image, and the Deployment names the digest the push gives.
+      layered(fn, plan.get(), builds, registry, objects, notices);
+      objects.add(DesiredDeployment.forFunction(fn, plan.get().image(), workloads));
     }
     // Neither depends on the source.
     objects.add(DesiredService.forFunction(fn));

@@ -64,10 +64,10 @@ import picocli.CommandLine;
     description = "Print the Functions that a folder or a Git repository declares, without a cluster.",
     footerHeading = "%nWith --with-workloads:%n",
     footer = {
-        "Each Function is followed by its build context ConfigMap, build Job, Deployment, Service and, when"
-            + " scaleConfig has min < max, its HPA, built by the code the controller applies them with. A buildless"
-            + " Function (gitfn.io/build-mode, or --build-mode) has its source ConfigMap instead of the context"
-            + " ConfigMap and the Job, and a Deployment on the base image with an install init container.",
+        "Each Function is followed by the ConfigMap and install Job of its dependencies when the registry lacks"
+            + " them, its Deployment, its Service and, when scaleConfig has min < max, its HPA, built by the code the"
+            + " controller applies them with. A buildless Function (gitfn.io/build-mode, or --build-mode) has its"
+            + " source ConfigMap instead, and a Deployment on the base image with an install init container.",
         "They have no ownerReferences and no serverless.kyma-project.io/uuid label: both need the Function's UID,"
             + " which only the cluster assigns, and the controller adds them. Nor do they have the"
             + " gitfn.io/repository label that a FunctionRepository puts on its Functions and so on their children.",
@@ -115,11 +115,12 @@ final class RenderCommand implements Callable<Integer> {
           + " hold. Default: ${DEFAULT-VALUE}.")
   String registry = BuildSettings.defaults().registry();
 
-  @Option(names = "--builder", paramLabel = "layered|buildah|kaniko",
-      description = "With --with-workloads: how images are built, as the controller's --builder. With layered,"
-          + " render asks the registry (anonymously, or with $DOCKER_CONFIG/config.json or ~/.docker/config.json)"
-          + " whether the Function's dependency image is there: the install Job and its ConfigMap are printed when"
-          + " it is not, and no Job when it is. With buildah or kaniko, the build Job. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--builder", paramLabel = "layered",
+      description = "With --with-workloads: how images are built, as the controller's --builder; layered is the one"
+          + " builder (buildah and kaniko were removed). Render asks the registry (anonymously, or with"
+          + " $DOCKER_CONFIG/config.json or ~/.docker/config.json) whether the Function's dependency image is there:"
+          + " the install Job and its ConfigMap are printed when it is not, and no Job when it is. Default:"
+          + " ${DEFAULT-VALUE}.")
   String builder = ImageBuilder.DEFAULT_TOOL.value();
 
   @Option(names = BaseImageOption.FLAG, paramLabel = "RUNTIME=IMAGE",
@@ -128,8 +129,8 @@ final class RenderCommand implements Callable<Integer> {
   List<String> baseImages = new ArrayList<>();
 
   @Option(names = "--insecure-registry", paramLabel = "HOST[:PORT]",
-      description = "With --with-workloads: a registry the build Jobs reach over plain HTTP or without verifying"
-          + " TLS, as the controller's --insecure-registry (repeatable).")
+      description = "With --with-workloads: a registry reached over plain HTTP or without verifying TLS, as the"
+          + " controller's --insecure-registry (repeatable).")
   List<String> insecureRegistries = new ArrayList<>();
 
   @Option(names = "--build-mode", paramLabel = "image|buildless",
@@ -149,8 +150,7 @@ final class RenderCommand implements Callable<Integer> {
 
   @Option(names = "--offline",
       description = "With --with-workloads: do not fetch the repositories of Functions with a Git source (print"
-          + " their Service and HPA only), and with --builder layered do not ask the registry (print no install"
-          + " Job).")
+          + " their Service and HPA only), and do not ask the registry (print no install Job).")
   boolean offline;
 
   @Option(names = "--cache-dir", paramLabel = "DIR",

@@ -1,5 +1,6 @@
 package io.gitfn.dashboard;
 
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -8,12 +9,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The log of a build Job's Pod, which no informer holds: asked of the API server (which asks the kubelet) at most
+ * The log of an install Job's Pod, which no informer holds: asked of the API server (which asks the kubelet) at most
  * once in {@link #FRESH} per Job whoever looks, and bounded twice: the API server is asked for the last lines and a
  * byte limit, and no more than that limit is read of its answer. The byte past the limit tells that there was more.
  */
@@ -64,12 +68,33 @@ public final class BuildLogs implements DashboardServer.Logs {
         return BuildLog.missing("Pod " + name + " is " + (phase == null ? "not scheduled yet" : phase)
             + ": it has written no log yet");
       }
-      try (InputStream log = client.pods().inNamespace(namespace).withName(name).limitBytes(size.bytes() + 1)
-          .tailingLines(size.lines()).getLogInputStream()) {
+      try (InputStream log = client.pods().inNamespace(namespace).withName(name).inContainer(container(pod.get()))
+          .limitBytes(size.bytes() + 1).tailingLines(size.lines()).getLogInputStream()) {
         return BuildLog.of(name, log.readNBytes(size.bytes() + 1), size.bytes());
       }
     } catch (KubernetesClientException | IOException e) {
       return BuildLog.missing("the API server did not give the log: " + e.getMessage());
     }
+  }
+
+  /**
+   * The container whose log tells the story, since the API server asks which one when a Pod has several (an install
+   * Job's {@code install} and {@code pack}): the first that failed, else the last that started, else the first.
+   */
+  static String container(Pod pod) {
+    List<ContainerStatus> statuses = new ArrayList<>();
+    if (pod.getStatus() != null) {
+      Optional.ofNullable(pod.getStatus().getInitContainerStatuses()).ifPresent(statuses::addAll);
+      Optional.ofNullable(pod.getStatus().getContainerStatuses()).ifPresent(statuses::addAll);
+    }
+    Optional<String> failed = statuses.stream().filter(c -> c.getState() != null && c.getState().getTerminated() != null
+        && !Objects.equals(c.getState().getTerminated().getExitCode(), 0)).map(ContainerStatus::getName).findFirst();
+    if (failed.isPresent()) {
+      return failed.get();
+    }
+    return statuses.stream().filter(c -> c.getState() != null
+            && (c.getState().getRunning() != null || c.getState().getTerminated() != null))
+        .map(ContainerStatus::getName).reduce((first, second) -> second)
+        .orElseGet(() -> pod.getSpec().getContainers().get(0).getName());
   }
 }

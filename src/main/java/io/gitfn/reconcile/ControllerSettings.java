@@ -1,6 +1,5 @@
 package io.gitfn.reconcile;
 
-import io.gitfn.reconcile.registry.RegistryLookupSettings;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
@@ -11,7 +10,6 @@ import java.util.Set;
  * @param knownHosts SSH host keys trusted for every repository whose Secret brings none ({@code known_hosts} format)
  * @param allowedTargetNamespaces namespaces other than its own that a FunctionRepository may write Functions into
  * @param functionSourceInterval how often the Git source of a Function is checked without a webhook
- * @param registryLookup whether, and how, the registry is asked for an image before it is built
  * @param shard the FunctionRepositories and Functions this instance reconciles ({@code --shard-selector})
  * @param instance this instance's name, as its Events' source host and its Lease identity show it
  * @param gitHosts the hosts gitfn may fetch from ({@code --allowed-git-host}); empty allows every host
@@ -21,7 +19,7 @@ import java.util.Set;
  *     ({@code --auto-rollback}); a Function's {@code gitfn.io/auto-rollback} annotation wins
  */
 public record ControllerSettings(String knownHosts, Set<String> allowedTargetNamespaces,
-    Duration functionSourceInterval, RegistryLookupSettings registryLookup, ShardSelector shard, String instance,
+    Duration functionSourceInterval, ShardSelector shard, String instance,
     GitHosts gitHosts, String clusterName, boolean autoRollback) {
 
   /** Kyma checks every 5 minutes, which its users find too slow (kyma#12527); a check costs one ls-remote. */
@@ -35,7 +33,6 @@ public record ControllerSettings(String knownHosts, Set<String> allowedTargetNam
     if (functionSourceInterval == null || functionSourceInterval.isNegative() || functionSourceInterval.isZero()) {
       throw new IllegalArgumentException("functionSourceInterval must be positive, was " + functionSourceInterval);
     }
-    registryLookup = registryLookup == null ? RegistryLookupSettings.disabled() : registryLookup;
     shard = shard == null ? ShardSelector.ALL : shard;
     instance = instance == null || instance.isBlank() ? DEFAULT_INSTANCE : instance;
     gitHosts = gitHosts == null ? GitHosts.ANY : gitHosts;
@@ -46,52 +43,46 @@ public record ControllerSettings(String knownHosts, Set<String> allowedTargetNam
     }
   }
 
-  public ControllerSettings(String knownHosts, Set<String> allowedTargetNamespaces, Duration functionSourceInterval,
-      RegistryLookupSettings registryLookup) {
-    this(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, ShardSelector.ALL,
+  public ControllerSettings(String knownHosts, Set<String> allowedTargetNamespaces, Duration functionSourceInterval) {
+    this(knownHosts, allowedTargetNamespaces, functionSourceInterval, ShardSelector.ALL,
         DEFAULT_INSTANCE, GitHosts.ANY, DEFAULT_CLUSTER_NAME, true);
   }
 
   public static ControllerSettings defaults() {
-    return new ControllerSettings("", Set.of(), DEFAULT_FUNCTION_SOURCE_INTERVAL, RegistryLookupSettings.disabled());
+    return new ControllerSettings("", Set.of(), DEFAULT_FUNCTION_SOURCE_INTERVAL);
   }
 
   public ControllerSettings withFunctionSourceInterval(Duration interval) {
-    return new ControllerSettings(knownHosts, allowedTargetNamespaces, interval, registryLookup, shard, instance,
-        gitHosts, clusterName, autoRollback);
-  }
-
-  public ControllerSettings withRegistryLookup(RegistryLookupSettings lookup) {
-    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, lookup, shard, instance,
+    return new ControllerSettings(knownHosts, allowedTargetNamespaces, interval, shard, instance,
         gitHosts, clusterName, autoRollback);
   }
 
   /** Reconciles only what {@code selector} matches, as the instance named {@code name}. */
   public ControllerSettings withShard(ShardSelector selector, String name) {
-    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup,
+    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval,
         Objects.requireNonNull(selector, "selector"), name, gitHosts, clusterName, autoRollback);
   }
 
   public ControllerSettings withInstance(String name) {
-    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, shard,
+    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, shard,
         name, gitHosts, clusterName, autoRollback);
   }
 
   /** Fetches only from hosts {@code hosts} allows. */
   public ControllerSettings withGitHosts(GitHosts hosts) {
-    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, shard,
+    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, shard,
         instance, hosts, clusterName, autoRollback);
   }
 
   /** Names the cluster in commit statuses' contexts. */
   public ControllerSettings withClusterName(String name) {
-    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, shard,
+    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, shard,
         instance, gitHosts, name, autoRollback);
   }
 
   /** Turns automatic rollback on or off for Functions without a {@code gitfn.io/auto-rollback} annotation. */
   public ControllerSettings withAutoRollback(boolean enabled) {
-    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, registryLookup, shard,
+    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, shard,
         instance, gitHosts, clusterName, enabled);
   }
 }

@@ -27,7 +27,7 @@ public final class Bench {
 
   private static final Map<String, Benchmark> BENCHMARKS =
       Stream.<Benchmark>of(new TestBedBenchmark(), new SourcesBenchmark(), new SyncBenchmark(),
-              new ControllerBenchmark(), new LocalBenchmark(), new RealNodeBenchmark(), new RealNodeLayeredBenchmark(),
+              new ControllerBenchmark(), new LocalBenchmark(), new RealNodeLayeredBenchmark(),
               new ScaleBenchmark())
           .collect(Collectors.toMap(Benchmark::name, Function.identity(), (a, b) -> a, LinkedHashMap::new));
 

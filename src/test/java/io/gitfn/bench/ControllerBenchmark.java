@@ -22,7 +22,7 @@ import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.OciRegistry;
-import io.gitfn.testbed.PackContainer;
+import io.gitfn.testbed.KwokLayeredBuilds;
 import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.git.RunningGitServers;
 import io.gitfn.trigger.webhook.WebhookSettings;
@@ -49,14 +49,14 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * The Function controller in cluster mode (kwok completes build Jobs at once and makes Pods Ready):
+ * The Function controller in cluster mode (the test bed plays install Jobs, kwok makes Pods Ready):
  *
  * <ol>
  *   <li>{@value #FUNCTIONS} Functions from one commit of an infra repository to Ready, with the controller's API
  *       writes per Function, counted on its client;
  *   <li>{@value #REVERTS} changes and their reverts pushed to that repository, each announced by a signed generic
- *       webhook: from sending the delivery to the Function's Deployment on the new image (through a build Job), and
- *       back on the earlier image (through no build Job, by design);
+ *       webhook: from sending the delivery to the Function's Deployment on the new image (a handler change: the
+ *       controller pushes a source layer, no Job), and back on the earlier image (no push, no Job, by design);
  *   <li>{@code gitfn.jar controller} as a child process on a second cluster, with {@value #RSS_FUNCTIONS} Ready
  *       Functions: its resident memory;
  *   <li>that controller's dashboard: the page listing all of them loaded and kept open by a few viewers (load time,
@@ -64,7 +64,7 @@ import java.util.stream.IntStream;
  *   <li>{@value #PUSHES} handler-only changes at once, which that controller assembles in-process: its live heap.
  * </ol>
  * The child controller builds with the layered builder (docs/functions.md#layered-images) against the test bed's
- * registry; the in-process one of parts 1 and 2 with build Jobs, which kwok completes.
+ * registry; so does the in-process one of parts 1 and 2 ({@link KwokLayeredBuilds}).
  */
 final class ControllerBenchmark implements Benchmark {
 
@@ -78,8 +78,6 @@ final class ControllerBenchmark implements Benchmark {
   private static final int PUSHES = 100;
   private static final Duration HEAP_SAMPLE = Duration.ofMillis(250);
   private static final Pattern HISTOGRAM_TOTAL = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)\\s*$");
-  /** How long kwok runs an install Job's Pod: time for {@link PackContainer} to push its image first. */
-  private static final Duration INSTALL_POD = Duration.ofSeconds(3);
   /**
    * Quoted, not measured: Kyma Serverless's best documented build (Node.js, no dependencies, no limits, on 5 AWS
    * m5.xlarge nodes; Serverless 1.5.0's docs/user/00-50-limitations.md), which it repeats on every rollback.
@@ -101,9 +99,8 @@ final class ControllerBenchmark implements Benchmark {
   static final Row HALF_READY = Row.millis(CREATION + ": repository created → half Ready");
   static final Row ALL_AVAILABLE = Row.millis(CREATION + ": repository created → all Deployments available");
   static final Row ALL_READY = Row.millis(CREATION + ": repository created → all Ready");
-  static final Row TO_JOB = Row.millis("  a Function created → its build Job created (controller), p50");
-  static final Row JOB_RUN = Row.millis("  build Job created → succeeded (Job controller, scheduler, kwok), p50");
-  static final Row TO_DEPLOYMENT = Row.millis("  build Job succeeded → Deployment created (controller), p50");
+  static final Row TO_DEPLOYMENT = Row.millis("  a Function created → its Deployment created on its image (one install"
+      + " Job for all, which the test bed plays, then the controller's own pushes), p50");
   static final Row TO_AVAILABLE =
       Row.millis("  Deployment created → available (ReplicaSet, scheduler, kwok), p50");
   static final Row TO_READY = Row.millis("  Deployment available → Function Ready (controller), p50");
@@ -114,14 +111,14 @@ final class ControllerBenchmark implements Benchmark {
   static final Row WRITES_AFTER = Row.count("controller API writes in the " + SETTLE.toSeconds()
       + " s after the last Ready");
   static final Row CHANGE_P50 = Row.millis("signed webhook delivery of a change → the Function's Deployment on the new"
-      + " image (a build Job kwok completes), p50 (of " + REVERTS + ")");
+      + " image (a source layer pushed in-process), p50 (of " + REVERTS + ")");
   static final Row CHANGE_SLOWEST = Row.millis("signed webhook delivery of a change → the Function's Deployment on"
       + " the new image, slowest of " + REVERTS);
   static final Row REVERT_P50 = Row.millis("signed webhook delivery of a revert → the Deployment on the earlier"
       + " image, p50 (of " + REVERTS + ")", Target.atMost(2_000));
   static final Row REVERT_SLOWEST = Row.millis("signed webhook delivery of a revert → the Deployment on the earlier"
       + " image, slowest of " + REVERTS);
-  static final Row REVERT_JOBS = Row.count("build Jobs created by the " + REVERTS + " reverts", Target.exactly(0));
+  static final Row REVERT_JOBS = Row.count("Jobs created by the " + REVERTS + " reverts", Target.exactly(0));
   static final Row KYMA_RATIO = Row.of("Kyma's documented 15 s build (quoted, not measured here) ÷ revert p50",
       "x", null);
   private static final String MANY = RSS_FUNCTIONS + " Functions (" + RSS_FUNCTIONS / RSS_BATCH + " commits of "
@@ -188,7 +185,7 @@ final class ControllerBenchmark implements Benchmark {
 
   @Override
   public List<Row> rows() {
-    return List.of(ALL_EXIST, HALF_READY, ALL_AVAILABLE, ALL_READY, TO_JOB, JOB_RUN, TO_DEPLOYMENT, TO_AVAILABLE,
+    return List.of(ALL_EXIST, HALF_READY, ALL_AVAILABLE, ALL_READY, TO_DEPLOYMENT, TO_AVAILABLE,
         TO_READY, TO_READY_MAX, WRITES, WRITES_BY_REQUEST, CONFLICTS, WRITES_AFTER, CHANGE_P50, CHANGE_SLOWEST,
         REVERT_P50, REVERT_SLOWEST, REVERT_JOBS, KYMA_RATIO, MANY_READY, RSS, PEAK_RSS, NATIVE, HEAP_USED, LIVE_HEAP,
         INSTALL_JOBS, PAGE_BYTES, PAGE_SERVED, PAGE_SERVED_MAX, PAGE_BROWSER, REST_REQUESTS, PAGE_REQUESTS, PAGE_CPU, PAGE_HEAP,
@@ -233,7 +230,7 @@ final class ControllerBenchmark implements Benchmark {
           KubernetesClient controllerClient = writes.client(bed.config());
           Controller controller = Controller.start(controllerClient,
               SourceSettings.defaults(mirrors), WebhookSettings.defaults(),
-              ControllerSettings.defaults(), KwokBuildStages.jobBuilds(),
+              ControllerSettings.defaults(), bed.layeredBuilds().settings(),
           WorkloadSettings.defaults(), "127.0.0.1", 0)) {
         creation(client, infra, names, functions, jobs, deployments, writes, metrics);
         reverts(infra, new GenericWebhook(controller.webhookUri(), WEBHOOK_TOKEN), functions, deployments, jobs,
@@ -248,9 +245,6 @@ final class ControllerBenchmark implements Benchmark {
       List<Metric> metrics) throws Exception {
     // Each Function's way to Ready, step by step, to tell the controller's time from the cluster's.
     List<CompletableFuture<Long>> exist = each(names, functions, f -> true);
-    List<CompletableFuture<Long>> jobCreated = each(names, jobs, j -> true);
-    List<CompletableFuture<Long>> jobSucceeded = each(names, jobs, j -> j.getStatus() != null
-        && Objects.requireNonNullElse(j.getStatus().getSucceeded(), 0) > 0);
     List<CompletableFuture<Long>> deploymentCreated = each(names, deployments, d -> true);
     List<CompletableFuture<Long>> available = each(names, deployments, ControllerBenchmark::available);
     List<CompletableFuture<Long>> ready = each(names, functions, ControllerBenchmark::ready);
@@ -260,8 +254,6 @@ final class ControllerBenchmark implements Benchmark {
     client.resource(repository(client, infra, true)).create();
     double[] existed = millisSince(start, awaitAll(exist, BATCH, "Functions to exist"));
     double[] readyAt = millisSince(start, awaitAll(ready, BATCH, "Functions to be Ready"));
-    double[] jobCreatedAt = millisSince(start, awaitAll(jobCreated, STEP, "build Jobs to exist"));
-    double[] jobSucceededAt = millisSince(start, awaitAll(jobSucceeded, STEP, "build Jobs to succeed"));
     double[] deploymentCreatedAt = millisSince(start, awaitAll(deploymentCreated, STEP, "Deployments to exist"));
     double[] availableAt = millisSince(start, awaitAll(available, STEP, "Deployments to be available"));
     Map<String, Long> writesAtReady = WriteCounter.since(writesBefore, writes.snapshot());
@@ -273,9 +265,8 @@ final class ControllerBenchmark implements Benchmark {
     metrics.add(HALF_READY.value(percentile(readyAt, 50)));
     metrics.add(ALL_AVAILABLE.value(max(availableAt)));
     metrics.add(ALL_READY.value(max(readyAt)));
-    metrics.add(TO_JOB.value(percentile(minus(jobCreatedAt, existed), 50)));
-    metrics.add(JOB_RUN.value(percentile(minus(jobSucceededAt, jobCreatedAt), 50)));
-    metrics.add(TO_DEPLOYMENT.value(percentile(minus(deploymentCreatedAt, jobSucceededAt), 50)));
+    // The Deployment is applied in the pass that pushed the image, before that pass writes BuildReady.
+    metrics.add(TO_DEPLOYMENT.value(percentile(minus(deploymentCreatedAt, existed), 50)));
     metrics.add(TO_AVAILABLE.value(percentile(minus(availableAt, deploymentCreatedAt), 50)));
     double[] lag = minus(readyAt, availableAt);
     metrics.add(TO_READY.value(percentile(lag, 50)));
@@ -287,7 +278,7 @@ final class ControllerBenchmark implements Benchmark {
   }
 
   /**
-   * Part 2: each round changes one Function's source (a new content key: a build Job, which kwok completes) and
+   * Part 2: each round changes one Function's source (a new content key: a source layer the controller pushes) and
    * waits until it runs, then pushes the revert. Each push is announced by a signed delivery to the controller's
    * webhook receiver, and timed from sending it to the watch event of the Deployment's pod template on the image.
    */
@@ -335,15 +326,13 @@ final class ControllerBenchmark implements Benchmark {
       throws Exception {
     bed.installCrds();
     InfraRepository infra = InfraRepository.create(servers, "infra-child");
-    try (OciRegistry registry = OciRegistry.startWithNodeBase();
-        KubernetesClient client = bed.newClient();
-        PackContainer pack = new PackContainer(registry, Files.createDirectories(run.resolve("pack")))
-            .playEveryInstallJob(client, NAMESPACE);
+    KwokLayeredBuilds pack = bed.layeredBuilds();
+    try (KubernetesClient client = bed.newClient();
         Observed<Function> functions = Observed.start(client, Function.class, NAMESPACE);
         ControllerProcess controller = ControllerProcess.start(
             TestBedBinaries.projectDir().resolve("target/gitfn.jar"), bed.kubeconfig(),
             Files.createDirectories(run.resolve("mirrors")), run.resolve("controller.log"), STEP,
-            ControllerProcess.JVM_FLAGS, layered(registry))) {
+            ControllerProcess.JVM_FLAGS, pack.flags())) {
       prepareNamespace(client, servers, false);
       System.out.println("controller pid " + controller.pid() + ", JVM flags " + ControllerProcess.JVM_FLAGS + ":\n"
           + controller.jcmd("VM.flags"));
@@ -387,23 +376,13 @@ final class ControllerBenchmark implements Benchmark {
       });
       metrics.add(HEAP_USED.value(heapMib(heapBeforeGc, 2)));
       metrics.add(LIVE_HEAP.value(heapMib(heapAfterGc, 2)));
-      metrics.add(INSTALL_JOBS.value(pack.played()));
+      metrics.add(INSTALL_JOBS.value(pack.ended()));
       dashboard(controller, audit, memory.get("VmRSS"), heapMib(heapAfterGc, 2), metrics);
       handlerPushes(controller, client, infra, functions, pack, run, metrics);
       if (!pack.failures().isEmpty()) {
         throw new IllegalStateException("install Jobs the benchmark could not play: " + pack.failures());
       }
     }
-  }
-
-  /**
-   * The child controller's flags for the layered builder: it pushes to the test bed's registry, on the nodejs22 base
-   * image there, and each install Job's Pod runs long enough for {@link PackContainer} to push first.
-   */
-  private static List<String> layered(OciRegistry registry) {
-    return List.of("--builder", "layered", "--registry", registry.address(), "--insecure-registry",
-        registry.address(), "--base-image", "nodejs22=" + registry.address() + "/" + OciRegistry.NODE_BASE,
-        "--build-pod-annotation", KwokBuildStages.BUILD_DURATION + "=" + INSTALL_POD.toMillis() + "ms");
   }
 
   /**
@@ -415,7 +394,7 @@ final class ControllerBenchmark implements Benchmark {
    * source layer's cap bounds. The largest sample's histogram is kept in {@code push-peak-histogram.txt}.
    */
   private static void handlerPushes(ControllerProcess controller, KubernetesClient client, InfraRepository infra,
-      Observed<Function> functions, PackContainer pack, Path run, List<Metric> metrics) throws Exception {
+      Observed<Function> functions, KwokLayeredBuilds pack, Path run, List<Metric> metrics) throws Exception {
     List<String> names = IntStream.range(0, PUSHES).mapToObj(ControllerBenchmark::functionName).toList();
     Map<String, String> before = new HashMap<>();
     for (String name : names) {
@@ -424,7 +403,7 @@ final class ControllerBenchmark implements Benchmark {
       infra.write(name, "v2");
     }
     double liveBefore = liveHeapMib(controller.jcmd("GC.class_histogram"));
-    int installsBefore = pack.played();
+    int installsBefore = pack.ended();
     List<CompletableFuture<Long>> pushed = each(names, functions, fn -> ready(fn)
         && !fn.getStatus().getImage().equals(before.get(fn.getMetadata().getName())));
     String sha = infra.push(PUSHES + " handler-only changes");
@@ -459,7 +438,7 @@ final class ControllerBenchmark implements Benchmark {
     metrics.add(PUSHES_SYNC_HEAP.value(peakSyncing - liveBefore));
     metrics.add(PUSHES_HEAP.value(peakPushing - liveBefore));
     metrics.add(PUSHES_SAMPLES.value(samples));
-    metrics.add(PUSHES_INSTALLS.value(pack.played() - installsBefore));
+    metrics.add(PUSHES_INSTALLS.value(pack.ended() - installsBefore));
   }
 
   private static boolean applied(KubernetesClient client, String sha) {

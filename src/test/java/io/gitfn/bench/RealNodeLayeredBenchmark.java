@@ -1,12 +1,12 @@
 package io.gitfn.bench;
 
-import static io.gitfn.bench.RealNodeBenchmark.BUILD_AND_ROLL_OUT;
-import static io.gitfn.bench.RealNodeBenchmark.NAMESPACE;
-import static io.gitfn.bench.RealNodeBenchmark.awaitAnswer;
-import static io.gitfn.bench.RealNodeBenchmark.p50;
-import static io.gitfn.bench.RealNodeBenchmark.settle;
-import static io.gitfn.bench.RealNodeBenchmark.slowest;
-import static io.gitfn.bench.RealNodeBenchmark.timed;
+import static io.gitfn.bench.RealNodeChanges.BUILD_AND_ROLL_OUT;
+import static io.gitfn.bench.RealNodeChanges.NAMESPACE;
+import static io.gitfn.bench.RealNodeChanges.awaitAnswer;
+import static io.gitfn.bench.RealNodeChanges.p50;
+import static io.gitfn.bench.RealNodeChanges.settle;
+import static io.gitfn.bench.RealNodeChanges.slowest;
+import static io.gitfn.bench.RealNodeChanges.timed;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -113,7 +113,7 @@ final class RealNodeLayeredBenchmark implements Benchmark {
     Path dir = Files.createDirectories(TestBedBinaries.projectDir().resolve("target/bench/realnode-runs"));
     RealNode node = RealNode.shared();
     List<Metric> metrics = new ArrayList<>();
-    try (NodeGitfn gitfn = NodeGitfn.startLayered(node);
+    try (NodeGitfn gitfn = NodeGitfn.start(node);
         KubernetesClient client = node.newClient();
         GiteaServer gitea = GiteaServer.start(Files.createTempDirectory(dir, "gitea-"));
         Watch installLogs = keepInstallLogs(client, dir)) {
@@ -124,7 +124,7 @@ final class RealNodeLayeredBenchmark implements Benchmark {
             .waitUntilCondition(Objects::nonNull, 60, TimeUnit.SECONDS);
         gitfn.prepare(client, namespace);
       }
-      WorkingCopy copy = RealNodeBenchmark.infraRepository(client, gitea, gitfn,
+      WorkingCopy copy = RealNodeChanges.infraRepository(client, gitea, gitfn,
           Files.createTempDirectory(dir, "home-"));
 
       copy.write("functions/py.yaml", python("py", "1", false)).write("functions/hello.yaml", node("hello", "v0", 0))

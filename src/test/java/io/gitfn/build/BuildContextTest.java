@@ -26,19 +26,17 @@ class BuildContextTest {
   }
 
   @Test
-  void aNodeContextHoldsHandlerPackageJsonDockerfileAndTheRuntime() throws Exception {
+  void aNodeContextHoldsHandlerPackageJsonAndTheRuntime() throws Exception {
     Function fn = TestFunction.inline().code("module.exports = {}").dependencies("{\"name\":\"x\"}").build();
 
     BuildContext context = BuildContext.ofInline(fn, SETTINGS);
 
-    assertThat(functionKeys(context)).containsExactlyInAnyOrder("handler.js", "package.json", "Dockerfile");
+    assertThat(functionKeys(context)).containsExactlyInAnyOrder("handler.js", "package.json");
     assertThat(context.data()).containsKeys(runtimeKeys(FunctionRuntime.NODEJS22).toArray(String[]::new))
         .containsKeys("runtime.server.mjs", "runtime.lib.app.mjs", "runtime.package-lock.json")
         .containsEntry("runtime.server.mjs", SETTINGS.runtimes().nodejs().files().get("server.mjs"))
         .containsEntry("handler.js", "module.exports = {}")
-        .containsEntry("package.json", "{\"name\":\"x\"}")
-        .containsEntry("Dockerfile", Dockerfiles.forRuntime(FunctionRuntime.NODEJS22,
-            SETTINGS.baseImage(FunctionRuntime.NODEJS22), false));
+        .containsEntry("package.json", "{\"name\":\"x\"}");
   }
 
   @Test
@@ -54,10 +52,10 @@ class BuildContextTest {
 
     BuildContext context = BuildContext.of(fn, "def main(e, c): return 'ok'", null, SETTINGS);
 
-    assertThat(functionKeys(context)).containsExactlyInAnyOrder("handler.py", "requirements.txt", "Dockerfile");
+    assertThat(functionKeys(context)).containsExactlyInAnyOrder("handler.py", "requirements.txt");
     assertThat(context.data()).containsEntry("requirements.txt", "")
         .containsKeys("runtime.server.py", "runtime.requirements.txt", "runtime.gitfn_runtime.__init__.py")
-        .hasSize(3 + runtimeKeys(FunctionRuntime.PYTHON312).size());
+        .hasSize(2 + runtimeKeys(FunctionRuntime.PYTHON312).size());
   }
 
   @Test
@@ -72,14 +70,6 @@ class BuildContextTest {
       // The runtime's share leaves the user nearly all of the 1 MiB.
       assertThat(context.size()).as(runtime.value()).isLessThan(BuildContext.LIMIT / 10);
     }
-  }
-
-  @Test
-  void theDockerfileUsesThePackageRegistryWhenOneIsConfigured() throws Exception {
-    BuildContext context = BuildContext.ofInline(TestFunction.inline().build(),
-        SETTINGS.withPackageRegistrySecret("npm-registry"));
-
-    assertThat(context.data().get("Dockerfile")).contains("registry-config/.npmrc");
   }
 
   @Test
@@ -101,21 +91,4 @@ class BuildContextTest {
         .satisfies(e -> assertThat(((BuildContextTooLargeException) e).size()).isGreaterThan(1024 * 1024));
   }
 
-  @Test
-  void theContextConfigMapIsImmutableNamedLikeTheJobAndOwnedByTheFunction() throws Exception {
-    Function fn = TestFunction.inline().build();
-    ContentKey key = ContentKey.ofInline(fn, SETTINGS);
-
-    ConfigMap configMap = ContextConfigMapSpec.forFunction(fn, key, BuildContext.ofInline(fn, SETTINGS));
-
-    assertThat(configMap.getMetadata().getName()).isEqualTo(BuildJobSpec.name(fn, key));
-    assertThat(configMap.getMetadata().getNamespace()).isEqualTo("shop");
-    assertThat(configMap.getImmutable()).isTrue();
-    assertThat(configMap.getMetadata().getLabels()).containsEntry(Labels.CONTENT_KEY, key.tag())
-        .containsEntry(Labels.FUNCTION_NAME, "orders");
-    assertThat(configMap.getMetadata().getOwnerReferences()).singleElement()
-        .satisfies(owner -> assertThat(owner.getKind()).isEqualTo("Function"));
-    assertThat(configMap.getData()).containsKeys("handler.js", "package.json", "Dockerfile", "runtime.server.mjs")
-        .hasSize(3 + runtimeKeys(FunctionRuntime.NODEJS22).size());
-  }
 }

@@ -99,7 +99,7 @@ class ContentKeyTest {
   void theKeyCoversTheRuntimeDigestAndTheTemplateVersion() {
     // Pins the key material: an unnoticed change to what is hashed would silently rebuild, or not rebuild, images.
     java.security.MessageDigest sha256 = ContentKey.sha256();
-    for (String field : new String[] {"gitfn-content-key", Integer.toString(Dockerfiles.TEMPLATE_VERSION),
+    for (String field : new String[] {"gitfn-content-key", Integer.toString(ContentKey.TEMPLATE_VERSION),
         "nodejs22", SETTINGS.runtimes().nodejs().digest(), SETTINGS.baseImage(FunctionRuntime.NODEJS22), "git-tree",
         TREE}) {
       ContentKey.field(sha256, field);

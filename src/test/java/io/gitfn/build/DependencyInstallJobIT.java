@@ -9,23 +9,19 @@ import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
-import io.gitfn.api.function.Function;
-import io.gitfn.api.function.FunctionRuntime;
-import io.gitfn.api.function.TestFunction;
-import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeApi;
 import org.junit.jupiter.api.Test;
 
 /**
  * The install Job's Pod against a real API server's PodSecurity admission, in a namespace that enforces
- * {@code restricted}: admitted, where today's build Job (buildah, with added capabilities) is refused.
+ * {@code restricted}: admitted, where the same Pod with a container running as root is refused.
  */
 @WithKubeApi
 class DependencyInstallJobIT {
 
   @Test
-  void theInstallJobsPodIsAdmittedWherePodSecurityEnforcesRestrictedAndTheBuildahJobsIsNot(KubernetesClient client,
+  void theInstallJobsPodIsAdmittedWherePodSecurityEnforcesRestrictedAndAsRootItIsNot(KubernetesClient client,
       TestNamespace ns) {
     client.namespaces().withName(ns.name()).edit(n -> {
       n.getMetadata().getLabels().put("pod-security.kubernetes.io/enforce", "restricted");
@@ -40,11 +36,11 @@ class DependencyInstallJobIT {
         .getSpec().getTemplate().getSpec();
     client.resource(pod(ns, "install", install)).dryRun().create();
 
-    Function fn = TestFunction.inline().named("orders").inNamespace(ns.name()).runtime(FunctionRuntime.NODEJS22)
-        .build();
-    PodSpec buildah = BuildJobSpec.forFunction(fn, ContentKey.ofInline(fn, KwokBuildStages.jobBuilds()), "context",
-        KwokBuildStages.jobBuilds()).getSpec().getTemplate().getSpec();
-    assertThatThrownBy(() -> client.resource(pod(ns, "buildah", buildah)).dryRun().create())
+    // Not vacuous: the same Pod with its pack container as root is refused.
+    PodSpec asRoot = DependencyInstallJobTest.job(BuildSettings.defaults()).getSpec().getTemplate().getSpec();
+    asRoot.getContainers().get(0).getSecurityContext().setRunAsNonRoot(false);
+    asRoot.getContainers().get(0).getSecurityContext().setRunAsUser(0L);
+    assertThatThrownBy(() -> client.resource(pod(ns, "as-root", asRoot)).dryRun().create())
         .isInstanceOf(KubernetesClientException.class).hasMessageContaining("violates PodSecurity \"restricted");
   }
 

@@ -18,10 +18,10 @@ class ImageReferenceTest {
     Function fn = TestFunction.inline().named("hello").inNamespace("shop").build();
     ContentKey key = ContentKey.ofInline(fn, BuildSettings.defaults());
 
-    ImageReference image = ImageReference.parse(BuildJobSpec.image(fn, key, BuildSettings.defaults()));
+    ImageReference image = ImageReference.parse(FunctionBuildPlan.image(fn, key, BuildSettings.defaults()));
 
     assertThat(image).isEqualTo(new ImageReference("registry.local:5000", "shop/hello", key.tag()));
-    assertThat(image.toString()).isEqualTo(BuildJobSpec.image(fn, key, BuildSettings.defaults()));
+    assertThat(image.toString()).isEqualTo(FunctionBuildPlan.image(fn, key, BuildSettings.defaults()));
   }
 
   @ParameterizedTest(name = "{0}")

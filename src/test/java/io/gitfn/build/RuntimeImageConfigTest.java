@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 import io.gitfn.api.function.FunctionRuntime;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RuntimeImageConfigTest {
@@ -31,11 +32,14 @@ class RuntimeImageConfigTest {
   }
 
   @Test
-  void theDockerfilesSayTheSame() {
-    String dockerfile = Dockerfiles.forRuntime(FunctionRuntime.PYTHON312, "python:3.12", false);
-    assertThat(dockerfile).endsWith("ENV FUNC_RUNTIME=python312\nENV FUNC_HANDLER=main\nENV MOD_NAME=handler\n"
-        + "ENV FUNC_PORT=8080\nENV FUNCTION_PATH=/gitfn/function\n"
-        + "ENV PYTHONPATH=/gitfn/runtime/packages:/gitfn/function/packages\nENV PYTHONUNBUFFERED=TRUE\n"
-        + "WORKDIR /gitfn/function\nUSER 1000\nENTRYPOINT [\"python3\", \"/gitfn/runtime/server.py\"]\n");
+  void aPythonImageRunsAsKymasRuntimeDefaultsSayInOrder() {
+    RuntimeImageConfig config = RuntimeImageConfig.of(FunctionRuntime.PYTHON312);
+
+    assertThat(config.env()).containsExactly(Map.entry("FUNC_RUNTIME", "python312"), Map.entry("FUNC_HANDLER", "main"),
+        Map.entry("MOD_NAME", "handler"), Map.entry("FUNC_PORT", "8080"), Map.entry("FUNCTION_PATH", "/gitfn/function"),
+        Map.entry("PYTHONPATH", "/gitfn/runtime/packages:/gitfn/function/packages"),
+        Map.entry("PYTHONUNBUFFERED", "TRUE"));
+    assertThat(config.workingDir()).isEqualTo("/gitfn/function");
+    assertThat(config.user()).isEqualTo("1000");
   }
 }

@@ -21,6 +21,7 @@ import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositoryStatus;
 import io.gitfn.api.repository.SecretRef;
 import io.gitfn.api.repository.SyncRecord;
+import io.gitfn.build.BuildSettings;
 import io.gitfn.controller.Controller;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
@@ -30,7 +31,6 @@ import io.gitfn.source.FolderTree;
 import io.gitfn.source.Revision;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
-import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeApi;
 import io.gitfn.testbed.git.BareRepository;
@@ -279,7 +279,7 @@ class CliIT {
     try (KubernetesClient controllerClient = bed.newClient();
         Controller controller = Controller.start(controllerClient,
             SourceSettings.defaults(Files.createTempDirectory("gitfn-cli-mirrors")), WebhookSettings.defaults(),
-            ControllerSettings.defaults(), KwokBuildStages.jobBuilds(),
+            ControllerSettings.defaults(), BuildSettings.defaults(),
           WorkloadSettings.defaults(), "127.0.0.1", 0)) {
 
       // Only an API server runs here, so the Functions never run: wait until the revision is applied.

@@ -23,7 +23,8 @@ class ControllerCommandTest {
       "--dashboard-port|-2|--dashboard-port must be between 0 and 65535, or -1 for no dashboard",
       "--leader-election-id|Not_A_Name|--leader-election-id `Not_A_Name` is not a Kubernetes object name",
       "--allowed-git-host|git.example.com:22|--allowed-git-host `git.example.com:22` is not a host name or *.domain",
-      "--builder|docker|--builder `docker` is not one of kaniko, buildah",
+      "--builder|docker|--builder `docker` is not one of layered",
+      "--builder|buildah|--builder `buildah` was removed: gitfn builds every image with the layered builder",
       "--insecure-registry|registry.local/path|insecure registry `registry.local/path` is not a host[:port]",
       "--build-deadline|forever|--build-deadline `forever` is not a duration",
       "--build-deadline|0s|the build deadline must be at least 1s",
@@ -75,12 +76,12 @@ class ControllerCommandTest {
   }
 
   @Test
-  void layeredIsTheDefaultBuilderAndTheImageFollowsTheTool() {
+  void layeredIsTheBuilderAndItsInstallJobsPackWithGitfnsOwnImage() {
     var options = new CommandLine(new Main()).getSubcommands().get("controller").getCommandSpec().optionsMap();
     assertThat(options.get("--builder").defaultValue()).isEqualTo("layered")
         .isEqualTo(ImageBuilder.DEFAULT_TOOL.value());
-    assertThat(options.get("--builder-image").defaultValue()).as("the chosen tool's own image").isNull();
-    assertThat(options.get("--builder-image").description()[0]).contains("quay.io/buildah/stable:v1.42.2")
-        .contains("gcr.io/kaniko-project/executor:v1.23.2");
+    assertThat(options.get("--builder-image").defaultValue()).as("gitfn's image of this version").isNull();
+    assertThat(options.get("--builder-image").description()[0]).contains("ghcr.io/gitfn/gitfn")
+        .doesNotContain("buildah", "kaniko");
   }
 }

@@ -174,18 +174,15 @@ class RenderCommandTest {
   void withWorkloadsEachFunctionIsFollowedByItsChildrenInApplyOrder() throws Exception {
     writeThreeInlineFunctions();
 
-    CliRun run = render(folder.toString(), "--with-workloads", "-o", "json", "--builder", "buildah");
+    // Offline, no registry says whether an install Job runs (RenderLayeredIT asks one).
+    CliRun run = render(folder.toString(), "--with-workloads", "-o", "json", "--offline");
 
-    assertThat(run.err()).isEmpty();
     assertThat(run.exitCode()).isZero();
     List<JsonNode> items = items(run);
-    String a = "a-build-" + keyOf(items.get(0)).tag().substring(0, 10);
-    String b = "b-build-" + keyOf(find(items, "Function", "b")).tag().substring(0, 10);
-    String c = "c-build-" + keyOf(find(items, "Function", "c")).tag().substring(0, 10);
     assertThat(kindsAndNames(items)).containsExactly(
-        "Function a", "ConfigMap " + a, "Job " + a, "Deployment a", "Service a",
-        "Function b", "ConfigMap " + b, "Job " + b, "Deployment b", "Service b", "HorizontalPodAutoscaler b",
-        "Function c", "ConfigMap " + c, "Job " + c, "Deployment c", "Service c");
+        "Function a", "Deployment a", "Service a",
+        "Function b", "Deployment b", "Service b", "HorizontalPodAutoscaler b",
+        "Function c", "Deployment c", "Service c");
   }
 
   @Test
@@ -195,7 +192,7 @@ class RenderCommandTest {
         .toYaml());
 
     CliRun run = render(folder.toString(), "--with-workloads", "--build-mode", "buildless", "-o", "json",
-        "--builder", "buildah");
+        "--offline");
 
     assertThat(run.exitCode()).isZero();
     List<JsonNode> items = items(run);
@@ -203,14 +200,16 @@ class RenderCommandTest {
     String source = BuildlessSource.name(a, BuildlessSource.of(a, FunctionBuildPlan.ofInline(a,
         BuildSettings.defaults()), BuildSettings.defaults()).key());
     assertThat(kindsAndNames(items)).startsWith("Function a", "ConfigMap " + source, "Deployment a", "Service a")
-        .noneMatch(k -> k.startsWith("Job ") && !k.startsWith("Job d-build-"));
+        .noneMatch(k -> k.startsWith("Job "));
     JsonNode deployment = find(items, "Deployment", "a");
     assertThat(deployment.at("/spec/template/spec/containers/0/image").asText())
         .isEqualTo("docker.io/library/node:24-bookworm-slim");
     assertThat(deployment.at("/spec/template/spec/initContainers/0/name").asText()).isEqualTo("install");
     assertThat(find(items, "ConfigMap", source).at("/data/function.handler.js").asText()).isEqualTo(NODE);
-    // The annotation wins over --build-mode.
-    assertThat(kindsAndNames(items)).anyMatch(k -> k.startsWith("Job d-build-"));
+    // The annotation wins over --build-mode: d runs an image from the registry, with no install at start.
+    JsonNode d = find(items, "Deployment", "d");
+    assertThat(d.at("/spec/template/spec/containers/0/image").asText()).startsWith("registry.local:5000/default/d:");
+    assertThat(d.at("/spec/template/spec/initContainers").isMissingNode()).isTrue();
   }
 
   @Test
@@ -230,35 +229,13 @@ class RenderCommandTest {
   }
 
   @Test
-  void withWorkloadsTheImageTagIsTheContentKeyTagAndTheJobBuildsFromItsConfigMap() throws Exception {
-    writeThreeInlineFunctions();
-
-    List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-o", "json", "--builder", "buildah"));
-
-    String tag = keyOf(find(items, "Function", "a")).tag();
-    String image = "registry.local:5000/default/a:" + tag;
-    JsonNode job = find(items, "Job", "a-build-" + tag.substring(0, 10));
-    JsonNode configMap = find(items, "ConfigMap", "a-build-" + tag.substring(0, 10));
-    JsonNode deployment = find(items, "Deployment", "a");
-    assertThat(deployment.at("/spec/template/spec/containers/0/image").asText()).isEqualTo(image);
-    assertThat(job.at("/metadata/labels/gitfn.io~1content-key").asText()).isEqualTo(tag);
-    assertThat(job.at("/spec/template/spec/containers/0/args").toString()).contains("\"--tag=" + image + "\"");
-    assertThat(job.at("/spec/template/spec/containers/0/env").toString())
-        .contains("{\"name\":\"GITFN_IMAGE\",\"value\":\"" + image + "\"}");
-    assertThat(job.at("/spec/template/spec/volumes/0/configMap/name").asText())
-        .isEqualTo(configMap.at("/metadata/name").asText());
-    assertThat(configMap.at("/data/handler.js").asText()).isEqualTo(NODE);
-    assertThat(configMap.at("/data/Dockerfile").asText()).contains("FROM ${base_image}");
-  }
-
-  @Test
   void withWorkloadsTheChildrenHaveANamespaceButNoOwnerReferenceOrUid() throws Exception {
     writeThreeInlineFunctions();
 
-    List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-o", "json", "--builder", "buildah"));
+    List<JsonNode> items = items(render(folder.toString(), "--with-workloads", "-o", "json", "--offline"));
 
     List<JsonNode> children = items.stream().filter(i -> !i.path("kind").asText().equals("Function")).toList();
-    assertThat(children).hasSize(13).allSatisfy(child -> {
+    assertThat(children).hasSize(7).allSatisfy(child -> {
       assertThat(child.at("/metadata/namespace").asText()).isEqualTo("default");
       assertThat(child.at("/metadata/ownerReferences").isMissingNode()).isTrue();
       assertThat(child.at("/metadata/labels").has("serverless.kyma-project.io/uuid")).isFalse();
@@ -296,13 +273,13 @@ class RenderCommandTest {
   void withWorkloadsYamlIsOneDocumentPerObjectInTheSameOrder() throws Exception {
     writeThreeInlineFunctions();
 
-    CliRun yaml = render(folder.toString(), "--with-workloads", "--builder", "buildah");
-    CliRun json = render(folder.toString(), "--with-workloads", "-o", "json", "--builder", "buildah");
+    CliRun yaml = render(folder.toString(), "--with-workloads", "--offline");
+    CliRun json = render(folder.toString(), "--with-workloads", "-o", "json", "--offline");
 
     assertThat(yaml.exitCode()).isZero();
     assertThat(yaml.out()).startsWith("---\n");
     List<String> documents = List.of(yaml.out().substring(4).split("(?m)^---\n"));
-    assertThat(documents).hasSize(16);
+    assertThat(documents).hasSize(10);
     assertThat(documents.stream().map(d -> d.lines().filter(l -> l.startsWith("kind: ")).findFirst().orElse(""))
         .toList())
         .containsExactlyElementsOf(items(json).stream().map(i -> "kind: \"" + i.path("kind").asText() + "\"")
@@ -363,7 +340,7 @@ class RenderCommandTest {
     Function small = TestFunction.inline().named("small").inNamespace("shop").build();
     RenderCommand command = new RenderCommand();
     command.withWorkloads = true;
-    command.builder = "buildah";
+    command.offline = true;
     command.output = RenderCommand.Format.yaml;
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
@@ -372,32 +349,12 @@ class RenderCommandTest {
 
     assertThat(exitCode).isEqualTo(RenderCommand.INVALID);
     assertThat(out.toString()).isEmpty();
-    assertThat(err.toString()).startsWith(
+    String refusal = err.toString().substring(err.toString().indexOf("the controller would refuse"));
+    assertThat(refusal).startsWith(
         "the controller would refuse these Functions with InvalidFunctionSpec; nothing printed:\n"
             + "Function shop/big: the build context is ")
         .contains("over the ConfigMap limit of 1048576 bytes (1 MiB)")
         .doesNotContain("shop/small");
-  }
-
-  @Test
-  void withWorkloadsTheJobIsTheChosenBuildersWithTheInsecureRegistriesAsTheControllerWouldMakeIt() throws Exception {
-    writeThreeInlineFunctions();
-
-    List<JsonNode> buildah = items(render(folder.toString(), "--with-workloads", "-o", "json", "--builder", "buildah"));
-    List<JsonNode> kaniko = items(render(folder.toString(), "--with-workloads", "-o", "json", "--builder", "kaniko",
-        "--insecure-registry", "registry.local:5000"));
-
-    String tag = keyOf(find(buildah, "Function", "a")).tag();
-    JsonNode buildahJob = find(buildah, "Job", "a-build-" + tag.substring(0, 10));
-    JsonNode kanikoJob = find(kaniko, "Job", "a-build-" + tag.substring(0, 10));
-    assertThat(buildahJob.at("/spec/template/spec/containers/0/image").asText())
-        .isEqualTo("quay.io/buildah/stable:v1.42.2");
-    assertThat(buildahJob.at("/spec/template/spec/containers/0/command/0").asText()).isEqualTo("/bin/sh");
-    assertThat(kanikoJob.at("/spec/template/spec/containers/0/image").asText())
-        .isEqualTo("gcr.io/kaniko-project/executor:v1.23.2");
-    assertThat(kanikoJob.at("/spec/template/spec/containers/0/args").toString())
-        .contains("\"--destination=registry.local:5000/default/a:" + tag + "\"")
-        .contains("\"--insecure-registry=registry.local:5000\"");
   }
 
   @Test
@@ -448,7 +405,18 @@ class RenderCommandTest {
     CliRun run = render(folder.toString(), "--with-workloads", "--builder", "docker");
 
     assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
-    assertThat(run.err()).contains("builder `docker` is not one of kaniko, buildah, layered");
+    assertThat(run.err()).contains("builder `docker` is not one of layered");
+  }
+
+  @Test
+  void aBuilderThatWasRemovedSaysSoAndWhatToDo() throws Exception {
+    writeThreeInlineFunctions();
+
+    CliRun run = render(folder.toString(), "--with-workloads", "--builder", "buildah");
+
+    assertThat(run.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
+    assertThat(run.err()).contains("builder `buildah` was removed: gitfn builds every image with the layered"
+        + " builder").contains("docs/upgrading.md");
   }
 
   @Test
@@ -458,7 +426,7 @@ class RenderCommandTest {
 
     CliRun registry = render(folder.toString(), "--registry", "registry.example.com");
     CliRun namespace = render(folder.toString(), "-n", "shop");
-    CliRun builder = render(folder.toString(), "--builder", "kaniko");
+    CliRun builder = render(folder.toString(), "--builder", "layered");
 
     assertThat(registry.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(registry.out()).isEmpty();

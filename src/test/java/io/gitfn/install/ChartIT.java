@@ -48,13 +48,12 @@ class ChartIT {
         enabled: false
       registry:
         secretName: push-credentials
-        lookup: true
         insecure: [mirror.example.com:5000]
       packageRegistry:
         secretName: npmrc
       builder:
-        tool: kaniko
-        image: builders.example.com/kaniko/executor:v9
+        tool: layered
+        image: mirror.example.com/gitfn/gitfn:v9
         pushDeadline: 90s
         baseImages:
           python312: mirror.example.com/library/python:3.12-slim-bookworm
@@ -228,12 +227,12 @@ class ChartIT {
         "--dashboard-port=8081", "--dashboard-actions",
         "--cache-dir=/var/cache/gitfn", "--mirror-disk-budget=5Gi",
         "--registry=gitfn-registry.gitfn-system.svc.cluster.local:5000", "--registry-secret=push-credentials",
-        "--package-registry-secret=npmrc", "--builder=kaniko", "--builder-image=builders.example.com/kaniko/executor:v9",
+        "--package-registry-secret=npmrc", "--builder=layered", "--builder-image=mirror.example.com/gitfn/gitfn:v9",
         "--push-deadline=90s", "--base-image=nodejs22=mirror.example.com/library/node:22-bookworm-slim",
         "--base-image=python312=mirror.example.com/library/python:3.12-slim-bookworm",
         "--build-concurrency=3", "--build-deadline=45m",
         "--build-pod-annotation=example.com/build-pool=dedicated", "--function-source-interval=30s",
-        "--cluster-name=eu-1", "--no-auto-rollback", "--registry-lookup",
+        "--cluster-name=eu-1", "--no-auto-rollback",
         "--insecure-registry=mirror.example.com:5000",
         "--insecure-registry=gitfn-registry.gitfn-system.svc.cluster.local:5000",
         "--allow-target-namespace=team-a", "--allow-target-namespace=team-b", "--allowed-git-host=github.com",
@@ -339,13 +338,19 @@ class ChartIT {
   }
 
   @Test
-  void insecureRegistriesReachTheBuilderWithoutTheLookup() {
+  void insecureRegistriesReachTheController() {
     Container controller = only(helmTemplate("gitfn", "gitfn-system", REGISTRY,
-        "--set=registry.insecure={registry.local:5000}", "--set=builder.tool=kaniko"), Deployment.class)
+        "--set=registry.insecure={registry.local:5000}"), Deployment.class)
         .getSpec().getTemplate().getSpec().getContainers().get(0);
 
-    assertThat(controller.getArgs()).contains("--builder=kaniko", "--insecure-registry=registry.local:5000")
-        .doesNotContain("--registry-lookup").noneMatch(a -> a.startsWith("--builder-image"));
+    assertThat(controller.getArgs()).contains("--builder=layered", "--insecure-registry=registry.local:5000");
+  }
+
+  @Test
+  void aBuilderThatWasRemovedFailsTheInstallSayingSo() {
+    assertThatThrownBy(() -> helmTemplate("gitfn", "gitfn-system", REGISTRY, "--set=builder.tool=buildah"))
+        .isInstanceOfSatisfying(Manifests.ToolFailed.class, e -> assertThat(e.stderr)
+            .contains("builder.tool buildah was removed: gitfn builds every image with the layered builder"));
   }
 
   @Test

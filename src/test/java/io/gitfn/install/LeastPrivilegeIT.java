@@ -36,7 +36,7 @@ import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.reconcile.FunctionEdits;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
-import io.gitfn.testbed.KwokBuildStages;
+import io.gitfn.testbed.KwokLayeredBuilds;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.testbed.git.BareRepository;
@@ -94,7 +94,7 @@ class LeastPrivilegeIT {
     controllerClient = new KubernetesClientBuilder().withConfig(asServiceAccount(bed.config())).build();
     controller = Controller.start(controllerClient,
         SourceSettings.defaults(Files.createTempDirectory("gitfn-least-privilege-mirrors")),
-        WebhookSettings.defaults(), ControllerSettings.defaults(), KwokBuildStages.jobBuilds(),
+        WebhookSettings.defaults(), ControllerSettings.defaults(), bed.layeredBuilds().settings(),
           WorkloadSettings.defaults(), "127.0.0.1", 0);
   }
 
@@ -142,26 +142,30 @@ class LeastPrivilegeIT {
     assertThat(client.autoscaling().v2().horizontalPodAutoscalers().inNamespace(ns.name()).withName("hello").get())
         .isNotNull();
     assertThat(client.v1().events().inNamespace(ns.name()).list().getItems()).extracting("reason")
-        .contains("JobFinished", "DeploymentReady");
+        .contains("LayersReused", "DeploymentReady");
 
-    // A new content key: a new build Job, and the old Job and its context ConfigMap deleted once it runs.
-    String firstJob = jobNames(client, ns).get(0);
-    edit(client, ns, "hello", fn -> fn.getSpec().getSource().getInline().setSource(V2));
+    // New dependencies: a new install Job; once the new image runs, the Job and its ConfigMap are deleted.
+    String firstImage = get(client, ns, "hello").getStatus().getImage();
+    edit(client, ns, "hello", fn -> {
+      fn.getSpec().getSource().getInline().setSource(V2);
+      fn.getSpec().getSource().getInline().setDependencies("{\"dependencies\": {\"ms\": \"2.1.3\"}}");
+    });
     await().atMost(WAIT).untilAsserted(() -> {
-      assertThat(jobNames(client, ns)).singleElement().isNotEqualTo(firstJob);
-      assertThat(client.configMaps().inNamespace(ns.name()).withName(firstJob).get()).isNull();
+      assertThat(get(client, ns, "hello").getStatus().getImage()).isNotEqualTo(firstImage);
       assertThat(ready(client, ns, "hello")).isTrue();
+      assertThat(jobNames(client, ns)).isEmpty();
+      assertThat(client.configMaps().inNamespace(ns.name()).list().getItems())
+          .noneSatisfy(c -> assertThat(c.getMetadata().getName()).startsWith("gitfn-"));
     });
 
-    // A failed build: its message comes from the build Pod, which the controller lists.
+    // A failed install: its message comes from the install Pod, which the controller lists.
     Function broken = function(ns, "broken", V1);
-    broken.getSpec().setRuntimeImageOverride(KwokBuildStages.FAILING_REGISTRY + "/broken:1");
+    broken.getSpec().getSource().getInline().setDependencies(KwokLayeredBuilds.MISSING_DEPENDENCIES);
     client.resource(broken).create();
     await().atMost(WAIT).untilAsserted(() -> assertThat(condition(get(client, ns, "broken"), "BuildReady"))
         .satisfies(c -> {
           assertThat(c.getReason()).isEqualTo("JobFailed");
-          assertThat(c.getMessage()).contains("initializing source docker://" + KwokBuildStages.FAILING_REGISTRY
-              + "/broken:1"); // buildah's, the default builder's, as kwok gives it
+          assertThat(c.getMessage()).contains("npm error 404 Not Found");
         }));
 
     // Deleting a Function runs the controller's cleanup and removes its finalizer.

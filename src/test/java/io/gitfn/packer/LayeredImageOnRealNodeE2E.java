@@ -46,8 +46,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The layered image path on a real node, in a namespace that enforces Pod Security {@code restricted}, where the
- * buildah build Job cannot run: the install Job installs a Function's npm or pip dependency in the base image and
+ * The layered image path on a real node, in a namespace that enforces Pod Security {@code restricted}, where a
+ * build Job that runs a container engine could not: the install Job installs a Function's npm or pip dependency in the base image and
  * packs it with gitfn's own image, the Function's image is its source layer on top, pushed from this JVM, and a
  * Deployment of that image by digest answers through its Service. This test drives the parts in the order the
  * controller takes them (RealNodeLayeredE2E and ChartOnRealNodeE2E run the controller itself), and also installs

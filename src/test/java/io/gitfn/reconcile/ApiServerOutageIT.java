@@ -13,11 +13,11 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.build.BuildSettings;
 import io.gitfn.controller.Controller;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.ControlPlane;
 import io.gitfn.testbed.KubeTestBed;
-import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.git.BareRepository;
 import io.gitfn.testbed.git.GitClient;
@@ -71,7 +71,7 @@ class ApiServerOutageIT {
 
       try (Controller controller = Controller.start(controllerClient,
           SourceSettings.defaults(Files.createTempDirectory("gitfn-outage-mirrors")), WebhookSettings.defaults(),
-          ControllerSettings.defaults(), KwokBuildStages.jobBuilds(),
+          ControllerSettings.defaults(), BuildSettings.defaults(),
           WorkloadSettings.defaults(), "127.0.0.1", 0)) {
         create(client, NAMESPACE, "infra", http.url(repository.name()), Map.of());
         await().atMost(START).untilAsserted(() -> assertThat(uids(client)).containsOnlyKeys("hello", "bye"));

@@ -60,7 +60,7 @@ class BuildCapAfterRestartIT {
       // The three that take the slots are named to come last in each namespace, as the informer lists them, so
       // that a restarted controller meets the waiting Functions first.
       try (KubernetesClient firstClient = bed.newClient();
-          Controller first = start(firstClient, KwokBuildStages.jobBuilds().withConcurrency(CAP)
+          Controller first = start(firstClient, bed.layeredBuilds().settings().withConcurrency(CAP)
               .withPodAnnotations(KwokBuildStages.buildDuration(HELD)))) {
         for (String name : List.of("z-0", "z-1")) {
           client.resource(function(ns.name(), name)).create();
@@ -85,7 +85,7 @@ class BuildCapAfterRestartIT {
       assertThat(jobs.active()).as("build Jobs still running when the second controller starts").hasSize(CAP);
       jobs.mark();
       try (KubernetesClient secondClient = bed.newClient();
-          Controller second = start(secondClient, KwokBuildStages.jobBuilds().withConcurrency(CAP)
+          Controller second = start(secondClient, bed.layeredBuilds().settings().withConcurrency(CAP)
               .withPodAnnotations(KwokBuildStages.buildDuration(QUICK)))) {
         await().atMost(HELD.plus(Duration.ofMinutes(3))).untilAsserted(() -> assertThat(
             functions(client, ns.name(), other)).hasSize(13)
@@ -107,9 +107,11 @@ class BuildCapAfterRestartIT {
         0);
   }
 
+  /** A Function with dependencies of its own, so an install Job of its own. */
   private static Function function(String namespace, String name) {
     return TestFunction.inline().named(name).inNamespace(namespace).uid(null)
-        .code("module.exports = { main: () => '" + name + "' };").build();
+        .code("module.exports = { main: () => '" + name + "' };")
+        .dependencies("{\"dependencies\": {\"" + name + "\": \"1.0.0\"}}").build();
   }
 
   private static List<Function> functions(KubernetesClient client, String... namespaces) {

@@ -20,6 +20,7 @@ import io.gitfn.workload.WorkloadSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.junit.jupiter.api.Test;
@@ -38,7 +39,7 @@ class BuildQueueIT {
       TestNamespace ns) throws Exception {
     bed.installCrds();
     try (KubernetesClient controllerClient = bed.newClient();
-        Controller controller = start(controllerClient, Duration.ofSeconds(3));
+        Controller controller = start(bed, controllerClient, Duration.ofSeconds(3));
         JobLog jobs = JobLog.watch(client, ns)) {
       for (int i = 0; i < 8; i++) {
         client.resource(function(ns, "fn-" + i)).create();
@@ -66,7 +67,7 @@ class BuildQueueIT {
     bed.installCrds();
     try (JobLog jobs = JobLog.watch(client, ns)) {
       try (KubernetesClient controllerClient = bed.newClient();
-          Controller first = start(controllerClient, Duration.ofSeconds(8))) {
+          Controller first = start(bed, controllerClient, Duration.ofSeconds(8))) {
         client.resource(function(ns, "survivor")).create();
         await().atMost(WAIT).untilAsserted(() -> {
           assertThat(jobs.uids()).hasSize(1);
@@ -79,7 +80,7 @@ class BuildQueueIT {
           .as("the build is still running when the controller stops").isFalse();
 
       try (KubernetesClient controllerClient = bed.newClient();
-          Controller second = start(controllerClient, Duration.ofSeconds(8))) {
+          Controller second = start(bed, controllerClient, Duration.ofSeconds(8))) {
         await().atMost(WAIT).untilAsserted(() -> assertThat(ready(get(client, ns, "survivor"))).isTrue());
       }
       assertThat(jobs.uids()).as("the restarted controller adopted the running Job").hasSize(1);
@@ -94,7 +95,8 @@ class BuildQueueIT {
     bed.installCrds();
     java.nio.file.Path dir = Files.createTempDirectory("gitfn-killed-controllers");
     // Long enough that the five kills land while kwok still holds the build Pod.
-    List<String> flags = List.of("--build-pod-annotation=" + KwokBuildStages.BUILD_DURATION + "=60s");
+    List<String> flags = new ArrayList<>(bed.layeredBuilds().flags());
+    flags.add("--build-pod-annotation=" + KwokBuildStages.BUILD_DURATION + "=60s");
     try (JobLog jobs = JobLog.watch(client, ns)) {
       client.resource(function(ns, "survivor")).create();
       for (int kill = 1; kill <= 5; kill++) {
@@ -134,7 +136,7 @@ class BuildQueueIT {
   void aBuildThatRunsPastTheDeadlineFailsSayingSoAndFreesItsSlot(KubeTestBed bed, KubernetesClient client,
       TestNamespace ns) throws Exception {
     bed.installCrds();
-    BuildSettings builds = KwokBuildStages.jobBuilds().withConcurrency(1).withDeadline(Duration.ofSeconds(3))
+    BuildSettings builds = bed.layeredBuilds().settings().withConcurrency(1).withDeadline(Duration.ofSeconds(3))
         .withPodAnnotations(KwokBuildStages.buildDuration(Duration.ofHours(1))); // an install that never ends
     try (KubernetesClient controllerClient = bed.newClient();
         Controller controller = start(controllerClient, builds)) {
@@ -153,8 +155,9 @@ class BuildQueueIT {
     }
   }
 
-  private static Controller start(KubernetesClient client, Duration buildDuration) throws Exception {
-    return start(client, KwokBuildStages.jobBuilds().withPodAnnotations(KwokBuildStages.buildDuration(buildDuration)));
+  private static Controller start(KubeTestBed bed, KubernetesClient client, Duration buildDuration) throws Exception {
+    return start(client, bed.layeredBuilds().settings()
+        .withPodAnnotations(KwokBuildStages.buildDuration(buildDuration)));
   }
 
   private static Controller start(KubernetesClient client, BuildSettings builds) throws Exception {
@@ -167,9 +170,11 @@ class BuildQueueIT {
     }
   }
 
+  /** A Function with dependencies of its own, so an install Job of its own. */
   private static Function function(TestNamespace ns, String name) {
     return TestFunction.inline().named(name).inNamespace(ns.name()).uid(null)
-        .code("module.exports = { main: () => '" + name + "' };").build();
+        .code("module.exports = { main: () => '" + name + "' };")
+        .dependencies("{\"dependencies\": {\"" + name + "\": \"1.0.0\"}}").build();
   }
 
 

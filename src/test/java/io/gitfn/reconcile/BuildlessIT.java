@@ -29,7 +29,7 @@ import io.gitfn.build.BuildlessSource;
 import io.gitfn.build.ContentKey;
 import io.gitfn.request.ControllerRequests;
 import io.gitfn.testbed.KubeTestBed;
-import io.gitfn.testbed.KwokBuildStages;
+import io.gitfn.testbed.OciRegistry;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.workload.DesiredDeployment;
@@ -58,11 +58,13 @@ class BuildlessIT {
   private static final String V2 = "module.exports = { main: () => 'v2' };";
   private static final int REPLICAS = 2;
   private static ControllerUnderTest running;
+  private static String registry;
 
   @BeforeAll
   static void startController(KubeTestBed bed) throws Exception {
+    registry = bed.layeredBuilds().registry().address();
     running = ControllerUnderTest.start(bed, "buildless", ControllerSettings.defaults(),
-        KwokBuildStages.jobBuilds().withDefaultMode(BuildMode.BUILDLESS));
+        bed.layeredBuilds().settings().withDefaultMode(BuildMode.BUILDLESS));
   }
 
   @AfterAll
@@ -85,7 +87,8 @@ class BuildlessIT {
           .satisfies(o -> assertThat(o.getUid()).isEqualTo(fn.getMetadata().getUid()));
       Deployment deployment = deployment(client, ns, "hello");
       assertThat(sourceOf(deployment)).isEqualTo(source.getMetadata().getName());
-      assertThat(image(deployment)).isEqualTo("docker.io/library/node:22-bookworm-slim");
+      assertThat(image(deployment)).as("the runtime's base image, as the controller is configured")
+          .isEqualTo(registry + "/" + OciRegistry.NODE_BASE);
       assertThat(deployment.getSpec().getTemplate().getSpec().getInitContainers()).extracting(c -> c.getName())
           .containsExactly(BuildlessDeployment.INSTALL);
       assertThat(condition(fn, "BuildReady")).satisfies(c -> {
@@ -93,7 +96,7 @@ class BuildlessIT {
         assertThat(c.getReason()).isEqualTo("NoBuildNeeded");
         assertThat(c.getMessage()).contains(source.getMetadata().getName());
       });
-      assertThat(fn.getStatus().getImage()).isEqualTo("docker.io/library/node:22-bookworm-slim");
+      assertThat(fn.getStatus().getImage()).isEqualTo(registry + "/" + OciRegistry.NODE_BASE);
       assertThat(fn.getStatus().getHistory()).singleElement().satisfies(e -> {
         assertThat(e.getOutcome()).isEqualTo("Succeeded");
         assertThat(new ContentKey(e.getContentKey()).tag())
@@ -241,10 +244,10 @@ class BuildlessIT {
         .metadataAnnotation(Annotations.BUILD_MODE, "image").build()).create();
 
     Function fn = awaitRolledOut(client, ns, "built", null);
-    assertThat(condition(fn, "BuildReady").getReason()).isEqualTo("JobFinished");
-    assertThat(client.batch().v1().jobs().inNamespace(ns.name()).list().getItems()).hasSize(1);
+    assertThat(condition(fn, "BuildReady").getReason()).isEqualTo("LayersReused");
     assertThat(sources(client, ns, "built")).isEmpty();
-    assertThat(image(deployment(client, ns, "built"))).startsWith("registry.local:5000/");
+    assertThat(image(deployment(client, ns, "built"))).as("the layered builder's, by digest")
+        .startsWith(registry + "/" + ns.name() + "/built:").contains("@sha256:");
   }
 
   @Test

@@ -20,6 +20,7 @@ import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.testbed.GiteaServer;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.KwokBuildStages;
+import io.gitfn.testbed.KwokLayeredBuilds;
 import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
@@ -61,7 +62,7 @@ class CommitStatusIT {
         Files.createDirectories(TestBedBinaries.projectDir().resolve("target/testbed")), "gitea-"));
     running = ControllerUnderTest.start(bed, "commit-status", ControllerSettings.defaults().withClusterName("kind-a")
         .withFunctionSourceInterval(Duration.ofSeconds(2)),
-        KwokBuildStages.jobBuilds().withPodAnnotations(KwokBuildStages.buildDuration(Duration.ofSeconds(2))));
+        bed.layeredBuilds().settings().withPodAnnotations(KwokBuildStages.buildDuration(Duration.ofSeconds(2))));
   }
 
   @AfterAll
@@ -93,14 +94,14 @@ class CommitStatusIT {
         .containsExactly("main@sha1:" + good, "success", "Sent"));
 
     String broken = copy.write("functions/broken.yaml", function("broken", NODEJS22, "v1")
-        .runtimeImageOverride(KwokBuildStages.FAILING_REGISTRY + "/broken:1").toYaml()).commit("one that fails");
+        .dependencies(KwokLayeredBuilds.MISSING_DEPENDENCIES).toYaml()).commit("one that fails");
     copy.push("HEAD:refs/heads/main");
     Repositories.requestReconcile(client, ns.name(), "infra");
 
     await().atMost(WAIT).untilAsserted(() -> assertThat(gitea.commitStatuses(repository, broken))
         .first().satisfies(s -> {
           assertThat(s.get("status").asText()).isEqualTo("failure");
-          assertThat(s.get("description").asText()).startsWith("1 of 2 Functions failed: broken: Job broken-");
+          assertThat(s.get("description").asText()).startsWith("1 of 2 Functions failed: broken: Job gitfn-");
         }));
     assertThat(gitea.commitStatuses(repository, good)).as("an older commit keeps its own")
         .first().satisfies(s -> assertThat(s.get("status").asText()).isEqualTo("success"));

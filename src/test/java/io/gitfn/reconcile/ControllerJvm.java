@@ -65,7 +65,7 @@ final class ControllerJvm implements AutoCloseable {
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.gitfn.cli.Main", "controller",
         "--kubeconfig", kubeconfig.toString(), "--cache-dir", dir.resolve(name + "-mirrors").toString(),
         "--webhook-bind", "127.0.0.1", "--webhook-port", "0", "--metrics-bind", "127.0.0.1", "--metrics-port", "0",
-        "--dashboard-port", "0", "--builder", "buildah"));
+        "--dashboard-port", "0"));
     command.addAll(flags);
     ComponentProcess guarded = ComponentProcess.start(name, log, command);
     long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();

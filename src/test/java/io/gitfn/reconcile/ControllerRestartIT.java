@@ -19,7 +19,6 @@ import io.gitfn.controller.OperationSettings;
 import io.gitfn.controller.ReconcileMetrics;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
-import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.testbed.git.BareRepository;
@@ -98,7 +97,7 @@ class ControllerRestartIT {
       ControllerSettings settings = ControllerSettings.defaults()
           .withShard(ShardSelector.parse("--shard-selector", "gitfn.io/shard=" + SHARD), "restart-it");
       Controller controller = Controller.start(client, SourceSettings.defaults(mirrors), WebhookSettings.defaults(),
-          settings, KwokBuildStages.jobBuilds(), WorkloadSettings.defaults(), "127.0.0.1", 0,
+          settings, bed.layeredBuilds().settings(), WorkloadSettings.defaults(), "127.0.0.1", 0,
           OperationSettings.defaults(), meters, () -> { });
       return new Instance(client, controller, meters, writes);
     }

@@ -5,7 +5,6 @@ import io.gitfn.build.BuildSettings;
 import io.gitfn.controller.Controller;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
-import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.trigger.webhook.WebhookSettings;
 import io.gitfn.workload.WorkloadSettings;
 import java.nio.file.Files;
@@ -29,7 +28,7 @@ record ControllerUnderTest(KubernetesClient client, Controller controller) imple
   }
 
   static ControllerUnderTest start(KubeTestBed bed, String name, ControllerSettings settings) throws Exception {
-    return start(bed, name, settings, KwokBuildStages.jobBuilds());
+    return start(bed, name, settings, bed.layeredBuilds().settings());
   }
 
   /** @param name what the mirror cache's temporary folder is named after, {@code gitfn-<name>-mirrors} */

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.build.BuildSettings;
 import io.gitfn.controller.Controller;
 import io.gitfn.controller.OperationSettings;
 import io.gitfn.testbed.Browser;
 import io.gitfn.testbed.KubeTestBed;
-import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.People;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeApi;
@@ -39,7 +39,7 @@ class DashboardActionsIT {
   @BeforeAll
   static void startController(KubeTestBed bed) throws Exception {
     running = ControllerUnderTest.start(bed, "dashboard-actions", (client, sources) -> Controller.start(client,
-        sources, WebhookSettings.defaults(), ControllerSettings.defaults(), KwokBuildStages.jobBuilds(),
+        sources, WebhookSettings.defaults(), ControllerSettings.defaults(), BuildSettings.defaults(),
         WorkloadSettings.defaults(), "127.0.0.1", 0, OperationSettings.defaults().withDashboardActions(),
         new SimpleMeterRegistry(), () -> { }));
   }

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -15,10 +14,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.ScaleConfig;
 import io.gitfn.api.function.TestFunction;
-import io.gitfn.build.BuildJobSpec;
-import io.gitfn.build.ContentKey;
 import io.gitfn.testbed.KubeTestBed;
-import io.gitfn.testbed.KwokBuildStages;
+import io.gitfn.testbed.KwokLayeredBuilds;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.workload.DesiredDeployment;
@@ -31,16 +28,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Function controller in cluster mode: kwok completes build Jobs and makes Pods Ready, the controller-manager
- * rolls Deployments out and collects the children of a deleted Function.
+ * The Function controller in cluster mode, with the layered builder: the test bed plays install Jobs
+ * ({@link KwokLayeredBuilds}), kwok makes Pods Ready, the controller-manager rolls Deployments out and collects the
+ * children of a deleted Function.
  */
 @WithKubeCluster
 class FunctionControllerIT {
 
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final String V1 = "module.exports = { main: () => 'v1' };";
-  // The test bed's kwok fails build Pods whose base image is on this host, as the builder fails to pull it.
-  static final String FAILING_BASE_IMAGE = "registry.invalid/broken:1";
   private static final String V2 = "module.exports = { main: () => 'v2' };";
   private static ControllerUnderTest running;
 
@@ -55,38 +51,36 @@ class FunctionControllerIT {
   }
 
   @Test
-  void anInlineFunctionBuildsOnceEachContentAndRollsBackWithoutABuild(KubernetesClient client, TestNamespace ns) {
+  void anInlineFunctionInstallsOnceAndAHandlerChangeOrARevertStartsNoJob(KubernetesClient client, TestNamespace ns) {
     try (JobLog created = JobLog.watch(client, ns)) {
       client.resource(function(ns, "hello", V1, "one")).create();
 
       Function first = awaitReady(client, ns, "hello");
       String firstImage = first.getStatus().getImage();
-      assertThat(created.names()).hasSize(1);
-      assertThat(client.configMaps().inNamespace(ns.name()).withName(created.names().get(0)).get()).isNotNull();
+      assertThat(firstImage).as("by digest").matches(".*/" + ns.name() + "/hello:[0-9a-f]+@sha256:[0-9a-f]{64}");
+      assertThat(created.names()).as("the namespace's first install: the runtime and no dependencies")
+          .singleElement().asString().startsWith("gitfn-");
       assertThat(client.services().inNamespace(ns.name()).withName("hello").get().getSpec().getPorts())
           .singleElement().satisfies(p -> assertThat(p.getPort()).isEqualTo(80));
       assertThat(first.getStatus().getPodSelector()).contains("serverless.kyma-project.io/function-name=hello");
       assertThat(first.getStatus().getHistory()).extracting("outcome").containsExactly("Succeeded");
       assertThat(client.v1().events().inNamespace(ns.name()).list().getItems()).extracting(Event::getReason)
-          .contains("SourceUpdated", "JobRunning", "JobFinished", "DeploymentReady");
+          .contains("SourceUpdated", "JobRunning", "LayersReused", "DeploymentReady");
 
       FunctionEdits.edit(client, ns, "hello", f -> withEnv(f, "two"));
       await().atMost(WAIT).untilAsserted(() -> {
         assertThat(env(deployment(client, ns))).contains(new EnvVar("VERSION", "two", null));
         assertThat(ready(client, ns, "hello")).isTrue();
       });
-      assertThat(created.names()).hasSize(1);
 
       FunctionEdits.edit(client, ns, "hello", f -> withSource(f, V2));
       await().atMost(WAIT).untilAsserted(() -> {
-        assertThat(created.names()).hasSize(2);
         Function current = get(client, ns, "hello");
         assertThat(current.getStatus().getImage()).isNotEqualTo(firstImage);
         assertThat(image(deployment(client, ns))).isEqualTo(current.getStatus().getImage());
         assertThat(ready(client, ns, "hello")).isTrue();
-        // Once the new image runs, the old key's Job and context ConfigMap go; the history remembers the image.
-        assertThat(jobs(client, ns)).singleElement().extracting(j -> j.getMetadata().getName())
-            .isEqualTo(created.names().get(1));
+        // Once it runs, the install Job and its ConfigMap go; the registry keeps the dependency image.
+        assertThat(jobs(client, ns)).isEmpty();
         assertThat(client.configMaps().inNamespace(ns.name()).withName(created.names().get(0)).get()).isNull();
       });
 
@@ -96,17 +90,17 @@ class FunctionControllerIT {
         assertThat(get(client, ns, "hello").getStatus().getImage()).isEqualTo(firstImage);
         assertThat(ready(client, ns, "hello")).isTrue();
       });
-      assertThat(created.names()).hasSize(2);
+      assertThat(created.uids()).as("no Job for an env change, a handler change or a revert").hasSize(1);
       assertThat(get(client, ns, "hello").getStatus().getHistory()).extracting("outcome")
           .containsExactly("Reused", "Succeeded", "Succeeded");
     }
   }
 
   @Test
-  void aRequestedReconcileBuildsAFailedKeyAgain(KubernetesClient client, TestNamespace ns) {
+  void aRequestedReconcileInstallsAFailedKeyAgain(KubernetesClient client, TestNamespace ns) {
     try (JobLog created = JobLog.watch(client, ns)) {
       Function fn = function(ns, "retried", V1, "one");
-      fn.getSpec().setRuntimeImageOverride(FAILING_BASE_IMAGE);
+      fn.getSpec().getSource().getInline().setDependencies(KwokLayeredBuilds.MISSING_DEPENDENCIES);
       client.resource(fn).create();
       await().atMost(WAIT).untilAsserted(() -> assertThat(condition(get(client, ns, "retried"), "BuildReady"))
           .satisfies(c -> assertThat(c.getReason()).isEqualTo("JobFailed")));
@@ -124,28 +118,29 @@ class FunctionControllerIT {
         assertThat(jobs(client, ns)).singleElement().satisfies(j -> assertThat(
             j.getMetadata().getAnnotations()).containsEntry("gitfn.io/requested-at", "2026-11-22T10:00:00Z"));
       });
+      assertThat(created.names()).as("one name").containsOnly(created.names().get(0));
     }
   }
 
   @Test
-  void aFailedBuildLeavesTheRunningVersionServing(KubernetesClient client, TestNamespace ns) {
+  void aFailedInstallLeavesTheRunningVersionServingWithNpmsOwnLine(KubernetesClient client, TestNamespace ns) {
     client.resource(function(ns, "steady", V1, "one")).create();
     String running = awaitReady(client, ns, "steady").getStatus().getImage();
 
-    // kwok fails a build Pod whose base image is under registry.invalid, as buildah would (KwokBuildStages).
-    String broken = KwokBuildStages.FAILING_REGISTRY + "/broken:1";
-    Function next = FunctionEdits.edit(client, ns, "steady", f -> withBaseImage(f, broken));
-    String job = BuildJobSpec.name(next, ContentKey.ofInline(next, KwokBuildStages.jobBuilds()));
+    FunctionEdits.edit(client, ns, "steady", f -> {
+      f.getSpec().getSource().getInline().setDependencies(KwokLayeredBuilds.MISSING_DEPENDENCIES);
+      return f;
+    });
 
     await().atMost(WAIT).untilAsserted(() -> {
-      String buildah = terminationMessage(client, ns, job);
-      assertThat(buildah).startsWith("Error: creating build container: initializing source docker://" + broken + ": ");
       Function fn = get(client, ns, "steady");
       assertThat(fn.getStatus().getConditions()).filteredOn(c -> c.getType().equals("BuildReady"))
           .singleElement().satisfies(c -> {
             assertThat(c.getStatus()).isEqualTo("False");
             assertThat(c.getReason()).isEqualTo("JobFailed");
-            assertThat(c.getMessage()).contains("Job " + job + " failed").contains(buildah);
+            assertThat(c.getMessage()).startsWith("Job gitfn-").contains("which installs the dependencies of")
+                .contains("npm error 404 Not Found - GET https://registry.npmjs.org/" + KwokLayeredBuilds.MISSING_PACKAGE)
+                .contains("the running version stays");
           });
       assertThat(fn.getStatus().getHistory()).extracting("outcome").containsExactly("Failed", "Succeeded");
     });
@@ -153,28 +148,6 @@ class FunctionControllerIT {
     assertThat(get(client, ns, "steady").getStatus().getImage()).isEqualTo(running);
     assertThat(get(client, ns, "steady").getStatus().getConditions())
         .filteredOn(c -> c.getType().equals("Running")).extracting(Condition::getStatus).containsExactly("True");
-  }
-
-  @Test
-  void aJobUnderTheBuildsNameThatIsAnotherFunctionsNeverLendsItsImage(KubernetesClient client, TestNamespace ns) {
-    Function fn = function(ns, "borrower", V1, "one");
-    ContentKey key = ContentKey.ofInline(fn, KwokBuildStages.jobBuilds());
-    String name = BuildJobSpec.name(fn, key);
-    Job planted = BuildJobSpec.forFunction(fn, key, name, KwokBuildStages.jobBuilds());
-    planted.getMetadata().setOwnerReferences(List.of());
-    planted.getMetadata().getLabels().put("serverless.kyma-project.io/function-name", "intruder");
-    planted.getSpec().getTemplate().getMetadata().getLabels().put("serverless.kyma-project.io/function-name", "intruder");
-    client.resource(planted).create();
-
-    client.resource(fn).create();
-
-    await().atMost(WAIT).untilAsserted(() -> assertThat(condition(get(client, ns, "borrower"), "BuildReady"))
-        .satisfies(c -> {
-          assertThat(c.getStatus()).isEqualTo("False");
-          assertThat(c.getMessage()).startsWith("Job " + name + " is not this Function's (Function intruder)");
-        }));
-    assertThat(client.apps().deployments().inNamespace(ns.name()).list().getItems()).isEmpty();
-    assertThat(get(client, ns, "borrower").getStatus().getImage()).isNull();
   }
 
   @Test
@@ -259,21 +232,6 @@ class FunctionControllerIT {
   private static Function withSource(Function fn, String source) {
     fn.getSpec().getSource().getInline().setSource(source);
     return fn;
-  }
-
-  private static Function withBaseImage(Function fn, String image) {
-    fn.getSpec().setRuntimeImageOverride(image);
-    return fn;
-  }
-
-  /** What the build Pod's container said when it ended, or null while it has not. */
-  private static String terminationMessage(KubernetesClient client, TestNamespace ns, String job) {
-    return client.pods().inNamespace(ns.name()).withLabel("job-name", job).list().getItems().stream()
-        .flatMap(p -> Optional.ofNullable(p.getStatus().getContainerStatuses()).orElse(List.of()).stream())
-        .map(c -> c.getState().getTerminated())
-        .filter(Objects::nonNull)
-        .map(ContainerStateTerminated::getMessage)
-        .findFirst().orElse(null);
   }
 
   private static Function awaitReady(KubernetesClient client, TestNamespace ns, String name) {

@@ -14,38 +14,32 @@ import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.DependencyInstallJob;
-import io.gitfn.build.ImageBuilder;
 import io.gitfn.controller.Controller;
 import io.gitfn.registry.ImageName;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.OciRegistry;
-import io.gitfn.testbed.PackContainer;
 import io.gitfn.testbed.RegistryReads;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.trigger.webhook.WebhookSettings;
 import io.gitfn.workload.WorkloadSettings;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The layered builder in the controller, against a real API server, kwok and a real registry: the install Job of a
- * dependency change (kwok runs it; the test packs and pushes as its {@code pack} container would) is shared by two
+ * dependency change (kwok runs it; the test bed pushes as its {@code pack} container would) is shared by two
  * Functions with the same dependencies, a handler-only change starts no Job and moves a few KiB with no base layer,
  * a revert pushes nothing, and a registry that fails says so in BuildReady while the old version stays.
  */
@@ -55,28 +49,21 @@ class LayeredBuilderIT {
   private static final Duration WAIT = Duration.ofSeconds(90);
   private static final String PACKAGE = "{\"dependencies\": {\"ms\": \"2.1.3\"}}";
   private static OciRegistry registry;
-
-  @TempDir
-  Path dir;
+  private static BuildSettings layered;
 
   @BeforeAll
-  static void startRegistryWithABaseImage() throws IOException {
-    registry = OciRegistry.startWithNodeBase();
-  }
-
-  @AfterAll
-  static void stopRegistry() {
-    if (registry != null) {
-      registry.close();
-    }
+  static void useTheTestBedsRegistry(KubeTestBed bed) {
+    registry = bed.layeredBuilds().registry();
+    layered = bed.layeredBuilds().settings();
   }
 
   @Test
   void dependenciesInstallOnceAndAHandlerChangeOrARevertStartsNoJob(KubeTestBed bed, KubernetesClient client,
       TestNamespace ns) throws Exception {
     bed.installCrds();
-    // kwok runs the install Job's Pod for 6 s, the time the test takes to pack and push as its container would.
-    BuildSettings builds = layered().withPodAnnotations(KwokBuildStages.buildDuration(Duration.ofSeconds(6)));
+    // The install Job's Pod runs for 6 s (KwokLayeredBuilds pushes what its pack container would), long enough to
+    // see the second Function share it.
+    BuildSettings builds = layered.withPodAnnotations(KwokBuildStages.buildDuration(Duration.ofSeconds(6)));
     try (KubernetesClient controllerClient = bed.newClient();
         Controller controller = start(controllerClient, builds);
         JobLog jobs = JobLog.watch(client, ns)) {
@@ -93,8 +80,6 @@ class LayeredBuilderIT {
         assertThat(owners(client.configMaps().inNamespace(ns.name()).withName(name).get()))
             .as("and so is the ConfigMap it installs from: the first Function's deletion leaves it").isEqualTo(functions);
       });
-      pack(install);
-
       await().atMost(WAIT).untilAsserted(() -> {
         for (String name : List.of("orders", "payments")) {
           Function fn = get(client, ns, name);
@@ -148,14 +133,10 @@ class LayeredBuilderIT {
     bed.installCrds();
     try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         KubernetesClient controllerClient = bed.newClient();
-        Controller controller = start(controllerClient, layered().withPushDeadline(Duration.ofSeconds(2))
-            .withPodAnnotations(KwokBuildStages.buildDuration(Duration.ofSeconds(6)))
+        Controller controller = start(controllerClient, layered.withPushDeadline(Duration.ofSeconds(2))
             .withInsecureRegistries(Set.of(registry.address(), "127.0.0.1:" + silent.getLocalPort())))) {
       apply(client, TestFunction.inline().named("plain").inNamespace(ns.name()).uid(null)
           .runtime(FunctionRuntime.NODEJS22).code("module.exports = { main: () => 'a' };").build());
-      Job install = await().atMost(WAIT).until(() -> client.batch().v1().jobs().inNamespace(ns.name()).list()
-          .getItems().stream().findFirst().orElse(null), job -> job != null);
-      pack(install);
       await().atMost(WAIT).until(() -> "True".equals(condition(get(client, ns, "plain"), "Running").getStatus()));
       String running = image(client, ns, "plain");
 
@@ -173,23 +154,9 @@ class LayeredBuilderIT {
     }
   }
 
-  /** Does what the install Job's {@code pack} container does, with packages the test lays out itself. */
-  private void pack(Job install) throws Exception {
-    try (PackContainer pack = new PackContainer(registry, dir)) {
-      pack.play(install);
-    }
-  }
-
   private static Controller start(KubernetesClient client, BuildSettings builds) throws Exception {
     return Controller.start(client, SourceSettings.defaults(Files.createTempDirectory("gitfn-layered-mirrors")),
         WebhookSettings.defaults(), ControllerSettings.defaults(), builds, WorkloadSettings.defaults(), "127.0.0.1", 0);
-  }
-
-  private static BuildSettings layered() {
-    return BuildSettings.defaults().withRegistry(registry.address())
-        .withInsecureRegistries(Set.of(registry.address()))
-        .withBuilder(ImageBuilder.of(ImageBuilder.Tool.LAYERED))
-        .withBaseImage(FunctionRuntime.NODEJS22, base().toString());
   }
 
   private static ImageName base() {

@@ -10,7 +10,6 @@ import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.controller.Controller;
 import io.gitfn.controller.OperationSettings;
 import io.gitfn.testbed.KubeTestBed;
-import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.testbed.git.BareRepository;
@@ -52,7 +51,7 @@ class MetricsIT {
         // The cluster is shared with other test classes, whose Functions may linger in terminating namespaces:
         // a shard of its own keeps this controller, and so the counts asserted below, to this test's objects.
         ControllerSettings.defaults().withShard(ShardSelector.parse("--shard-selector", SHARD + "=yes"), "metrics-it"),
-        KwokBuildStages.jobBuilds(), WorkloadSettings.defaults(), "127.0.0.1", 0,
+        bed.layeredBuilds().settings(), WorkloadSettings.defaults(), "127.0.0.1", 0,
         OperationSettings.defaults(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), () -> { }));
   }
 

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.gitfn.api.Labels;
 import io.gitfn.api.function.AuthType;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
@@ -36,9 +35,9 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
 /**
- * Functions on a real node: the controller builds each one's image with a real build Job (buildah in a Pod, its
- * packages from the mirrors on the host), pushes it to the node's registry, and a Pod that pulled it answers
- * through the Function's Service. Nothing leaves the machine.
+ * Functions on a real node: the controller builds each one's image with the layered builder (an install Job
+ * installs its packages from the mirrors on the host, the controller pushes the rest), to the node's registry, and a
+ * Pod that pulled it by digest answers through the Function's Service. Nothing leaves the machine.
  */
 @WithRealNode
 class RealNodeFunctionE2E {
@@ -117,8 +116,8 @@ class RealNodeFunctionE2E {
         assertThat(load.failures()).as("requests that failed during the push and the revert").isEmpty();
         assertThat(load.answers()).as("answers in the order they came").containsSubsequence("hello v1", "hello v2",
             "hello v1");
-        assertThat(jobs.uids()).as("build Jobs: v1, v2, and none for the revert").hasSize(2)
-            .hasSize(buildsBeforeRevert);
+        assertThat(jobs.uids()).as("Jobs: v1's install (the namespace's first), none for v2's handler or the revert")
+            .hasSize(1).hasSize(buildsBeforeRevert);
       }
       Function fn = client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
       assertThat(fn.getStatus().getHistory().get(0).getOutcome()).isEqualTo("Reused");
@@ -183,7 +182,7 @@ class RealNodeFunctionE2E {
         WebElement log = browser.open(page).await("pre.log", l -> l.getText().contains("gitfn-no-such-package"),
             Duration.ofSeconds(30));
         assertThat(log.getText()).as("the build's own words").containsIgnoringCase("404");
-        assertThat(browser.driver().findElement(By.cssSelector("p.build")).getText()).startsWith("Failed Job hello-");
+        assertThat(browser.driver().findElement(By.cssSelector("p.build")).getText()).startsWith("Failed Job gitfn-");
         assertThat(browser.driver().findElement(By.cssSelector("p.rollout")).getText()).startsWith("Complete");
         browser.screenshot(SCREENSHOTS.resolve("function-failed-build.png"), "h2.rollout-heading");
       }
@@ -287,17 +286,14 @@ class RealNodeFunctionE2E {
     return client.services().inNamespace(ns.name()).withName(name).get().getSpec().getClusterIP();
   }
 
-  /** Waits until the Function runs, its image from the build Job, and answers {@code expected} on its Service. */
+  /** Waits until the Function runs its image, by digest from the node's registry, and answers {@code expected}. */
   private static void assertAnswers(KubernetesClient client, TestNamespace ns, String name, String expected) {
     FunctionAnswers.awaitAnswer(client, ns.name(), name, expected);
     Function fn = client.resources(Function.class).inNamespace(ns.name()).withName(name).get();
-    assertThat(client.batch().v1().jobs().inNamespace(ns.name()).list().getItems())
-        .as("the build Job of the image that runs")
-        .anySatisfy(job -> {
-          assertThat(fn.getStatus().getImage()).endsWith(":" + job.getMetadata().getLabels().get(Labels.CONTENT_KEY));
-          assertThat(job.getStatus().getSucceeded()).isEqualTo(1);
-        });
-    assertThat(fn.getStatus().getImage()).as("the image the build pushed").startsWith(gitfn.registry() + "/");
+    assertThat(fn.getStatus().getImage()).as("the image the controller pushed")
+        .startsWith(gitfn.registry() + "/" + ns.name() + "/" + name + ":").contains("@sha256:");
+    assertThat(client.apps().deployments().inNamespace(ns.name()).withName(name).get().getSpec().getTemplate()
+        .getSpec().getContainers().get(0).getImage()).isEqualTo(fn.getStatus().getImage());
   }
 
   private static void createSecrets(KubernetesClient client, TestNamespace ns) {

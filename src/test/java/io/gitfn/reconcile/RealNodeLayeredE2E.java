@@ -39,7 +39,7 @@ class RealNodeLayeredE2E {
 
   @BeforeAll
   static void startController(RealNode node) throws Exception {
-    gitfn = NodeGitfn.startLayered(node);
+    gitfn = NodeGitfn.start(node);
   }
 
   @AfterAll

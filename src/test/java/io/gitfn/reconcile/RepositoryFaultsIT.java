@@ -14,9 +14,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.Function;
+import io.gitfn.build.BuildSettings;
 import io.gitfn.controller.Controller;
 import io.gitfn.testbed.KubeTestBed;
-import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeApi;
 import io.gitfn.testbed.git.BareRepository;
@@ -57,7 +57,7 @@ class RepositoryFaultsIT {
   @BeforeAll
   static void startController(KubeTestBed bed) throws Exception {
     running = ControllerUnderTest.start(bed, "fault", (client, sources) -> Controller.start(client,
-        sources.withTimeout(GIT_TIMEOUT), WebhookSettings.defaults(), ControllerSettings.defaults(), KwokBuildStages.jobBuilds(),
+        sources.withTimeout(GIT_TIMEOUT), WebhookSettings.defaults(), ControllerSettings.defaults(), BuildSettings.defaults(),
           WorkloadSettings.defaults(), "127.0.0.1", 0));
   }
 

@@ -23,7 +23,6 @@ import io.gitfn.api.repository.SyncRecord;
 import io.gitfn.controller.Controller;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
-import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.testbed.git.BareRepository;
@@ -96,7 +95,7 @@ class RepositoryHistoryRaceIT {
             SourceSettings.defaults(Files.createTempDirectory("gitfn-history-race-mirrors")),
             WebhookSettings.defaults(), ControllerSettings.defaults()
                 .withShard(ShardSelector.parse("--shard-selector", "gitfn.io/shard=" + SHARD), SHARD),
-            KwokBuildStages.jobBuilds(), WorkloadSettings.defaults(), "127.0.0.1", 0)) {
+            bed.layeredBuilds().settings(), WorkloadSettings.defaults(), "127.0.0.1", 0)) {
       // Hourly checks: only the webhook brings the second commit in, and it does not go through the watch.
       client.resource(client.getKubernetesSerialization().unmarshal("---\n{apiVersion: gitfn.io/v1alpha1, kind: "
           + "FunctionRepository, metadata: {name: infra, namespace: " + ns.name() + ", labels: {gitfn.io/shard: "

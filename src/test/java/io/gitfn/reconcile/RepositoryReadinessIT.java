@@ -14,6 +14,7 @@ import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.cli.Main;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.KwokBuildStages;
+import io.gitfn.testbed.KwokLayeredBuilds;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.testbed.git.BareRepository;
@@ -53,7 +54,7 @@ class RepositoryReadinessIT {
   static void startController(KubeTestBed bed) throws Exception {
     kubeconfig = bed.kubeconfig();
     running = ControllerUnderTest.start(bed, "readiness", ControllerSettings.defaults(),
-        KwokBuildStages.jobBuilds().withPodAnnotations(KwokBuildStages.buildDuration(Duration.ofSeconds(3))));
+        bed.layeredBuilds().settings().withPodAnnotations(KwokBuildStages.buildDuration(Duration.ofSeconds(3))));
   }
 
   @AfterAll
@@ -96,7 +97,7 @@ class RepositoryReadinessIT {
     WorkingCopy copy = git.clone(http.url(repository.name()));
     String commit = copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml())
         .write("functions/broken.yaml", function("broken", NODEJS22, "v1")
-            .runtimeImageOverride(KwokBuildStages.FAILING_REGISTRY + "/broken:1").toYaml())
+            .dependencies(KwokLayeredBuilds.MISSING_DEPENDENCIES).toYaml())
         .commit("one that cannot build");
     copy.push();
     gitSecret(client, ns.name(), http);
@@ -107,7 +108,7 @@ class RepositoryReadinessIT {
           assertThat(c.getStatus()).isEqualTo("False");
           assertThat(c.getReason()).isEqualTo("FunctionsFailed");
           assertThat(c.getMessage()).startsWith("revision main@sha1:" + commit
-              + " is applied, but 1 of 2 Functions failed: broken: Job broken-");
+              + " is applied, but 1 of 2 Functions failed: broken: Job gitfn-");
         }));
     FunctionRepository infra = repository(client, ns, "infra");
     assertThat(infra.getStatus().getPending()).singleElement().satisfies(p -> {
@@ -120,7 +121,7 @@ class RepositoryReadinessIT {
     Run untilRunning = gitfn("reconcile", "repository", "infra", "-n", ns.name(), "--wait", "--timeout", "60s");
     assertThat(untilRunning.exitCode()).as(untilRunning.out()).isEqualTo(1);
     assertThat(untilRunning.out()).contains("✗ revision main@sha1:" + commit + " is applied, but 1 of 2 Functions"
-        + " failed: broken: Job broken-");
+        + " failed: broken: Job gitfn-");
 
     Run untilApplied = gitfn("reconcile", "repository", "infra", "-n", ns.name(), "--wait=applied", "--timeout",
         "60s");

@@ -11,7 +11,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.testbed.KubeTestBed;
-import io.gitfn.testbed.KwokBuildStages;
+import io.gitfn.testbed.KwokLayeredBuilds;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import java.time.Duration;
@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A rollout that stops progressing says so: once the Deployment controller reports ProgressDeadlineExceeded, the
  * Function's Running condition is False with DeploymentFailed and a message a person can act on, instead of
- * waiting in DeploymentWaiting forever. kwok keeps Pods of images on registry.invalid Running but never Ready.
+ * waiting in DeploymentWaiting forever. kwok keeps Pods of images under the registry's never-ready path Running but
+ * never Ready ({@link KwokLayeredBuilds#neverReady}).
  */
 @WithKubeCluster
 class RolloutDeadlineIT {
@@ -34,7 +35,7 @@ class RolloutDeadlineIT {
   @BeforeAll
   static void startController(KubeTestBed bed) throws Exception {
     running = ControllerUnderTest.start(bed, "deadline", ControllerSettings.defaults(),
-        KwokBuildStages.jobBuilds().withRegistry("registry.invalid"));
+        bed.layeredBuilds().neverReady());
   }
 
   @AfterAll
@@ -65,7 +66,7 @@ class RolloutDeadlineIT {
     }));
     Deployment deployment = client.apps().deployments().inNamespace(ns.name()).withName("stuck").get();
     assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
-        .as("gitfn neither reverts nor deletes the Deployment").startsWith("registry.invalid/");
+        .as("gitfn neither reverts nor deletes the Deployment").contains("/" + KwokLayeredBuilds.NEVER_READY + "/");
   }
 
   private static Optional<Condition> running(KubernetesClient client, TestNamespace ns) {

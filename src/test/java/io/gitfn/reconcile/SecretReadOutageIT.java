@@ -16,11 +16,11 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.gitfn.api.Conditions;
 import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.build.BuildSettings;
 import io.gitfn.controller.Controller;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.ControlPlane;
 import io.gitfn.testbed.KubeTestBed;
-import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TcpRelay;
 import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.git.BareRepository;
@@ -99,7 +99,7 @@ class SecretReadOutageIT {
 
       try (Controller controller = Controller.start(controllerClient,
           SourceSettings.defaults(Files.createTempDirectory("gitfn-secret-outage-mirrors")), WebhookSettings.defaults(),
-          ControllerSettings.defaults(), KwokBuildStages.jobBuilds(),
+          ControllerSettings.defaults(), BuildSettings.defaults(),
           WorkloadSettings.defaults(), "127.0.0.1", 0)) {
         // An empty folder is allowed, so that with an API server alone the repository reaches Ready=True.
         create(client, NAMESPACE, "infra", http.url(repository.name()),

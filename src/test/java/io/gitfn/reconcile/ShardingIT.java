@@ -14,11 +14,11 @@ import io.fabric8.kubernetes.client.http.Interceptor;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.build.BuildSettings;
 import io.gitfn.controller.Controller;
 import io.gitfn.controller.OperationSettings;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
-import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeApi;
 import io.gitfn.testbed.git.BareRepository;
@@ -74,7 +74,7 @@ class ShardingIT {
     ControllerSettings settings = ControllerSettings.defaults()
         .withShard(ShardSelector.parse("--shard-selector", SHARD + "=" + shard), "shard-" + shard);
     return Controller.start(client, SourceSettings.defaults(Files.createTempDirectory("gitfn-shard-" + shard)),
-        WebhookSettings.defaults(), settings, KwokBuildStages.jobBuilds(), WorkloadSettings.defaults(), "127.0.0.1", 0,
+        WebhookSettings.defaults(), settings, BuildSettings.defaults(), WorkloadSettings.defaults(), "127.0.0.1", 0,
         OperationSettings.defaults(), new SimpleMeterRegistry(), () -> { });
   }
 

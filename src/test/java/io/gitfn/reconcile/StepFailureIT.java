@@ -15,7 +15,6 @@ import io.gitfn.api.function.TestFunction;
 import io.gitfn.controller.Controller;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.testbed.KubeTestBed;
-import io.gitfn.testbed.KwokBuildStages;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
 import io.gitfn.trigger.webhook.WebhookSettings;
@@ -61,13 +60,15 @@ class StepFailureIT {
           && quota.getStatus().getHard().containsKey("count/jobs.batch");
     });
 
-    try (KubernetesClient controllerClient = bed.newClient();
+    try (JobLog created = JobLog.watch(client, ns);
+        KubernetesClient controllerClient = bed.newClient();
         Controller controller = Controller.start(controllerClient,
             SourceSettings.defaults(Files.createTempDirectory("gitfn-step-failure-mirrors")),
-            WebhookSettings.defaults(), ControllerSettings.defaults(), KwokBuildStages.jobBuilds(),
+            WebhookSettings.defaults(), ControllerSettings.defaults(), bed.layeredBuilds().settings(),
             WorkloadSettings.defaults(), "127.0.0.1", 0)) {
       client.resource(TestFunction.inline().named("quota").inNamespace(ns.name()).uid(null)
-          .code("module.exports = { main: () => 'quota' };").build()).create();
+          .code("module.exports = { main: () => 'quota' };")
+          .dependencies("{\"dependencies\": {\"ms\": \"2.1.3\"}}").build()).create(); // an install Job
 
       await().atMost(WAIT).untilAsserted(() -> {
         Function fn = get(client, ns);
@@ -89,10 +90,10 @@ class StepFailureIT {
 
       await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> {
         Function fn = get(client, ns);
-        assertThat(client.batch().v1().jobs().inNamespace(ns.name()).list().getItems())
-            .as("build Jobs once the quota is gone; %s", describe(fn)).isNotEmpty();
         assertThat(ready(fn)).as("the Function runs; %s", describe(fn)).isTrue();
       });
+      assertThat(created.uids()).as("its install Job, made once the quota was gone (and deleted once it ran)")
+          .hasSize(1);
       Function fn = get(client, ns);
       assertThat(fn.getMetadata().getGeneration()).as("the Function's spec was never changed").isEqualTo(1L);
       assertThat(Annotations.get(fn, Annotations.REQUESTED_AT)).as("nobody asked for a reconcile").isEmpty();

@@ -3,11 +3,10 @@ package io.gitfn.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gitfn.testbed.FreePorts;
 import com.google.cloud.tools.jib.api.RegistryUnauthorizedException;
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
@@ -56,7 +55,7 @@ class ImageAssemblerRetryTest {
 
   @Test
   void anUnreachableRegistryIsTriedAsOftenAsAskedThenTheLastFailureIsThrown() throws IOException {
-    String closed = closedPort();
+    String closed = FreePorts.closedAddress();
     List<String> warnings = new CopyOnWriteArrayList<>();
     ImageAssembler assembler = new ImageAssembler(RegistryAccess.anonymous(Set.of(closed)), "gitfn-test", POOL,
         Duration.ofSeconds(30)).retryingUnreachable(3, Duration.ofMillis(50), warnings::add);
@@ -74,7 +73,7 @@ class ImageAssemblerRetryTest {
 
   @Test
   void theDeadlineStopsTheRetriesAndItsMessageSaysWhatWasBeingRetried() throws IOException {
-    String closed = closedPort();
+    String closed = FreePorts.closedAddress();
     List<String> warnings = new CopyOnWriteArrayList<>();
     ImageAssembler assembler = new ImageAssembler(RegistryAccess.anonymous(Set.of(closed)), "gitfn-test", POOL,
         Duration.ofSeconds(1)).retryingUnreachable(10, Duration.ofSeconds(5), warnings::add);
@@ -91,7 +90,7 @@ class ImageAssemblerRetryTest {
 
   @Test
   void withoutRetryingAnUnreachableRegistryFailsAtOnce() throws IOException {
-    String closed = closedPort();
+    String closed = FreePorts.closedAddress();
     ImageAssembler assembler = new ImageAssembler(RegistryAccess.anonymous(Set.of(closed)), "gitfn-test", POOL,
         Duration.ofSeconds(30));
 
@@ -105,9 +104,4 @@ class ImageAssemblerRetryTest {
   }
 
   /** A loopback address nothing listens on, spoken to over plain HTTP: jib's probe for HTTPS fails there. */
-  private static String closedPort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return "127.0.0.1:" + socket.getLocalPort();
-    }
-  }
 }

@@ -18,4 +18,9 @@ public final class FreePorts {
       throw new UncheckedIOException("no free port on 127.0.0.1", e);
     }
   }
+
+  /** {@code 127.0.0.1:<port>} where nothing listens: a connection to it is refused at once. */
+  public static String closedAddress() {
+    return "127.0.0.1:" + next();
+  }
 }

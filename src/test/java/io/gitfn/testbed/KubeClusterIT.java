@@ -1,9 +1,10 @@
 package io.gitfn.testbed;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -13,21 +14,19 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.TestFunction;
-import io.gitfn.build.BuildJobSpec;
-import io.gitfn.build.BuildSettings;
-import io.gitfn.build.ContentKey;
-import io.gitfn.build.ImageBuilder;
+import io.gitfn.api.Labels;
+import io.gitfn.build.BuildlessDeployment;
+import io.gitfn.build.DependencyInstallJob;
+import io.gitfn.registry.ImageName;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * In cluster mode, workloads behave as on a cluster: Deployments roll out and Jobs complete, and build Pods fail
- * or take their time when {@link KwokBuildStages} asks.
+ * In cluster mode, workloads behave as on a cluster: Deployments roll out and Jobs complete, and install Jobs' Pods
+ * push what their pack container would, take their time and fail when {@link KwokLayeredBuilds} is asked to.
  */
 @WithKubeCluster
 class KubeClusterIT {
@@ -70,7 +69,7 @@ class KubeClusterIT {
             .withNewSpec()
             .withBackoffLimit(0)
             .withNewTemplate()
-            .withSpec(pod("registry.local/kaniko:1", "Never"))
+            .withSpec(pod("registry.local/job:1", "Never"))
             .endTemplate()
             .endSpec()
             .build();
@@ -84,43 +83,14 @@ class KubeClusterIT {
     });
   }
 
-  @ParameterizedTest
-  @EnumSource(value = ImageBuilder.Tool.class, names = {"KANIKO", "BUILDAH"})
-  void aBuildPodWhoseBaseImageIsUnderRegistryInvalidFailsAsItsBuilderWould(ImageBuilder.Tool tool,
-      KubernetesClient client, TestNamespace ns) {
-    Function fn = TestFunction.inline().named("broken").inNamespace(ns.name())
-        .runtimeImageOverride(KwokBuildStages.FAILING_REGISTRY + "/broken:1").build();
-    BuildSettings settings = BuildSettings.defaults().withBuilder(ImageBuilder.of(tool));
-    Job job = BuildJobSpec.forFunction(fn, ContentKey.ofInline(fn, settings), "broken-context", settings);
-    job.getMetadata().setOwnerReferences(List.of()); // no Function here: the garbage collector would take the Job
-    String name = job.getMetadata().getName();
-
-    client.resource(job).create();
-
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-      Job current = client.batch().v1().jobs().inNamespace(ns.name()).withName(name).get();
-      assertThat(current.getStatus().getFailed()).isEqualTo(1);
-      assertThat(current.getStatus().getSucceeded()).isIn(null, 0);
-    });
-    Pod pod = client.pods().inNamespace(ns.name()).withLabel("job-name", name).list().getItems().get(0);
-    assertThat(pod.getStatus().getPhase()).isEqualTo("Failed");
-    assertThat(pod.getStatus().getContainerStatuses()).singleElement()
-        .extracting(c -> c.getState().getTerminated()).satisfies(t -> {
-          assertThat(t.getExitCode()).isEqualTo(1);
-          assertThat(t.getReason()).isEqualTo("Error");
-          assertThat(t.getMessage()).startsWith(tool == ImageBuilder.Tool.KANIKO
-                  ? "error building image: unable to pull base image registry.invalid/broken:1: "
-                  : "Error: creating build container: initializing source docker://registry.invalid/broken:1: ")
-              .contains("https://registry.invalid/v2/");
-        });
-  }
-
   @Test
-  void aBuildPodWithADurationRunsThatLongThenSucceeds(KubernetesClient client, TestNamespace ns) {
-    assertThat(KwokBuildStages.buildDuration(Duration.ofSeconds(4)))
-        .containsExactly(Map.entry(KwokBuildStages.BUILD_DURATION, "4000ms"));
-    client.resource(job(ns, "slow", KwokBuildStages.buildDuration(Duration.ofSeconds(4)),
-        "--build-arg=base_image=registry.local/node:1")).create();
+  void anInstallPodRunsUntilItsPushIsInTheRegistryAndItsDurationIsOverThenItsJobSucceeds(KubeTestBed bed,
+      KubernetesClient client, TestNamespace ns) throws Exception {
+    KwokLayeredBuilds builds = bed.layeredBuilds();
+    String registry = builds.registry().address();
+    ImageName target = ImageName.parse(registry + "/" + ns.name() + "/gitfn-deps:slow");
+    client.resource(install(ns, "slow", KwokBuildStages.buildDuration(Duration.ofSeconds(4)), registry, target))
+        .create();
 
     await().atMost(Duration.ofSeconds(60)).until(() -> "Running".equals(phase(client, ns, "slow")));
     await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
@@ -128,11 +98,35 @@ class KubeClusterIT {
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
         client.batch().v1().jobs().inNamespace(ns.name()).withName("slow").get().getStatus().getSucceeded())
         .isEqualTo(1));
-    ContainerStateTerminated done = client.pods().inNamespace(ns.name()).withLabel("job-name", "slow").list()
-        .getItems().get(0).getStatus().getContainerStatuses().get(0).getState().getTerminated();
-    // Both are whole seconds, so four seconds of running may show as three.
-    assertThat(Duration.between(Instant.parse(done.getStartedAt()), Instant.parse(done.getFinishedAt())))
-        .isGreaterThanOrEqualTo(Duration.ofSeconds(3));
+    Pod pod = client.pods().inNamespace(ns.name()).withLabel("job-name", "slow").list().getItems().get(0);
+    assertThat(pod.getStatus().getContainerStatuses()).singleElement()
+        .satisfies(c -> assertThat(c.getState().getTerminated().getExitCode()).isZero());
+    assertThat(RegistryReads.layerDigests(RegistryReads.manifest(target))).as("what its pack container pushes")
+        .isNotEmpty();
+  }
+
+  @Test
+  void anInstallOfAPackageThatDoesNotExistFailsWithNpmsOwnLineAndPushesNothing(KubeTestBed bed,
+      KubernetesClient client, TestNamespace ns) {
+    String registry = bed.layeredBuilds().registry().address();
+    ImageName target = ImageName.parse(registry + "/" + ns.name() + "/gitfn-deps:missing");
+    client.resource(new ConfigMapBuilder().withNewMetadata().withName("missing").withNamespace(ns.name())
+        .endMetadata().addToData("package.json", KwokLayeredBuilds.MISSING_DEPENDENCIES).build()).create();
+    client.resource(install(ns, "missing", Map.of(), registry, target)).create();
+
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(
+        client.batch().v1().jobs().inNamespace(ns.name()).withName("missing").get().getStatus().getFailed())
+        .isEqualTo(1));
+    Pod pod = client.pods().inNamespace(ns.name()).withLabel("job-name", "missing").list().getItems().get(0);
+    assertThat(pod.getStatus().getPhase()).isEqualTo("Failed");
+    assertThat(pod.getStatus().getInitContainerStatuses()).singleElement()
+        .extracting(c -> c.getState().getTerminated()).satisfies(t -> {
+          assertThat(t.getExitCode()).isEqualTo(1);
+          assertThat(t.getMessage()).contains("npm error 404 Not Found - GET https://registry.npmjs.org/"
+              + KwokLayeredBuilds.MISSING_PACKAGE);
+        });
+    assertThatThrownBy(() -> RegistryReads.manifest(target)).as("nothing pushed")
+        .hasMessageContaining("but was: 404");
   }
 
   private static String phase(KubernetesClient client, TestNamespace ns, String job) {
@@ -140,17 +134,25 @@ class KubeClusterIT {
         .map(p -> p.getStatus().getPhase()).findFirst().orElse(null);
   }
 
-  /** A Job shaped like gitfn's kaniko build: its arguments and the build Pod's annotations. */
-  private static Job job(TestNamespace ns, String name, Map<String, String> annotations, String... args) {
+  /** A Job shaped like gitfn's install Job, as far as the test bed reads it: its labels and its two containers. */
+  private static Job install(TestNamespace ns, String name, Map<String, String> annotations, String registry,
+      ImageName target) {
+    Map<String, String> labels = Map.of(Labels.RESOURCE, DependencyInstallJob.RESOURCE);
     return new JobBuilder()
-        .withNewMetadata().withName(name).withNamespace(ns.name()).endMetadata()
+        .withNewMetadata().withName(name).withNamespace(ns.name()).withLabels(labels).endMetadata()
         .withNewSpec()
         .withBackoffLimit(0)
         .withNewTemplate()
-        .withNewMetadata().withAnnotations(annotations).endMetadata()
+        .withNewMetadata().withLabels(labels).withAnnotations(annotations).endMetadata()
         .withNewSpec()
         .withRestartPolicy("Never")
-        .addNewContainer().withName("executor").withImage("registry.local/kaniko:1").withArgs(args).endContainer()
+        .addNewInitContainer().withName(BuildlessDeployment.INSTALL).withImage(registry + "/" + OciRegistry.NODE_BASE)
+        .endInitContainer()
+        .addNewContainer().withName(DependencyInstallJob.PACK).withImage("registry.local/gitfn:1")
+        .withArgs("pack", "--runtime", "nodejs22", "--installed", "/gitfn/app",
+            "--base", registry + "/" + OciRegistry.NODE_BASE, "--runtime-image", registry + "/" + ns.name()
+                + "/gitfn-runtime:" + name, "--to", target.toString(), "--insecure-registry", registry)
+        .endContainer()
         .endSpec()
         .endTemplate()
         .endSpec()

@@ -32,6 +32,7 @@ public final class KubeTestBed implements AutoCloseable {
   private final TestBedBinaries binaries;
   private final ControlPlane plane;
   private ClusterComponents cluster;
+  private KwokLayeredBuilds layeredBuilds;
   private boolean closed;
 
   private KubeTestBed(Path dir, TestBedBinaries binaries, ControlPlane plane) {
@@ -92,6 +93,21 @@ public final class KubeTestBed implements AutoCloseable {
       log.info("cluster mode ready in {} ms", (System.nanoTime() - started) / 1_000_000);
     }
     return this;
+  }
+
+  /**
+   * The layered builder's registry and install-Pod player on this test bed's cluster ({@link KwokLayeredBuilds}),
+   * with the cluster; started once, stopped with the test bed.
+   */
+  public synchronized KwokLayeredBuilds layeredBuilds() {
+    withCluster();
+    if (layeredBuilds == null) {
+      long started = System.nanoTime();
+      layeredBuilds = KwokLayeredBuilds.start(newClient(), dir.resolve("layered-builds"));
+      log.info("layered builds ready at {} in {} ms", layeredBuilds.registry().address(),
+          (System.nanoTime() - started) / 1_000_000);
+    }
+    return layeredBuilds;
   }
 
   /**
@@ -176,6 +192,9 @@ public final class KubeTestBed implements AutoCloseable {
       return;
     }
     closed = true;
+    if (layeredBuilds != null) {
+      layeredBuilds.close();
+    }
     if (cluster != null) {
       cluster.close();
     }

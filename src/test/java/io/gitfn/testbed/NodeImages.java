@@ -10,8 +10,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The images and package files of {@code scripts/build-node-images.py}: the base images of gitfn's runtimes, the
- * buildah builder image, and the npm packages and wheels of gitfn's runtime servers for {@code PackageMirrors}.
+ * The images and package files of {@code scripts/build-node-images.py}: the base images of gitfn's runtimes
+ * and the npm packages and wheels of gitfn's runtime servers for {@code PackageMirrors}.
  * {@link #build()} runs the script, which returns in about a second when they are built already.
  *
  * @param dir {@code ${GITFN_TESTENV_DIR:-~/.cache/gitfn-testenv}/node-images-<key>}
@@ -20,7 +20,7 @@ import java.util.List;
 public record NodeImages(Path dir, JsonNode manifest) {
 
   /** The images the script builds, by the names {@link #archive} and {@link #reference} take. */
-  public static final List<String> NAMES = List.of("nodejs20", "nodejs22", "nodejs24", "python312", "buildah");
+  public static final List<String> NAMES = List.of("nodejs20", "nodejs22", "nodejs24", "python312");
 
   /**
    * Runs the build script and reads what it built. A cold build downloads from Debian's archive, PyPI and the npm

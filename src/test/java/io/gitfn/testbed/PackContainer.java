@@ -2,11 +2,6 @@ package io.gitfn.testbed;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
-import io.gitfn.api.Labels;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.build.DependencyInstallJob;
 import io.gitfn.manifest.Runtimes;
@@ -15,24 +10,22 @@ import io.gitfn.registry.ImageAssembler;
 import io.gitfn.registry.ImageName;
 import io.gitfn.registry.RegistryAccess;
 import io.gitfn.registry.RegistryFailure;
+import io.gitfn.workload.ImageLayout;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What an install Job's {@code pack} container does, played by a test on a kwok cluster, where no container runs:
- * from the container's own arguments, it pushes the runtime image (unless {@code --runtime-present}) and the
- * dependency image to the registry, with a small install the test lays out instead of npm's. The Job's Pod must
- * run long enough for the push to land first ({@link KwokBuildStages#buildDuration}); a Job that succeeds before
- * its image is there is what the controller reports as a registry failure.
+ * What an install Job's {@code pack} container does, played by a test where no container runs: from the container's
+ * own arguments, it pushes the runtime image (unless {@code --runtime-present}) and the dependency image to the
+ * registry, with a small install the test lays out instead of npm's or pip's. On the kwok cluster,
+ * {@link KwokLayeredBuilds} plays every install Job's Pod with it.
  */
 public final class PackContainer implements AutoCloseable {
 
@@ -43,46 +36,10 @@ public final class PackContainer implements AutoCloseable {
     thread.setDaemon(true);
     return thread;
   });
-  private final ExecutorService player = Executors.newSingleThreadExecutor(work -> {
-    Thread thread = new Thread(work, "pack-container-player");
-    thread.setDaemon(true);
-    return thread;
-  });
-  private final AtomicInteger played = new AtomicInteger();
-  private final List<String> failures = new CopyOnWriteArrayList<>();
-  private Watch watch;
 
   public PackContainer(OciRegistry registry, Path dir) {
     this.registry = registry;
     this.dir = dir;
-  }
-
-  /** Plays every install Job that appears in {@code namespace} from now on, once each, off the watch's thread. */
-  public PackContainer playEveryInstallJob(KubernetesClient client, String namespace) {
-    Set<String> seen = ConcurrentHashMap.newKeySet();
-    watch = client.batch().v1().jobs().inNamespace(namespace)
-        .withLabel(Labels.RESOURCE, DependencyInstallJob.RESOURCE).watch(new Watcher<>() {
-          @Override
-          public void eventReceived(Action action, Job job) {
-            if (action == Action.ADDED && seen.add(job.getMetadata().getUid())) {
-              player.execute(() -> {
-                try {
-                  play(job);
-                } catch (Exception e) {
-                  failures.add(job.getMetadata().getName() + ": " + e);
-                }
-              });
-            }
-          }
-
-          @Override
-          public void onClose(WatcherException cause) {
-            if (cause != null) {
-              failures.add("the watch of install Jobs in " + namespace + " ended: " + cause.getMessage());
-            }
-          }
-        });
-    return this;
   }
 
   /** Pushes what {@code install}'s pack container would push. */
@@ -98,8 +55,14 @@ public final class PackContainer implements AutoCloseable {
   public void play(List<String> args) throws IOException, RegistryFailure {
     FunctionRuntime runtime = Runtimes.parse(argument(args, "--runtime"))
         .orElseThrow(() -> new IllegalArgumentException("pack names no runtime of gitfn's: " + args));
-    ImageAssembler assembler = new ImageAssembler(RegistryAccess.anonymous(Set.of(registry.address())),
-        "gitfn-test-pack", pool, Duration.ofSeconds(30));
+    Set<String> insecure = new HashSet<>(Set.of(registry.address()));
+    for (int i = 0; i + 1 < args.size(); i++) {
+      if (args.get(i).equals("--insecure-registry")) {
+        insecure.add(args.get(i + 1));
+      }
+    }
+    ImageAssembler assembler = new ImageAssembler(RegistryAccess.anonymous(insecure), "gitfn-test-pack", pool,
+        Duration.ofSeconds(30));
     DependencyImage image = new DependencyImage(assembler, Files.createTempDirectory(dir, "scratch-"));
     Path installed = installed(Files.createTempDirectory(dir, "installed-"));
     ImageName runtimeImage = ImageName.parse(argument(args, "--runtime-image"));
@@ -109,17 +72,6 @@ public final class PackContainer implements AutoCloseable {
     } else {
       image.push(runtime, installed, ImageName.parse(argument(args, "--base")), runtimeImage, target);
     }
-    played.incrementAndGet();
-  }
-
-  /** How many install Jobs were played. */
-  public int played() {
-    return played.get();
-  }
-
-  /** What could not be played, with the Job's name. */
-  public List<String> failures() {
-    return List.copyOf(failures);
   }
 
   private static String argument(List<String> args, String flag) {
@@ -130,21 +82,22 @@ public final class PackContainer implements AutoCloseable {
     return args.get(at + 1);
   }
 
-  /** A runtime folder and one package: the layers' contents do not matter where kwok runs the Pods. */
+  /**
+   * A runtime folder and one package, for Node.js and for Python: the layers' contents do not matter where kwok runs
+   * the Pods.
+   */
   private static Path installed(Path root) throws IOException {
     Files.createDirectories(root.resolve("runtime/node_modules/cloudevents"));
     Files.writeString(root.resolve("runtime/server.mjs"), "// gitfn's server\n");
     Path ms = Files.createDirectories(root.resolve("function/node_modules/ms"));
     Files.writeString(ms.resolve("index.js"), "module.exports = () => '1m';\n");
+    Path six = Files.createDirectories(root.resolve("function").resolve(ImageLayout.PYTHON_PACKAGES));
+    Files.writeString(six.resolve("six.py"), "PY3 = True\n");
     return root;
   }
 
   @Override
   public void close() {
-    if (watch != null) {
-      watch.close();
-    }
-    player.shutdownNow();
     pool.shutdownNow();
   }
 }

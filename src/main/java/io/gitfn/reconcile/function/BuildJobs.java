@@ -13,14 +13,11 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.gitfn.api.Annotations;
-import io.gitfn.api.FieldManagers;
 import io.gitfn.api.GoDuration;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.build.BuildContextTooLargeException;
-import io.gitfn.build.BuildJobSpec;
 import io.gitfn.build.BuildSettings;
-import io.gitfn.build.ContextConfigMapSpec;
 import io.gitfn.build.DependencyInstallJob;
 import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.reconcile.SecretData;
@@ -37,8 +34,9 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * A Function's build Jobs in the cluster: found, started with their context ConfigMap, deleted with it, and read
- * for why one failed. What to build and when is {@link ImageStep}'s.
+ * A Function's install Jobs in the cluster: found, started with the ConfigMap they install from, shared between the
+ * Functions of a namespace with the same dependencies, deleted with it, and read for why one failed. What to install
+ * and when is {@link LayeredImageStep}'s.
  */
 final class BuildJobs {
 
@@ -64,35 +62,45 @@ final class BuildJobs {
         .withName(name).get());
   }
 
-  /** Applies the build context's ConfigMap and the Job, which carries the request it answers. */
-  Job start(Function fn, FunctionBuildPlan build, String name) {
-    apply(ContextConfigMapSpec.forFunction(fn, build.key(), build.context()));
-    Job job = BuildJobSpec.forFunction(fn, build.key(), name, settings);
-    Annotations.get(fn, Annotations.REQUESTED_AT).ifPresent(value -> {
-      Map<String, String> annotations = new LinkedHashMap<>();
-      if (job.getMetadata().getAnnotations() != null) {
-        annotations.putAll(job.getMetadata().getAnnotations());
-      }
-      annotations.put(Annotations.REQUESTED_AT, value);
-      job.getMetadata().setAnnotations(annotations);
-    });
-    return apply(job);
-  }
-
   /**
-   * Applies the install Job of a dependency image and the ConfigMap it installs from, both named {@code name}. The
-   * Job is shared by the namespace's Functions with the same dependencies ({@link #shareWith}).
+   * Creates the install Job of a dependency image and the ConfigMap it installs from, both named {@code name}. The
+   * Job is shared by the namespace's Functions with the same dependencies ({@link #shareWith}): when another
+   * Function's pass created it between this pass's read and its create, this Function shares it. (An apply would
+   * instead take the ConfigMap's owner from the first Function, and the Job's Pod template is immutable.)
    */
   Job startInstall(Function fn, FunctionBuildPlan build, String name, LayeredImages.Progress.NeedsDependencies needs)
       throws BuildContextTooLargeException {
     DependencyInstallJob.Install install = DependencyInstallJob.of(fn, build, name, needs.base().toString(),
         needs.dependencyImage().toString(), needs.runtimeImage().toString(), needs.runtimePresent(), settings);
-    apply(install.source());
     Job job = install.job();
     Annotations.get(fn, Annotations.REQUESTED_AT)
         .ifPresent(value -> job.getMetadata().setAnnotations(Map.of(Annotations.REQUESTED_AT, value)));
-    return apply(job);
+    try {
+      createUnlessThere(install.source()); // there: another Function's, shared below, or this one's earlier pass
+      return client.resource(job).create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != HTTP_CONFLICT) {
+        throw e;
+      }
+    }
+    Job existing = client.batch().v1().jobs().inNamespace(fn.getMetadata().getNamespace()).withName(name).get();
+    if (existing == null) { // deleted since: the next pass creates it
+      throw new KubernetesClientException("install Job " + name + " was there a moment ago and is gone; trying again");
+    }
+    return ownerOf(fn, existing) ? existing : shareWith(fn, existing);
   }
+
+  private void createUnlessThere(HasMetadata object) {
+    try {
+      client.resource(object).create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != HTTP_CONFLICT) {
+        throw e;
+      }
+    }
+  }
+
+  private static final int HTTP_CONFLICT = 409;
 
   /**
    * Adds {@code fn} to the owners of another Function's install Job and of the ConfigMap it installs from, so that
@@ -161,17 +169,6 @@ final class BuildJobs {
     client.configMaps().inNamespace(namespace).withName(job.getMetadata().getName()).delete();
   }
 
-  /** The builder's push Secret, decoded; none when it is missing, so the registry lookup goes anonymous. */
-  Map<String, String> registrySecret(Function fn) {
-    Secret secret = client.secrets().inNamespace(fn.getMetadata().getNamespace()).withName(settings.registrySecret())
-        .get();
-    try {
-      return SecretData.of(secret);
-    } catch (IllegalArgumentException e) {
-      return Map.of(); // a broken push Secret fails the build, with the builder's message; the lookup goes anonymous
-    }
-  }
-
   /** How long a Job runs before its Pods are asked what holds it up: most start well within it. */
   static final Duration HOLD_UP_AFTER = Duration.ofSeconds(20);
 
@@ -204,7 +201,7 @@ final class BuildJobs {
         : terminationMessage(job).map(m -> ": " + m).orElse("");
   }
 
-  /** What the failed build's container said as it ended, if it said anything. */
+  /** What the failed install Pod's containers said as they ended, if they said anything. */
   Optional<String> terminationMessage(Job job) {
     List<Pod> pods = client.pods().inNamespace(job.getMetadata().getNamespace())
         .withLabel("job-name", job.getMetadata().getName()).list().getItems();
@@ -227,17 +224,12 @@ final class BuildJobs {
   }
 
   /**
-   * Names are unique per Function and key ({@link BuildJobSpec#name}) up to a 24-bit hash of a shortened name; a
-   * Job that says it is another Function's, a brute-forced collision or a hand-made Job, never lends its image.
-   * A Function deleted and made again under its name keeps using the Job it left, as the image is the same.
+   * Whether the Job was started for {@code fn}, by its function-name label: the Function whose build-queue slot it
+   * holds. An install Job another Function shares ({@link #shareWith}) stays the starter's; a Function deleted and
+   * made again under its name keeps using the Job it left. No Job lends an image: the registry is asked for it.
    */
   static boolean ownedBy(Function fn, Job job) {
     return fn.getMetadata().getName().equals(label(job, Labels.FUNCTION_NAME));
-  }
-
-  static String owners(Job job) {
-    String function = label(job, Labels.FUNCTION_NAME);
-    return function == null ? "it has no " + Labels.FUNCTION_NAME + " label" : "Function " + function;
   }
 
   static String label(Job job, String key) {
@@ -261,10 +253,5 @@ final class BuildJobs {
 
   private static int count(Integer value) {
     return value == null ? 0 : value;
-  }
-
-  private <T extends HasMetadata> T apply(T desired) {
-    return client.resource(desired).fieldManager(FieldManagers.FUNCTION_CONTROLLER).forceConflicts()
-        .serverSideApply();
   }
 }

@@ -18,7 +18,6 @@ import io.gitfn.reconcile.StepRunner;
 import io.gitfn.reconcile.Steps;
 import io.gitfn.reconcile.WakeUps;
 import io.gitfn.reconcile.WrittenStatuses;
-import io.gitfn.reconcile.registry.RegistryLookup;
 import io.gitfn.source.MirrorCache;
 import io.gitfn.workload.WorkloadSettings;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -39,7 +38,7 @@ import java.util.List;
 
 /**
  * Runs a Function: builds its image once per content key and rolls it out. Its pass is its step list:
- * {@link PlanStep} (content key, image, context), {@link PinStep}, {@link ImageStep}, {@link LayeredImageStep} or
+ * {@link PlanStep} (content key, image, context), {@link PinStep}, {@link LayeredImageStep} or
  * {@link BuildlessStep} (the desired release), {@link WorkloadStep} (the dependents apply the release that runs), {@link ObserveRolloutStep},
  * {@link RollbackStep}, {@link CleanupStep}, then {@link ForgeStep} and {@link RepositoryNoticeStep}, which act once
  * the status is written. Each step goes as far as the world allows and a failed one shows on its condition
@@ -96,9 +95,8 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     BuildlessSources buildless = new BuildlessSources(client, builds);
     AutoRollbacks rollbacks = new AutoRollbacks(settings.autoRollback(), clock, meters);
     this.steps = Steps.<FunctionState>of(plan, new PinStep(buildless),
-        new ImageStep(buildJobs, builds, slots, new RegistryLookup(settings.registryLookup()), wakeUps, meters),
         new LayeredImageStep(buildJobs, builds, slots, new LayeredImages(builds.pushDeadline(), clock), wakeUps,
-            (namespace, name) -> SecretData.of(client.secrets().inNamespace(namespace).withName(name).get())),
+            (namespace, name) -> SecretData.of(client.secrets().inNamespace(namespace).withName(name).get()), meters),
         new BuildlessStep(buildless, builds), new WorkloadStep(rollbacks, buildless, workloads, builds),
         new ObserveRolloutStep(client), new RollbackStep(rollbacks), new CleanupStep(buildJobs, buildless, builds))
         .goingOnAfterFailures().always(new ForgeStep(forge), new RepositoryNoticeStep(repositories));
@@ -136,7 +134,7 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
   public DeleteControl cleanup(Function fn, Context<Function> context) {
     forge.forget(PlanStep.KIND, fn.getMetadata().getNamespace(), fn.getMetadata().getName());
     plan.untrack(fn);
-    slots.forget(ImageStep.owner(fn));
+    slots.forget(LayeredImageStep.owner(fn));
     RepositoryNoticeStep.wakeOwner(repositories, fn); // it may want the Function back
     return DeleteControl.defaultDelete(); // the children go with their owner
   }

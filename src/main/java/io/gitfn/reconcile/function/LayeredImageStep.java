@@ -11,6 +11,7 @@ import static io.gitfn.api.function.ConditionType.BUILD_READY;
 
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.gitfn.api.GoDuration;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.BuildMode;
 import io.gitfn.api.function.Function;
@@ -21,7 +22,6 @@ import io.gitfn.build.BuildQueue;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.DependencyInstallJob;
 import io.gitfn.build.FunctionBuildPlan;
-import io.gitfn.build.ImageBuilder;
 import io.gitfn.build.PackageRegistrySettings;
 import io.gitfn.build.RuntimeFiles;
 import io.gitfn.reconcile.Requeue;
@@ -33,12 +33,19 @@ import io.gitfn.reconcile.function.Rollout.Release;
 import io.gitfn.registry.FunctionImages;
 import io.gitfn.registry.RegistryAccess;
 import io.gitfn.registry.RegistryCredentials;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The layered builder's BuildReady (docs/functions.md#layered-images): the image of the plan's content key is the
@@ -59,6 +66,13 @@ final class LayeredImageStep implements FunctionStep {
   private final LayeredImages images;
   private final WakeUps<Function> wakeUps;
   private final SecretReader secrets;
+  private final Counter succeededInstalls;
+  private final Counter failedInstalls;
+  /**
+   * The UIDs of install Jobs counted as finished, so each counts once however many passes see it. Lost on a restart,
+   * as Micrometer's counters are, so a new process counts again the Jobs it finds finished.
+   */
+  private final Map<String, Boolean> counted = new ConcurrentHashMap<>();
 
   /** Reads a Secret's data in the Function's namespace; empty when it is missing. */
   interface SecretReader {
@@ -67,13 +81,15 @@ final class LayeredImageStep implements FunctionStep {
   }
 
   LayeredImageStep(BuildJobs jobs, BuildSettings settings, BuildSlots slots, LayeredImages images,
-      WakeUps<Function> wakeUps, SecretReader secrets) {
+      WakeUps<Function> wakeUps, SecretReader secrets, MeterRegistry meters) {
     this.jobs = jobs;
     this.settings = settings;
     this.slots = slots;
     this.images = images;
     this.wakeUps = wakeUps;
     this.secrets = secrets;
+    this.succeededInstalls = builds(meters, "succeeded");
+    this.failedInstalls = builds(meters, "failed");
   }
 
   @Override
@@ -84,8 +100,7 @@ final class LayeredImageStep implements FunctionStep {
   @Override
   public Result run(FunctionState state) throws StepFailure {
     Optional<FunctionBuildPlan> plan = state.plan();
-    if (state.pin() != null || plan.isEmpty() || settings.builder().tool() != ImageBuilder.Tool.LAYERED
-        || settings.modeOf(state.fn()) == BuildMode.BUILDLESS) {
+    if (state.pin() != null || plan.isEmpty() || settings.modeOf(state.fn()) == BuildMode.BUILDLESS) {
       return Result.next();
     }
     FunctionBuildPlan build = plan.get();
@@ -97,11 +112,15 @@ final class LayeredImageStep implements FunctionStep {
   /** The image by digest once it is in the registry; empty while it is not. */
   private Optional<String> ensure(FunctionState state, FunctionBuildPlan build) throws StepFailure {
     Function fn = state.fn();
+    // Whichever way this pass goes, a Job of the Function's that finished frees its slot: its image may be known
+    // already (a push that landed before its Pod ended, a Job found running after a restart), and then no pass
+    // of this Function follows the Job again.
+    releaseFinished(slots.queue(), state.jobs().stream().filter(job -> BuildJobs.ownedBy(fn, job)).toList());
     Optional<FunctionHistoryEntry> known = state.knownGoodEntry(build.key(), build.image())
         .filter(entry -> entry.getImage().contains("@sha256:"));
     if (known.isPresent()) {
       String image = known.get().getImage();
-      slots.queue().withdraw(ImageStep.owner(fn));
+      slots.queue().withdraw(owner(fn));
       images.forget(fn); // the history holds the push now
       // The pass that pushed it said how (bytes uploaded, layers reused); that stays until the key moves, rather
       // than a second status write to say less.
@@ -157,13 +176,13 @@ final class LayeredImageStep implements FunctionStep {
       throws StepFailure {
     Function fn = state.fn();
     BuildQueue queue = slots.queue();
-    String owner = ImageStep.owner(fn);
+    String owner = owner(fn);
     String name = DependencyInstallJob.name(needs.dependencyImage().reference());
-    String jobKey = ImageStep.jobKey(fn, name);
+    String jobKey = jobKey(fn, name);
     List<Job> own = state.jobs().stream().filter(job -> BuildJobs.ownedBy(fn, job)).toList();
     Optional<Job> found = jobs.find(fn, name, state.jobs(), queue.waits(owner, jobKey));
-    ImageStep.account(queue, fn, own, found.filter(job -> BuildJobs.ownedBy(fn, job)));
-    if (found.isPresent() && BuildJobs.failed(found.get()) && ImageStep.retryRequested(fn, found.get())) {
+    account(queue, fn, own, found.filter(job -> BuildJobs.ownedBy(fn, job)));
+    if (found.isPresent() && BuildJobs.failed(found.get()) && retryRequested(fn, found.get())) {
       jobs.delete(found.get()); // its deletion wakes the Function, whose next pass starts it again
       queue.finished(jobKey);
       state.condition(BUILD_READY, "Unknown", JOB_QUEUED, "installing the dependencies of " + build.image()
@@ -193,6 +212,9 @@ final class LayeredImageStep implements FunctionStep {
     Job job = found.get();
     if (BuildJobs.succeeded(job)) {
       queue.finished(jobKey);
+      if (firstCount(job)) {
+        succeededInstalls.increment();
+      }
       if (finishedBefore(job, needs.askedAt())) {
         // The registry was asked after the Job ended and still lacks the image: asking at once would loop.
         images.fail(fn, build.key(), "Job " + name + " succeeded, but registry " + needs.dependencyImage().registry()
@@ -209,6 +231,9 @@ final class LayeredImageStep implements FunctionStep {
     }
     if (BuildJobs.failed(job)) {
       queue.finished(jobKey);
+      if (firstCount(job)) {
+        failedInstalls.increment();
+      }
       String why = jobs.whyFailed(job);
       state.condition(BUILD_READY, "False", JOB_FAILED, "Job " + name + ", which installs the dependencies of "
           + build.image() + ", failed" + why + "; the running version stays. Fix the dependencies, or run `gitfn"
@@ -269,5 +294,61 @@ final class LayeredImageStep implements FunctionStep {
 
   static boolean isInstallJob(Job job) {
     return DependencyInstallJob.RESOURCE.equals(BuildJobs.label(job, Labels.RESOURCE));
+  }
+
+  /**
+   * Keeps the queue's count right: Jobs that finished or vanished free their slots, and Jobs running since before a
+   * restart take theirs.
+   *
+   * @param current the Job of the current key as the API server has it, which the informer may not have seen yet
+   */
+  static void account(BuildQueue queue, Function fn, Collection<Job> cached, Optional<Job> current) {
+    Set<String> live = new HashSet<>();
+    for (Job job : cached) {
+      if (BuildJobs.succeeded(job) || BuildJobs.failed(job)) {
+        queue.finished(jobKey(job));
+      } else {
+        queue.running(owner(fn), jobKey(job));
+        live.add(jobKey(job));
+      }
+    }
+    current.filter(job -> !BuildJobs.succeeded(job) && !BuildJobs.failed(job)).ifPresent(job -> live.add(jobKey(job)));
+    queue.settle(owner(fn), live);
+  }
+
+  /** Frees the slots of {@code jobs} that finished; those still running keep theirs. */
+  static void releaseFinished(BuildQueue queue, Collection<Job> jobs) {
+    jobs.stream().filter(job -> BuildJobs.succeeded(job) || BuildJobs.failed(job))
+        .forEach(job -> queue.finished(jobKey(job)));
+  }
+
+  /** A failed Job runs again when the Function holds a request the Job was not made for. */
+  static boolean retryRequested(Function fn, Job job) {
+    Optional<String> requested = Annotations.get(fn, Annotations.REQUESTED_AT);
+    return requested.isPresent() && !requested.equals(Annotations.get(job, Annotations.REQUESTED_AT));
+  }
+
+  /** Who holds slots in the build queue: the Function, by namespace and name. */
+  static String owner(Function fn) {
+    return fn.getMetadata().getNamespace() + "/" + fn.getMetadata().getName();
+  }
+
+  static String jobKey(Function fn, String name) {
+    return fn.getMetadata().getNamespace() + "/" + name;
+  }
+
+  private static String jobKey(Job job) {
+    return Objects.requireNonNull(job.getMetadata().getNamespace()) + "/" + job.getMetadata().getName();
+  }
+
+  private boolean firstCount(Job job) {
+    String uid = job.getMetadata().getUid();
+    return uid == null || counted.putIfAbsent(uid, Boolean.TRUE) == null;
+  }
+
+  /** {@code gitfn_builds_total{result}}: install Jobs that finished, counted when a pass first sees them finished. */
+  private static Counter builds(MeterRegistry meters, String result) {
+    return Counter.builder("gitfn.builds").description("Install Jobs that finished, by result")
+        .tag("result", result).register(meters);
   }
 }

@@ -9,6 +9,7 @@ import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.build.BuildSettings;
+import io.gitfn.build.DependencyInstallJob;
 import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.reconcile.function.Rollout.Release;
 import java.util.List;
@@ -16,9 +17,9 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * Once a release has rolled out, its history entry says so: automatic rollback returns only to such a version. The
- * current key's build Job stays, for its log. Deleting the other keys' Jobs and the sources the history no longer
- * names is FunctionControllerIT's and BuildlessIT's; the Jobs and sources are given no client here.
+ * Once a release has rolled out, its history entry says so: automatic rollback returns only to such a version. An
+ * install Job still running stays. Leaving and deleting finished install Jobs, and the sources the history no longer
+ * names, is FunctionControllerIT's and BuildlessIT's; the Jobs and sources are given no client here.
  */
 class CleanupStepTest {
 
@@ -28,11 +29,11 @@ class CleanupStepTest {
       BUILDS);
 
   @Test
-  void aReleaseThatRolledOutIsMarkedSoAndItsOwnFinishedJobStays() throws Exception {
+  void aReleaseThatRolledOutIsMarkedSoAndARunningInstallJobStays() throws Exception {
     Function fn = TestFunction.inline().build();
     FunctionBuildPlan plan = FunctionBuildPlan.ofInline(fn, BUILDS);
     Passes.withHistory(fn, entry(plan.key(), plan.image(), "inline", "Succeeded", null));
-    FunctionState state = Passes.of(fn, List.of(finishedJob(plan)));
+    FunctionState state = Passes.of(fn, List.of(runningInstall()));
     state.plan(plan);
     state.release(Optional.of(new Release(plan.key(), plan.image())));
     state.rolledOut(true);
@@ -58,9 +59,9 @@ class CleanupStepTest {
     assertThat(state.history()).singleElement().satisfies(e -> assertThat(e.getRolledOut()).isNull());
   }
 
-  private static Job finishedJob(FunctionBuildPlan plan) {
-    return new JobBuilder().withNewMetadata().withName("orders-build").withNamespace("shop")
-        .addToLabels(Labels.CONTENT_KEY, plan.key().tag()).endMetadata()
-        .withNewStatus().withSucceeded(1).endStatus().build();
+  private static Job runningInstall() {
+    return new JobBuilder().withNewMetadata().withName("gitfn-deps-0123").withNamespace("shop")
+        .addToLabels(Labels.RESOURCE, DependencyInstallJob.RESOURCE).endMetadata()
+        .withNewStatus().withActive(1).endStatus().build();
   }
 }

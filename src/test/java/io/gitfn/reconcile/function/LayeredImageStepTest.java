@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.gitfn.MutableClock;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
@@ -17,7 +19,8 @@ import io.gitfn.build.ImageBuilder;
 import io.gitfn.reconcile.StepFailure;
 import io.gitfn.reconcile.WakeUps;
 import io.gitfn.reconcile.function.Rollout.Release;
-import java.io.IOException;
+import io.gitfn.testbed.FreePorts;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -40,6 +43,21 @@ class LayeredImageStepTest {
   private static final String DIGEST = "@sha256:" + "a".repeat(64);
 
   private final MutableClock clock = new MutableClock(Passes.NOW);
+
+  @Test
+  void aFinishedJobFreesItsSlotEvenOnAPassThatNeedsNoInstallAndARunningOneKeepsIt() {
+    BuildQueue queue = new BuildQueue(2);
+    queue.running("shop/orders", "shop/gitfn-deps-done");
+    queue.running("shop/orders", "shop/gitfn-deps-running");
+    Job done = new JobBuilder().withNewMetadata().withName("gitfn-deps-done").withNamespace("shop").endMetadata()
+        .withNewStatus().withSucceeded(1).endStatus().build();
+    Job running = new JobBuilder().withNewMetadata().withName("gitfn-deps-running").withNamespace("shop")
+        .endMetadata().withNewStatus().withActive(1).endStatus().build();
+
+    LayeredImageStep.releaseFinished(queue, List.of(done, running));
+
+    assertThat(queue.runningCount()).as("the running Job's slot only").isEqualTo(1);
+  }
 
   @Test
   void aKeyTheHistoryHoldsByDigestRollsOutWithNoRegistryRequest() throws Exception {
@@ -83,7 +101,7 @@ class LayeredImageStepTest {
 
   @Test
   void aRegistryThatCannotBeReachedFailsBuildReadyAndIsAskedAgainOnlyAfterTheRetryDelay() throws Exception {
-    String closed = closedPort();
+    String closed = FreePorts.closedAddress();
     BuildSettings builds = layered(closed);
     Function fn = TestFunction.inline().build();
     FunctionBuildPlan plan = FunctionBuildPlan.ofInline(fn, builds);
@@ -123,7 +141,7 @@ class LayeredImageStepTest {
 
   @Test
   void aSourceOverTheLayersCapIsRefusedNamingTheCapBeforeAnyRegistryIsAskedAndIsNotAskedAgain() throws Exception {
-    String closed = closedPort();
+    String closed = FreePorts.closedAddress();
     BuildSettings builds = layered(closed);
     Function fn = TestFunction.inline().build();
     FunctionBuildPlan inline = FunctionBuildPlan.ofInline(fn, builds);
@@ -151,18 +169,13 @@ class LayeredImageStepTest {
   }
 
   /** A loopback address nothing listens on: a registry that cannot be reached. */
-  private static String closedPort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return "127.0.0.1:" + socket.getLocalPort();
-    }
-  }
 
   private LayeredImageStep step(BuildSettings builds, LayeredImages images) {
     BuildSlots slots = new BuildSlots(new BuildQueue(builds.concurrency()));
     slots.countFrom(Stream::empty);
     // No Secret in the namespace: anonymous, as the registry may allow.
     return new LayeredImageStep(new BuildJobs(null, builds), builds, slots, images, new WakeUps<>("functions"),
-        (namespace, name) -> Map.of());
+        (namespace, name) -> Map.of(), new SimpleMeterRegistry());
   }
 
   /** Pushes to {@code registry}, and every runtime's base image is there too. */

@@ -22,8 +22,9 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * gitfn's controller, in this JVM, running Functions on a real node as an operator would set it up there: buildah
- * as the builder, the node images ({@link NodeImages}) in the node's registry as base and builder images, and
+ * gitfn's controller, in this JVM, running Functions on a real node as an operator would set it up there: the
+ * layered builder, whose install Jobs pack with gitfn's own image ({@link TestBedBinaries#controllerImage}), the node
+ * images ({@link NodeImages}) in the node's registry as base images, and
  * {@link PackageMirrors} on the node's host address as the Functions' npm and PyPI registry. Functions' own Git
  * sources are checked hourly, so only a webhook brings a push in time; {@link #CONTROLLER_SECRET} verifies those.
  */
@@ -32,6 +33,8 @@ public final class NodeGitfn implements AutoCloseable {
   public static final String CONTROLLER_SECRET = "realnode-controller-wide-secret";
   /** The package-registry Secret each namespace needs: {@code .npmrc} and {@code pip.conf} for the mirrors. */
   public static final String PACKAGE_REGISTRY_SECRET = "package-registry";
+  /** Where gitfn's own image, which install Jobs pack with, is in the node's registry. */
+  private static final String PACKER = "gitfn/packer:test";
 
   private final RealNode node;
   private final PackageMirrors mirrors;
@@ -53,16 +56,17 @@ public final class NodeGitfn implements AutoCloseable {
   /** The same, with the node's build settings changed by {@code change} (a dependency cache, say). */
   public static NodeGitfn start(RealNode node, UnaryOperator<BuildSettings> change) throws Exception {
     NodeImages images = NodeImages.build();
-    for (String name : new String[] {"nodejs22", "nodejs24", "python312", "buildah"}) {
+    for (String name : new String[] {"nodejs22", "nodejs24", "python312"}) {
       node.pushImage(images.archive(name), images.reference(name));
     }
+    node.pushImage(TestBedBinaries.controllerImage(), PACKER);
     PackageMirrors mirrors = PackageMirrors.start(images.packages(), InetAddress.getByName(node.hostAddress()));
     node.installCrds();
     String registry = node.registry();
     BuildSettings builds = BuildSettings.defaults()
         .withRegistry(registry)
         .withInsecureRegistries(Set.of(registry))
-        .withBuilder(ImageBuilder.of(ImageBuilder.Tool.BUILDAH).withImage(registry + "/" + images.reference("buildah")))
+        .withBuilder(ImageBuilder.of(ImageBuilder.Tool.LAYERED).withImage(registry + "/" + PACKER))
         .withBaseImage(FunctionRuntime.NODEJS22, registry + "/" + images.reference("nodejs22"))
         .withBaseImage(FunctionRuntime.NODEJS24, registry + "/" + images.reference("nodejs24"))
         .withBaseImage(FunctionRuntime.PYTHON312, registry + "/" + images.reference("python312"))
@@ -83,17 +87,7 @@ public final class NodeGitfn implements AutoCloseable {
     }
   }
 
-  /**
-   * The controller with the layered builder: its install Jobs pack with gitfn's own image, which the build made
-   * ({@link TestBedBinaries#controllerImage}) and which goes to the node's registry first.
-   */
-  public static NodeGitfn startLayered(RealNode node) throws Exception {
-    node.pushImage(TestBedBinaries.controllerImage(), "gitfn/packer:test");
-    String packer = node.registry() + "/gitfn/packer:test";
-    return start(node, builds -> builds.withBuilder(ImageBuilder.of(ImageBuilder.Tool.LAYERED).withImage(packer)));
-  }
-
-  /** The registry Secret and the package-registry Secret the build Jobs of a namespace mount. */
+  /** The registry Secret and the package-registry Secret the install Jobs of a namespace mount. */
   public void prepare(KubernetesClient admin, String namespace) {
     createBuildSecrets(admin, namespace, mirrors);
   }
