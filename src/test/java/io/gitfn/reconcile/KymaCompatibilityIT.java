@@ -18,6 +18,8 @@ import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
 import io.gitfn.source.FolderTree;
 import io.gitfn.testbed.KubeTestBed;
+import io.gitfn.testbed.NodeImages;
+import io.gitfn.testbed.OciRegistry;
 import io.gitfn.testbed.TestBedBinaries;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
@@ -52,12 +54,16 @@ class KymaCompatibilityIT {
 
   private static final Path SHAPES = TestBedBinaries.projectDir().resolve("src/test/resources/io/gitfn/kyma/current");
   private static final Duration WAIT = Duration.ofSeconds(90);
+  /** The registry host the override tutorial names; the test bed's registry stands in for it. */
+  private static final String OVERRIDE_REGISTRY = "registry.example.com";
   private static ControllerUnderTest running;
+  private static OciRegistry registry;
 
   @BeforeAll
   static void startController(KubeTestBed bed) throws Exception {
     running = ControllerUnderTest.start(bed, "kyma-compat",
         ControllerSettings.defaults().withFunctionSourceInterval(Duration.ofSeconds(1)));
+    registry = bed.layeredBuilds().registry();
   }
 
   @AfterAll
@@ -92,6 +98,15 @@ class KymaCompatibilityIT {
           .withName("git-credentials").endMetadata()
           .withStringData(Map.of("username", http.credentials().username(), "password", http.credentials().password()))
           .build()).create();
+    }
+    if (yaml.contains("runtimeImageOverride: " + OVERRIDE_REGISTRY + "/")) {
+      // The layered builder reads the base image's manifest, so it must exist: the same repository and tag in the
+      // test bed's registry (what is in it does not matter where kwok runs the Pods).
+      String override = yaml.lines().filter(l -> l.contains("runtimeImageOverride: ")).findFirst().orElseThrow()
+          .strip().substring("runtimeImageOverride: ".length() + OVERRIDE_REGISTRY.length() + 1);
+      registry.push(NodeImages.build().archive("nodejs22"), override);
+      yaml = yaml.replace("runtimeImageOverride: " + OVERRIDE_REGISTRY + "/",
+          "runtimeImageOverride: " + registry.address() + "/");
     }
     createWhatTheShapesReferTo(client, ns);
 
