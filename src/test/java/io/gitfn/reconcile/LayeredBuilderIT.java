@@ -137,7 +137,9 @@ class LayeredBuilderIT {
             .withInsecureRegistries(Set.of(registry.address(), "127.0.0.1:" + silent.getLocalPort())))) {
       apply(client, TestFunction.inline().named("plain").inNamespace(ns.name()).uid(null)
           .runtime(FunctionRuntime.NODEJS22).code("module.exports = { main: () => 'a' };").build());
-      await().atMost(WAIT).until(() -> "True".equals(condition(get(client, ns, "plain"), "Running").getStatus()));
+      // Asserted, not polled: the Function may have no status yet at the first look.
+      await().atMost(WAIT).untilAsserted(() -> assertThat(condition(get(client, ns, "plain"), "Running").getStatus())
+          .isEqualTo("True"));
       String running = image(client, ns, "plain");
 
       apply(client, TestFunction.inline().named("plain").inNamespace(ns.name()).uid(null)
