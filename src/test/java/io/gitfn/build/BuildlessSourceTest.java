@@ -16,6 +16,21 @@ class BuildlessSourceTest {
 
   private static final BuildSettings BUILDS = BuildSettings.defaults();
 
+  @Test
+  void theNameIsTheFunctionsAndTheKeysAndALongOneIsShortenedWithAHashOfTheWhole() {
+    ContentKey key = new ContentKey("0123456789".repeat(6) + "abcd");
+    String stem = "a-function-whose-name-is-long-enough-to-need-shortening-";
+
+    String first = BuildlessSource.name(TestFunction.inline().named(stem + "one").build(), key);
+    String second = BuildlessSource.name(TestFunction.inline().named(stem + "two").build(), key);
+
+    assertThat(BuildlessSource.name(TestFunction.inline().named("orders").build(), key))
+        .isEqualTo("orders-src-0123456789");
+    assertThat(first).hasSizeLessThanOrEqualTo(63).endsWith("-src-0123456789").matches("[a-z0-9-]+");
+    assertThat(second).as("long names that share a prefix do not share a source").isNotEqualTo(first)
+        .hasSizeLessThanOrEqualTo(63);
+  }
+
   private static BuildlessSource source(Function fn) throws Exception {
     return BuildlessSource.of(fn, FunctionBuildPlan.ofInline(fn, BUILDS), BUILDS);
   }

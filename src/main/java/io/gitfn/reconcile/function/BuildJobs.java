@@ -75,13 +75,10 @@ final class BuildJobs {
     Job job = install.job();
     Annotations.get(fn, Annotations.REQUESTED_AT)
         .ifPresent(value -> job.getMetadata().setAnnotations(Map.of(Annotations.REQUESTED_AT, value)));
-    try {
-      createUnlessThere(install.source()); // there: another Function's, shared below, or this one's earlier pass
-      return client.resource(job).create();
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != HTTP_CONFLICT) {
-        throw e;
-      }
+    createUnlessThere(install.source()); // there: another Function's, shared below, or this one's earlier pass
+    Optional<Job> created = createUnlessThere(job);
+    if (created.isPresent()) {
+      return created.get();
     }
     Job existing = client.batch().v1().jobs().inNamespace(fn.getMetadata().getNamespace()).withName(name).get();
     if (existing == null) { // deleted since: the next pass creates it
@@ -90,13 +87,15 @@ final class BuildJobs {
     return ownerOf(fn, existing) ? existing : shareWith(fn, existing);
   }
 
-  private void createUnlessThere(HasMetadata object) {
+  /** The object as created, or empty when one of its name is there already. */
+  private <T extends HasMetadata> Optional<T> createUnlessThere(T object) {
     try {
-      client.resource(object).create();
+      return Optional.of(client.resource(object).create());
     } catch (KubernetesClientException e) {
       if (e.getCode() != HTTP_CONFLICT) {
         throw e;
       }
+      return Optional.empty();
     }
   }
 
