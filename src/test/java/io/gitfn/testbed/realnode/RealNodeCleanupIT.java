@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * A real node whose JVM is killed with SIGKILL (no shutdown hook, no close()) leaves this machine as it found it:
  * its guard tears down the processes, Pods, mounts, network namespaces, bridge, iptables and nftables rules,
  * cgroups and sysctls. The machine is read before the node starts, while it runs with a Pod and a Service, and
- * after; before and after must not differ.
+ * after; before and after must not differ. A node killed together with its guard is torn down by the next one.
  */
 class RealNodeCleanupIT {
 
@@ -39,15 +39,8 @@ class RealNodeCleanupIT {
     RealNode.stopShared();
     HostSnapshot before = HostSnapshot.take();
 
-    // The child's errors go to a file that a failure quotes: inherited, they would end up in failsafe's own files.
-    Path errors = Files.createTempFile(TestBedBinaries.projectDir().resolve("target"), "realnode-standalone-", ".err");
-    Process jvm = new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"),
-            "-Dgitfn.project.dir=" + TestBedBinaries.projectDir(),
-            StandaloneRealNode.class.getName())
-        .redirectError(errors.toFile())
-        .start();
+    Path errors = errorsFile();
+    Process jvm = startStandaloneNode(errors);
     Map<String, String> printed;
     List<ProcessHandle> started;
     HostSnapshot running;
@@ -82,13 +75,7 @@ class RealNodeCleanupIT {
     assertThat(jvm.waitFor(10, TimeUnit.SECONDS)).isTrue();
 
     String runDir = printed.get("run");
-    // The node's guard is among them, and ends only once teardown.sh has finished.
-    await().atMost(Duration.ofMinutes(3)).untilAsserted(() -> {
-      assertThat(started).as("processes still alive").noneMatch(ProcessHandle::isAlive);
-      assertThat(ProcessHandle.allProcesses().filter(p -> commandLine(p).contains(runDir)))
-          .as("processes whose command line names the run directory " + runDir)
-          .isEmpty();
-    });
+    untilGone(started, runDir);
     HostSnapshot after = HostSnapshot.take();
 
     assertThat(after.differencesFrom(before))
@@ -96,6 +83,88 @@ class RealNodeCleanupIT {
             + Path.of(runDir, "logs/node-guard.log"))
         .isEmpty();
     assertThat(running.differencesFrom(before)).as("the node changed what the comparison covers").isNotEmpty();
+  }
+
+  /**
+   * When every process of a node dies at once, its guard too (a cancelled CI job, a stopped sandbox), nothing runs
+   * its teardown: the bridge, the cgroups, the KUBE-* chains and the sysctls stay. The next node's guard finds
+   * them, sees from the lock that their node is gone, runs that node's own teardown.sh, and starts; once it is
+   * closed too, the machine is as it was before the first.
+   */
+  @Test
+  void aNodeKilledWithItsGuardIsTornDownByTheNextNode() throws Exception {
+    HostTools.verify();
+    RealNode.stopShared();
+    HostSnapshot before = HostSnapshot.take();
+
+    Path errors = errorsFile();
+    Process jvm = startStandaloneNode(errors);
+    String firstRun;
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8))) {
+      Map<String, String> printed = untilReady(out, errors);
+      firstRun = printed.get("run");
+      giveTheNodeSomethingToCleanUp(Path.of(printed.get("kubeconfig")));
+      // The guard first, so that the JVM's end cannot reach a teardown; then everything else of the node.
+      Path guardScript = Path.of(firstRun, "bin", "node-guard.sh");
+      ProcessHandle.allProcesses().filter(p -> commandLine(p).contains(guardScript.toString()))
+          .forEach(ProcessHandle::destroyForcibly);
+    } finally {
+      jvm.destroyForcibly();
+    }
+    assertThat(jvm.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    ProcessHandle.allProcesses().filter(p -> commandLine(p).contains(firstRun)).forEach(ProcessHandle::destroyForcibly);
+    HostSnapshot leftovers = HostSnapshot.take();
+    assertThat(leftovers.links()).as("the dead node's bridge, which nothing tore down").contains(NodeNetwork.BRIDGE);
+
+    Path secondErrors = errorsFile();
+    Process second = startStandaloneNode(secondErrors);
+    List<ProcessHandle> started;
+    String secondRun;
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(second.getInputStream(), StandardCharsets.UTF_8))) {
+      Map<String, String> printed = untilReady(out, secondErrors);
+      secondRun = printed.get("run");
+      started = Arrays.stream(printed.get("ready").split(" "))
+          .map(Long::parseLong)
+          .flatMap(pid -> ProcessHandle.of(pid).stream())
+          .toList();
+      assertThat(Files.readString(Path.of(secondRun, "logs/node-guard.log")))
+          .as("the second node's guard log")
+          .contains("the machine has the leftovers of the last real node, " + firstRun);
+    } finally {
+      second.destroyForcibly();
+    }
+    assertThat(second.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    untilGone(started, secondRun);
+
+    assertThat(HostSnapshot.take().differencesFrom(before))
+        .as("differences from the machine before the first node started; the guards' logs: "
+            + Path.of(firstRun, "logs/node-guard.log") + ", " + Path.of(secondRun, "logs/node-guard.log"))
+        .isEmpty();
+  }
+
+  /** The child's errors go to a file that a failure quotes: inherited, they would end up in failsafe's own files. */
+  private static Path errorsFile() throws java.io.IOException {
+    return Files.createTempFile(TestBedBinaries.projectDir().resolve("target"), "realnode-standalone-", ".err");
+  }
+
+  private static Process startStandaloneNode(Path errors) throws java.io.IOException {
+    return new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"),
+            "-Dgitfn.project.dir=" + TestBedBinaries.projectDir(),
+            StandaloneRealNode.class.getName())
+        .redirectError(errors.toFile())
+        .start();
+  }
+
+  /** The node's guard is among the processes, and ends only once teardown.sh has finished. */
+  private static void untilGone(List<ProcessHandle> started, String runDir) {
+    await().atMost(Duration.ofMinutes(3)).untilAsserted(() -> {
+      assertThat(started).as("processes still alive").noneMatch(ProcessHandle::isAlive);
+      assertThat(ProcessHandle.allProcesses().filter(p -> commandLine(p).contains(runDir)))
+          .as("processes whose command line names the run directory " + runDir)
+          .isEmpty();
+    });
   }
 
   /** A Pod (a sandbox, a container, a network namespace, a volume mount) and a Service (kube-proxy's rules). */

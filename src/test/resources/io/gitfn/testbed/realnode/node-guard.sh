@@ -22,8 +22,21 @@ if ! flock -n 9; then
   exit 3
 fi
 
-# host-record.sh changes nothing; when it refuses, what it found is not this node's to tear down.
-bash "$here/host-record.sh" || exit 4
+# host-record.sh changes nothing; when it refuses, what it found is not this node's to tear down. One exception:
+# the leftovers of the last real node, when that node died with its guard (every process on the machine killed:
+# a cancelled CI job, a sandbox stopped), so that its teardown never ran. This guard holds the lock, so no guard
+# of that node lives, and its run directory still holds the record of the machine before it: its own teardown.sh
+# puts the machine back, and only then is the machine looked at again.
+if ! bash "$here/host-record.sh"; then
+  last=$(cat "$LOCK.owner" 2>/dev/null)
+  if [[ -z "$last" || "$last" == "$RUN_DIR" || ! -f "$last/bin/teardown.sh" || ! -d "$last/host" ]]; then
+    exit 4
+  fi
+  echo "node-guard: the machine has the leftovers of the last real node, $last, whose guard is gone;" \
+    "running its teardown.sh" >&2
+  bash "$last/bin/teardown.sh" >&2
+  bash "$here/host-record.sh" || exit 4
+fi
 # From here on the machine's node state is this node's: teardown.sh of another run directory leaves it alone.
 echo "$RUN_DIR" >"$LOCK.owner"
 if ! bash "$here/network-up.sh"; then
