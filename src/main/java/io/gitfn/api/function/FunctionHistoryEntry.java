@@ -22,8 +22,9 @@ public class FunctionHistoryEntry {
   @JsonPropertyDescription("When this happened, in RFC 3339.")
   private String time;
 
-  @JsonPropertyDescription("What happened: Succeeded (a build Job built the image), Reused (the image was known, so"
-      + " nothing was built) or Failed (the build Job failed; the Deployment kept its image).")
+  @JsonPropertyDescription("What happened: Succeeded (the image was built: the controller pushed its source layer,"
+      + " after an install Job where its dependencies needed one), Reused (the image was known, so nothing was built)"
+      + " or Failed (the build failed; the Deployment kept its image).")
   private String outcome;
 
   @JsonPropertyDescription("When this version first rolled out (every replica Ready), in RFC 3339; automatic"

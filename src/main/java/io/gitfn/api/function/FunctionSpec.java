@@ -52,7 +52,7 @@ public class FunctionSpec {
   @JsonPropertyDescription("Environment variables of the Function's container.")
   private List<EnvVar> env;
 
-  @JsonPropertyDescription("Resources requested by the Function and by its build Job.")
+  @JsonPropertyDescription("Resources requested by the Function and by its dependency install Job.")
   private ResourceConfiguration resourceConfiguration;
 
   @ValidationRule(value = "self.minReplicas <= self.maxReplicas",

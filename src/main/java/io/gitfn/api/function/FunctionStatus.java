@@ -32,7 +32,7 @@ public class FunctionStatus implements ConditionedStatus {
   @JsonPropertyDescription("The resource profile of the Function's Pods, or custom for explicit resources.")
   private String functionResourceProfile;
 
-  @JsonPropertyDescription("Deprecated. The resource profile of the build Job.")
+  @JsonPropertyDescription("Deprecated: Kyma's build Job's resource profile; gitfn does not write it.")
   private String buildResourceProfile;
 
   @JsonPropertyDescription("The conditions ConfigurationReady, BuildReady and Running.")

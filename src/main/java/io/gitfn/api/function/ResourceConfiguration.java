@@ -4,7 +4,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.ValidationRule;
 
-/** The resources of a Function's Pods and of its build Job, each as a named profile or explicit requirements. */
+/**
+ * The resources of a Function's Pods and of its dependency install Job, each as a named profile or explicit
+ * requirements.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ResourceConfiguration {
 
@@ -12,7 +15,8 @@ public class ResourceConfiguration {
       message = "Use profile or resources")
   @ValidationRule(value = "(!has(self.profile) || self.profile in ['local-dev','slow','normal','fast'])",
       message = "Invalid profile, please use one of: ['local-dev','slow','normal','fast']")
-  @JsonPropertyDescription("Deprecated. Resources of the build Job's Pod.")
+  @JsonPropertyDescription("Resources of the Pod of the Job that installs the Function's dependencies. Kyma"
+      + " deprecated it with its build Job; gitfn's install Jobs use it.")
   private ProfileOrResources build;
 
   @ValidationRule(value = "has(self.profile) && !has(self.resources) || !has(self.profile) && has(self.resources)",
