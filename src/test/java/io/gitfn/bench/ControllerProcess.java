@@ -138,8 +138,13 @@ final class ControllerProcess implements AutoCloseable {
 
   /** The {@code Vm*} lines of {@code /proc/<pid>/status}, in KiB: VmRSS, VmHWM and the rest. */
   Map<String, Long> memoryKib() throws IOException {
+    return memoryKib(pid());
+  }
+
+  /** The {@code Vm*} lines of {@code /proc/<pid>/status} of any process, in KiB. */
+  static Map<String, Long> memoryKib(long pid) throws IOException {
     Map<String, Long> memory = new TreeMap<>();
-    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid()), "status"))) {
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
       if (line.startsWith("Vm") && line.endsWith(" kB")) {
         String[] parts = line.split(":\\s+");
         memory.put(parts[0], Long.parseLong(parts[1].replace(" kB", "").strip()));
