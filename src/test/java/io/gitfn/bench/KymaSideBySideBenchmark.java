@@ -42,7 +42,8 @@ import java.util.concurrent.TimeUnit;
  * given as {@code -Dkyma.source=DIR} ({@link KymaServerless}); its runtime image runs on the test bed's
  * {@code nodejs24} base instead of node:24-alpine, so that both controllers' Pods start the same Node.js. Both read
  * packages from the test bed's mirrors on the node's host. Both get Functions with the same resources: a small CPU
- * request and no CPU limit, so that Kyma's install at Pod start is not throttled by its default preset's limit.
+ * request and the node's two cores as the limit, so that Kyma's install at Pod start is not throttled by its default
+ * preset's limit of 800m.
  */
 final class KymaSideBySideBenchmark implements Benchmark {
 
@@ -249,8 +250,8 @@ final class KymaSideBySideBenchmark implements Benchmark {
 
   /**
    * A nodejs24 Function that answers {@code answer} and depends on {@code ms} and {@code packages}, with a small
-   * CPU request and no CPU limit, so that a hundred fit on the node's two cores and neither controller's Pods are
-   * throttled.
+   * CPU request, so that a hundred fit on the node's two cores, and a CPU limit of the node's two cores (Kyma refuses
+   * a Function without a CPU limit above its request), so that neither controller's Pods are throttled.
    */
   private static Function function(String namespace, String name, String answer, List<String> packages) {
     StringBuilder dependencies = new StringBuilder("\"ms\": \"2.1.3\"");
@@ -264,7 +265,7 @@ final class KymaSideBySideBenchmark implements Benchmark {
             + "}}")
         .resources(new ResourceRequirementsBuilder()
             .addToRequests("cpu", new Quantity("10m")).addToRequests("memory", new Quantity("64Mi"))
-            .addToLimits("memory", new Quantity("512Mi")).build())
+            .addToLimits("cpu", new Quantity("2")).addToLimits("memory", new Quantity("512Mi")).build())
         .build();
   }
 
@@ -291,6 +292,7 @@ final class KymaSideBySideBenchmark implements Benchmark {
       KymaSideBySideBenchmark.apply(client, fn);
       URI service = null;
       long deadline = started + STEP.toNanos();
+      long checked = started;
       while (service == null || !expected.equals(NewConnection.get(service))) {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException(change + " in " + namespace + " did not answer `" + expected
@@ -298,6 +300,10 @@ final class KymaSideBySideBenchmark implements Benchmark {
         }
         Thread.sleep(20);
         service = service != null ? service : serviceUri(client, namespace, "hello");
+        if (System.nanoTime() - checked > 1_000_000_000L) {
+          refused(client, namespace, "hello");
+          checked = System.nanoTime();
+        }
       }
       long answering = System.nanoTime();
       long updated = updates.firstAfter(started, generation);
@@ -346,10 +352,21 @@ final class KymaSideBySideBenchmark implements Benchmark {
         if (service != null && expected.equals(NewConnection.get(service))) {
           return;
         }
+        refused(client, namespace, name);
         Thread.sleep(500);
       }
       throw new IllegalStateException(name + " in " + namespace + " did not answer `" + expected + "` within " + STEP
           + "; its status: " + status(client, namespace, name));
+    }
+
+    /** Fails at once when the controller refused the spec, rather than after {@link #STEP}. */
+    private static void refused(KubernetesClient client, String namespace, String name) {
+      Function fn = client.resources(Function.class).inNamespace(namespace).withName(name).get();
+      if (fn != null && fn.getStatus() != null && fn.getStatus().getConditions() != null
+          && fn.getStatus().getConditions().stream().anyMatch(c -> "ConfigurationReady".equals(c.getType())
+              && "False".equals(c.getStatus()) && "InvalidFunctionSpec".equals(c.getReason()))) {
+        throw new IllegalStateException(name + " in " + namespace + " was refused: " + status(client, namespace, name));
+      }
     }
 
     private static URI serviceUri(KubernetesClient client, String namespace, String name) {
