@@ -108,7 +108,9 @@ final class KymaSideBySideBenchmark implements Benchmark {
     }
     KymaServerless kyma = KymaServerless.build(Path.of(source));
     System.out.println("Kyma serverless " + kyma.commit() + ": " + kyma.manager());
-    Path dir = Files.createDirectories(TestBedBinaries.projectDir().resolve("target/bench/kyma-side-by-side"));
+    // A folder per run: the controllers' logs are appended to, and a start reads its log for its ready line.
+    Path dir = Files.createTempDirectory(Files.createDirectories(
+        TestBedBinaries.projectDir().resolve("target/bench/kyma-side-by-side")), "run-");
     RealNode node = RealNode.shared();
     try {
       NodeImages images = NodeImages.build();
