@@ -251,7 +251,9 @@ final class KymaSideBySideBenchmark implements Benchmark {
   }
 
   /**
-   * A nodejs24 Function that answers {@code answer} and depends on {@code ms} and {@code packages}, with a small
+   * A nodejs24 Function that answers {@code answer} and depends on {@code ms} and {@code packages}, written as Kyma's
+   * tutorials write it ({@code main: function}): Kyma's nodejs24 runtime loads a handler with {@code import()}, and
+   * Node.js finds no export {@code main} in {@code module.exports = { main: () => ... }}. It has a small
    * CPU request, so that a hundred fit on the node's two cores, and a CPU limit of the node's two cores (Kyma refuses
    * a Function without a CPU limit above its request), so that neither controller's Pods are throttled.
    */
@@ -262,7 +264,8 @@ final class KymaSideBySideBenchmark implements Benchmark {
       dependencies.append(", \"").append(parts[0]).append("\": \"").append(parts[1]).append('"');
     }
     return TestFunction.inline().named(name).inNamespace(namespace).uid(null).runtime(FunctionRuntime.NODEJS24)
-        .code("const ms = require('ms');\nmodule.exports = { main: () => '" + answer + "' };\n")
+        .code("const ms = require('ms');\nmodule.exports = { main: function (event, context) { return '" + answer
+            + "'; } };\n")
         .dependencies("{\"name\": \"" + name + "\", \"version\": \"1.0.0\", \"dependencies\": {" + dependencies
             + "}}")
         .resources(new ResourceRequirementsBuilder()
