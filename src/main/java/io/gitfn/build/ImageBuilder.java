@@ -12,9 +12,8 @@ import java.util.Objects;
  *
  * @param tool the builder: layered
  * @param image the image of the install Jobs' {@code pack} container
- * @param args unused by the layered builder; kept for the record's shape
  */
-public record ImageBuilder(Tool tool, String image, List<String> args) {
+public record ImageBuilder(Tool tool, String image) {
 
   /** gitfn's own image, of this version, as the chart installs it. */
   public static final String GITFN_IMAGE = "ghcr.io/gitfn/gitfn:" + BuildInfo.load().gitfn();
@@ -73,16 +72,15 @@ public record ImageBuilder(Tool tool, String image, List<String> args) {
     if (image == null || image.isBlank()) {
       throw new IllegalArgumentException("the " + tool.value() + " image must not be blank");
     }
-    args = List.copyOf(Objects.requireNonNull(args, "args"));
   }
 
   /** The tool with its default image. */
   public static ImageBuilder of(Tool tool) {
-    return new ImageBuilder(tool, tool.defaultImage, List.of());
+    return new ImageBuilder(tool, tool.defaultImage);
   }
 
   /** The same tool from another image, such as a mirror's copy or one pinned by digest. */
   public ImageBuilder withImage(String other) {
-    return new ImageBuilder(tool, other, args);
+    return new ImageBuilder(tool, other);
   }
 }
