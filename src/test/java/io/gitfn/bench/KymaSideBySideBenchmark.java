@@ -52,8 +52,7 @@ final class KymaSideBySideBenchmark implements Benchmark {
   private static final int REVERTS = 3;
   private static final int FUNCTIONS = 100;
   private static final int FUNCTION_BATCH = 20;
-  private static final Duration STEP = Duration.ofMinutes(6);
-  private static final String LABEL = "serverless.kyma-project.io/function-name";
+  private static final Duration STEP = RealNodeChanges.BUILD_AND_ROLL_OUT;
   /** Packages the test bed's npm mirror serves that have no dependencies of their own. */
   private static final List<String> NPM = List.of("escape-html@1.0.3", "etag@1.8.1", "fresh@2.0.0");
 
@@ -222,7 +221,7 @@ final class KymaSideBySideBenchmark implements Benchmark {
           apply(client, function(namespace, name, name + " up", List.of()));
         }
         for (String name : names) {
-          Changes.awaitAnswer(client, namespace, name, name + " up");
+          RealNodeChanges.awaitAnswer(client, namespace, name, name + " up");
         }
         System.out.println("  " + (batch + 1) * FUNCTION_BATCH + " Functions answering after "
             + (System.nanoTime() - started) / 1_000_000 + " ms");
@@ -301,12 +300,12 @@ final class KymaSideBySideBenchmark implements Benchmark {
       while (service == null || !expected.equals(NewConnection.get(service))) {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException(change + " in " + namespace + " did not answer `" + expected
-              + "` within " + STEP + "; the Function's status: " + status(client, namespace, "hello"));
+              + "` within " + STEP + "; the Function's status: " + RealNodeChanges.status(client, namespace, "hello"));
         }
         Thread.sleep(20);
-        service = service != null ? service : serviceUri(client, namespace, "hello");
+        service = service != null ? service : RealNodeChanges.serviceUri(client, namespace, "hello");
         if (System.nanoTime() - checked > 1_000_000_000L) {
-          refused(client, namespace, "hello");
+          RealNodeChanges.refused(client, namespace, "hello");
           checked = System.nanoTime();
         }
       }
@@ -315,73 +314,8 @@ final class KymaSideBySideBenchmark implements Benchmark {
       double millis = (answering - started) / 1e6;
       System.out.printf("  %s: %d ms (apply → Deployment updated %s, → answering %d ms)%n", change, (long) millis,
           updated < 0 ? "(not seen)" : (updated - started) / 1_000_000 + " ms", (answering - started) / 1_000_000);
-      settle(expected);
+      RealNodeChanges.settle(client, namespace, "hello", expected);
       return millis;
-    }
-
-    /**
-     * Until the rollout has finished (every Pod of the current template, none terminating) and ten new connections
-     * in a row get {@code expected}: the next change must not be timed against the Pod of the version before.
-     */
-    private void settle(String expected) throws Exception {
-      long deadline = System.nanoTime() + STEP.toNanos();
-      URI service = serviceUri(client, namespace, "hello");
-      int inARow = 0;
-      while (inARow < 10) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("hello in " + namespace + " did not settle on `" + expected + "`");
-        }
-        List<Deployment> deployments = client.apps().deployments().inNamespace(namespace).withLabel(LABEL, "hello")
-            .list().getItems();
-        boolean rolledOut = deployments.size() == 1 && rolledOut(deployments.get(0))
-            && client.pods().inNamespace(namespace).withLabel(LABEL, "hello").list().getItems().stream()
-                .noneMatch(p -> p.getMetadata().getDeletionTimestamp() != null);
-        inARow = rolledOut && expected.equals(NewConnection.get(service)) ? inARow + 1 : 0;
-        Thread.sleep(100);
-      }
-    }
-
-    private static boolean rolledOut(Deployment deployment) {
-      var status = deployment.getStatus();
-      return status != null
-          && Objects.equals(status.getObservedGeneration(), deployment.getMetadata().getGeneration())
-          && Objects.equals(status.getUpdatedReplicas(), deployment.getSpec().getReplicas())
-          && Objects.equals(status.getReplicas(), deployment.getSpec().getReplicas());
-    }
-
-    static void awaitAnswer(KubernetesClient client, String namespace, String name, String expected)
-        throws Exception {
-      long deadline = System.nanoTime() + STEP.toNanos();
-      while (System.nanoTime() < deadline) {
-        URI service = serviceUri(client, namespace, name);
-        if (service != null && expected.equals(NewConnection.get(service))) {
-          return;
-        }
-        refused(client, namespace, name);
-        Thread.sleep(500);
-      }
-      throw new IllegalStateException(name + " in " + namespace + " did not answer `" + expected + "` within " + STEP
-          + "; its status: " + status(client, namespace, name));
-    }
-
-    /** Fails at once when the controller refused the spec, rather than after {@link #STEP}. */
-    private static void refused(KubernetesClient client, String namespace, String name) {
-      Function fn = client.resources(Function.class).inNamespace(namespace).withName(name).get();
-      if (fn != null && fn.getStatus() != null && fn.getStatus().getConditions() != null
-          && fn.getStatus().getConditions().stream().anyMatch(c -> "ConfigurationReady".equals(c.getType())
-              && "False".equals(c.getStatus()) && "InvalidFunctionSpec".equals(c.getReason()))) {
-        throw new IllegalStateException(name + " in " + namespace + " was refused: " + status(client, namespace, name));
-      }
-    }
-
-    private static URI serviceUri(KubernetesClient client, String namespace, String name) {
-      var service = client.services().inNamespace(namespace).withName(name).get();
-      return service == null ? null : URI.create("http://" + service.getSpec().getClusterIP() + "/");
-    }
-
-    private static String status(KubernetesClient client, String namespace, String name) {
-      Function fn = client.resources(Function.class).inNamespace(namespace).withName(name).get();
-      return fn == null ? "no Function" : client.getKubernetesSerialization().asJson(fn.getStatus());
     }
   }
 
@@ -397,7 +331,8 @@ final class KymaSideBySideBenchmark implements Benchmark {
     private final Watch watch;
 
     DeploymentUpdates(KubernetesClient client, String namespace, String function) {
-      watch = client.apps().deployments().inNamespace(namespace).withLabel(LABEL, function).watch(new Watcher<>() {
+      watch = client.apps().deployments().inNamespace(namespace)
+          .withLabel(RealNodeChanges.FUNCTION_LABEL, function).watch(new Watcher<>() {
         @Override
         public void eventReceived(Action action, Deployment deployment) {
           Long generation = deployment.getMetadata().getGeneration();

@@ -2,6 +2,7 @@ package io.gitfn.bench;
 
 import static io.gitfn.bench.ControllerBenchmark.percentile;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
@@ -26,6 +27,8 @@ final class RealNodeChanges {
 
   static final Duration BUILD_AND_ROLL_OUT = Duration.ofMinutes(6);
   static final String NAMESPACE = "bench";
+  /** The label gitfn and Kyma both put on a Function's Deployment and Pods. */
+  static final String FUNCTION_LABEL = "serverless.kyma-project.io/function-name";
 
   private RealNodeChanges() {
   }
@@ -51,45 +54,82 @@ final class RealNodeChanges {
    * kept-alive connection would stay on the old Pod through its preStop pause and drain.
    */
   static void awaitAnswer(KubernetesClient client, String name, String expected) throws Exception {
+    awaitAnswer(client, NAMESPACE, name, expected);
+  }
+
+  /** The same in {@code namespace}; fails at once when the controller refused the Function's spec. */
+  static void awaitAnswer(KubernetesClient client, String namespace, String name, String expected) throws Exception {
     long deadline = System.nanoTime() + BUILD_AND_ROLL_OUT.toNanos();
     while (System.nanoTime() < deadline) {
-      var service = client.services().inNamespace(NAMESPACE).withName(name).get();
-      if (service != null && expected.equals(NewConnection.get(URI.create("http://" + service.getSpec().getClusterIP() + "/")))) {
+      URI service = serviceUri(client, namespace, name);
+      if (service != null && expected.equals(NewConnection.get(service))) {
         return;
       }
+      refused(client, namespace, name);
       Thread.sleep(500);
     }
-    Function fn = client.resources(Function.class).inNamespace(NAMESPACE).withName(name).get();
-    throw new IllegalStateException(name + " did not answer `" + expected + "` within " + BUILD_AND_ROLL_OUT
-        + "; its status: " + (fn == null ? "no Function" : client.getKubernetesSerialization().asJson(fn.getStatus())));
+    throw new IllegalStateException(name + " in " + namespace + " did not answer `" + expected + "` within "
+        + BUILD_AND_ROLL_OUT + "; its status: " + status(client, namespace, name));
+  }
+
+  /** Fails when the controller refused the Function's spec, which no wait mends. */
+  static void refused(KubernetesClient client, String namespace, String name) {
+    Function fn = client.resources(Function.class).inNamespace(namespace).withName(name).get();
+    if (fn != null && fn.getStatus() != null && fn.getStatus().getConditions() != null
+        && fn.getStatus().getConditions().stream().anyMatch(c -> "ConfigurationReady".equals(c.getType())
+            && "False".equals(c.getStatus()) && "InvalidFunctionSpec".equals(c.getReason()))) {
+      throw new IllegalStateException(name + " in " + namespace + " was refused: " + status(client, namespace, name));
+    }
+  }
+
+  /** The Function's status as JSON, for a failure's message. */
+  static String status(KubernetesClient client, String namespace, String name) {
+    Function fn = client.resources(Function.class).inNamespace(namespace).withName(name).get();
+    return fn == null ? "no Function" : client.getKubernetesSerialization().asJson(fn.getStatus());
+  }
+
+  /** Where a new connection reaches {@code name}'s Service, or null while it has none. */
+  static URI serviceUri(KubernetesClient client, String namespace, String name) {
+    var service = client.services().inNamespace(namespace).withName(name).get();
+    return service == null ? null : URI.create("http://" + service.getSpec().getClusterIP() + "/");
+  }
+
+  /** {@link #settle(KubernetesClient, String, String, String)} for hello in {@link #NAMESPACE}. */
+  static void settle(KubernetesClient client, String expected) throws Exception {
+    settle(client, NAMESPACE, "hello", expected);
   }
 
   /**
-   * Waits until the change has finished rolling out: the Deployment's Pods are all of its current template, none is
-   * still terminating, and new connections get {@code expected} every time. The first answer of a new version comes
-   * while the old Pod still serves, so the next change must not start before this, or it would be timed against
-   * the Pod of the version before.
+   * Waits until the change has finished rolling out: the Function's Deployment has all its Pods of its current
+   * template, none is still terminating, and new connections get {@code expected} every time. The first answer of a
+   * new version comes while the old Pod still serves, so the next change must not start before this, or it would be
+   * timed against the Pod of the version before. The Deployment is found by the Function's label: Kyma names it
+   * {@code <function>-<random>}.
    */
-  static void settle(KubernetesClient client, String expected) throws Exception {
+  static void settle(KubernetesClient client, String namespace, String name, String expected) throws Exception {
     long deadline = System.nanoTime() + BUILD_AND_ROLL_OUT.toNanos();
-    URI service = URI.create("http://" + client.services().inNamespace(NAMESPACE).withName("hello").get().getSpec()
-        .getClusterIP() + "/");
+    URI service = serviceUri(client, namespace, name);
     int inARow = 0;
     while (inARow < 10) {
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("hello did not settle on `" + expected + "` within " + BUILD_AND_ROLL_OUT);
+        throw new IllegalStateException(name + " in " + namespace + " did not settle on `" + expected + "` within "
+            + BUILD_AND_ROLL_OUT);
       }
-      var deployment = client.apps().deployments().inNamespace(NAMESPACE).withName("hello").get();
-      var status = deployment.getStatus();
-      boolean rolledOut = status != null && Objects.equals(status.getObservedGeneration(),
-          deployment.getMetadata().getGeneration())
-          && Objects.equals(status.getUpdatedReplicas(), deployment.getSpec().getReplicas())
-          && Objects.equals(status.getReplicas(), deployment.getSpec().getReplicas())
-          && client.pods().inNamespace(NAMESPACE).withLabels(deployment.getSpec().getSelector().getMatchLabels())
-              .list().getItems().stream().noneMatch(p -> p.getMetadata().getDeletionTimestamp() != null);
+      List<Deployment> deployments = client.apps().deployments().inNamespace(namespace)
+          .withLabel(FUNCTION_LABEL, name).list().getItems();
+      boolean rolledOut = deployments.size() == 1 && rolledOut(deployments.get(0))
+          && client.pods().inNamespace(namespace).withLabel(FUNCTION_LABEL, name).list().getItems().stream()
+              .noneMatch(p -> p.getMetadata().getDeletionTimestamp() != null);
       inARow = rolledOut && expected.equals(NewConnection.get(service)) ? inARow + 1 : 0;
       Thread.sleep(100);
     }
+  }
+
+  private static boolean rolledOut(Deployment deployment) {
+    var status = deployment.getStatus();
+    return status != null && Objects.equals(status.getObservedGeneration(), deployment.getMetadata().getGeneration())
+        && Objects.equals(status.getUpdatedReplicas(), deployment.getSpec().getReplicas())
+        && Objects.equals(status.getReplicas(), deployment.getSpec().getReplicas());
   }
 
   /** The steps of one change, from the push (started by {@code push}) until {@code done}; printed as it ends. */
