@@ -31,15 +31,19 @@ import java.util.Optional;
  * read-only root filesystems, only emptyDir, ConfigMap and Secret volumes).
  *
  * <ol>
- *   <li>The init container {@value BuildlessDeployment#INSTALL} runs in the runtime's base image, named by digest,
- *       and is buildless mode's install ({@link InstallScript}, without the cache): it copies the runtime's files and
- *       the Function's dependency files from the source ConfigMap into an emptyDir, and runs {@code npm ci} or
+ *   <li>The container {@value BuildlessDeployment#INSTALL} runs in the runtime's base image, named by digest, and is
+ *       buildless mode's install ({@link InstallScript}, without the cache): it copies the runtime's files and the
+ *       Function's dependency files from the source ConfigMap into an emptyDir, and runs {@code npm ci} or
  *       {@code pip install --target} there, so packages with native code build against the base image's own libc.
- *       Only this container mounts the package-registry Secret.
- *   <li>The container {@value #PACK} runs gitfn's own image: {@code gitfn pack} reads the emptyDir, writes the
- *       runtime layer and the dependency layer, and pushes the dependency image. Only this container mounts the
- *       push credentials.
+ *       Its last act is to write its exit code to {@value #EXIT_FILE}. Only this container mounts the
+ *       package-registry Secret.
+ *   <li>The container {@value #PACK} runs gitfn's own image: {@code gitfn pack} waits for that file, then reads the
+ *       emptyDir, writes the runtime layer and the dependency layer, and pushes the dependency image. Only this
+ *       container mounts the push credentials.
  * </ol>
+ * Both start at once, rather than the install as an init container, so that the pack container's start and its
+ * JVM's (about 2 s on a 2-core node, measured in docs/benchmarks.md#realnode-layered) pass while npm or pip runs
+ * instead of after it. The Pod requests the sum of both containers' resources rather than the larger.
  * Neither talks to the API server, so the Pod gets no ServiceAccount token.
  */
 public final class DependencyInstallJob {
@@ -50,6 +54,10 @@ public final class DependencyInstallJob {
   /** The container that packs and pushes. */
   public static final String PACK = "pack";
   static final String REGISTRY_AUTH = "/gitfn-registry-auth";
+  /** The emptyDir where the install says it ended; neither layer reads it. */
+  static final String INSTALL_STATUS = "/gitfn-install";
+  /** The install's exit code, written as it ends, which the pack container waits for. */
+  public static final String EXIT_FILE = INSTALL_STATUS + "/exit";
 
   private DependencyInstallJob() {
   }
@@ -102,14 +110,19 @@ public final class DependencyInstallJob {
     Map<String, String> labels = new LinkedHashMap<>(ChildLabels.ofFunction(fn));
     labels.put(Labels.RESOURCE, RESOURCE);
     BuildSettings noCache = builds.withDependencyCacheClaim(null);
-    Container installer = BuildlessDeployment.installer(fn, noCache, new ContainerBuilder()
+    Container install = BuildlessDeployment.installer(fn, noCache, new ContainerBuilder()
         .withImage(base)
         .withImagePullPolicy("IfNotPresent")
         .withResources(BuildProfiles.forFunction(fn, builds.buildProfile()))
         .withSecurityContext(SecurityContexts.container((SecurityContext) null))
         .build(), true, !runtimePresent);
+    Container installer = new ContainerBuilder(install)
+        .withCommand("sh", "-c", InstallScript.reportingExit(install.getCommand().get(2), EXIT_FILE))
+        .addToVolumeMounts(BuildlessDeployment.mount("install-status", INSTALL_STATUS, false))
+        .build();
     List<Volume> volumes = new ArrayList<>(BuildlessDeployment.volumes(fn, sourceConfigMap, noCache));
     volumes.add(new VolumeBuilder().withName("tmp").withNewEmptyDir().endEmptyDir().build());
+    volumes.add(new VolumeBuilder().withName("install-status").withNewEmptyDir().endEmptyDir().build());
     volumes.add(credentialsVolume(builds));
     return new JobBuilder()
         .withNewMetadata()
@@ -132,8 +145,7 @@ public final class DependencyInstallJob {
         .withAutomountServiceAccountToken(false)
         .withSecurityContext(SecurityContexts.pod((PodSecurityContext) null))
         .withVolumes(volumes)
-        .withInitContainers(installer)
-        .withContainers(packer(fn, base, target, runtimeImage, runtimePresent, packer, builds))
+        .withContainers(installer, packer(fn, base, target, runtimeImage, runtimePresent, packer, builds))
         .endSpec()
         .endTemplate()
         .endSpec()
@@ -148,7 +160,8 @@ public final class DependencyInstallJob {
         "--base", base,
         "--runtime-image", runtimeImage,
         "--to", target,
-        "--docker-config", REGISTRY_AUTH + "/config.json"));
+        "--docker-config", REGISTRY_AUTH + "/config.json",
+        "--wait-for", EXIT_FILE));
     if (runtimePresent) {
       args.add("--runtime-present");
     }
@@ -172,6 +185,7 @@ public final class DependencyInstallJob {
         .withVolumeMounts(
             BuildlessDeployment.mount("app", BuildlessDeployment.APP, true),
             credentialsMount(REGISTRY_AUTH),
+            BuildlessDeployment.mount("install-status", INSTALL_STATUS, true),
             BuildlessDeployment.mount("tmp", "/tmp", false))
         .build();
   }

@@ -50,6 +50,16 @@ final class InstallScript {
   }
 
   /**
+   * {@code script}, ending with its exit code written to {@code exitFile}, whether it succeeds or fails: an install
+   * Job's pack container starts beside the install and waits for that file ({@link DependencyInstallJob}). The code
+   * is written to a temporary name and renamed, so the reader never sees half of it.
+   */
+  static String reportingExit(String script, String exitFile) {
+    return "trap 'code=$?; echo $code > " + exitFile + ".tmp && mv " + exitFile + ".tmp " + exitFile
+        + "; exit $code' EXIT\n" + script;
+  }
+
+  /**
    * The install, skipped when the cache has the key; the folders it fills are kept under the key afterwards. The
    * key hashes the file names too, so a lock file that appears or goes changes it.
    */

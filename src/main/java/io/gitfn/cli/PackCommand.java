@@ -4,6 +4,8 @@ import io.gitfn.api.GoDuration;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.manifest.Runtimes;
 import io.gitfn.packer.DependencyImage;
+import io.gitfn.packer.InstallExit;
+import io.gitfn.packer.WarmUp;
 import io.gitfn.registry.ImageAssembler;
 import io.gitfn.registry.ImageName;
 import io.gitfn.registry.RegistryAccess;
@@ -74,6 +76,11 @@ final class PackCommand implements Callable<Integer> {
       description = "A registry spoken to over plain HTTP; may be repeated.")
   List<String> insecureRegistries = new ArrayList<>();
 
+  @Option(names = "--wait-for", paramLabel = "FILE",
+      description = "Start beside the install: wait until it writes its exit code to FILE, then pack if it is 0."
+          + " The Job's deadline bounds the wait.")
+  Path installExit;
+
   @Option(names = "--deadline", defaultValue = "10m", paramLabel = "DURATION",
       description = "How long the push may take, retries included (default: ${DEFAULT-VALUE}).")
   String deadline;
@@ -96,6 +103,14 @@ final class PackCommand implements Callable<Integer> {
       ImageAssembler assembler = new ImageAssembler(access(), "gitfn-pack", pool, GoDuration.parse(deadline))
           .retryingUnreachable(TRIES, FIRST_PAUSE, warning -> warn(warning));
       ImageName runtimeOn = parse("--runtime-image", runtimeImage);
+      if (installExit != null) {
+        Thread warming = WarmUp.start(access(), runtimePresent ? runtimeOn : from);
+        int code = InstallExit.await(installExit);
+        warming.interrupt();
+        if (code != 0) {
+          throw new CommandException("the install ended with exit code " + code + "; nothing was packed");
+        }
+      }
       DependencyImage image = new DependencyImage(assembler, scratch);
       ImageAssembler.Pushed pushed = runtimePresent
           ? image.pushDependencies(language, installed, runtimeOn, to)
@@ -105,6 +120,10 @@ final class PackCommand implements Callable<Integer> {
       return 0;
     } catch (CommandException | IOException | RegistryFailure e) {
       spec.commandLine().getErr().println("Error: " + e.getMessage());
+      return FAILED;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      spec.commandLine().getErr().println("Error: stopped while waiting for the install");
       return FAILED;
     } finally {
       pool.shutdownNow();

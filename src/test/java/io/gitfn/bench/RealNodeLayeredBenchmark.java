@@ -287,8 +287,6 @@ final class RealNodeLayeredBenchmark implements Benchmark {
               .list().getItems()) {
             log.append("pod ").append(pod.getMetadata().getName()).append(" created ")
                 .append(pod.getMetadata().getCreationTimestamp()).append('\n');
-            pod.getStatus().getInitContainerStatuses().forEach(c -> log.append(c.getName()).append(' ')
-                .append(c.getState()).append('\n'));
             pod.getStatus().getContainerStatuses().forEach(c -> log.append(c.getName()).append(' ')
                 .append(c.getState()).append('\n'));
             for (String container : List.of("install", "pack")) {

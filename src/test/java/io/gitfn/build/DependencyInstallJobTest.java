@@ -33,15 +33,17 @@ class DependencyInstallJobTest {
   void theInstallRunsInTheBaseImageByDigestAndThePackerInGitfnsImage() {
     PodSpec pod = job(SETTINGS).getSpec().getTemplate().getSpec();
 
-    assertThat(pod.getInitContainers()).singleElement().satisfies(install -> {
+    assertThat(pod.getInitContainers()).as("both start at once").isEmpty();
+    assertThat(pod.getContainers()).hasSize(2);
+    assertThat(install(pod)).satisfies(install -> {
       assertThat(install.getName()).isEqualTo(BuildlessDeployment.INSTALL);
       assertThat(install.getImage()).isEqualTo(BASE);
     });
-    assertThat(pod.getContainers()).singleElement().satisfies(pack -> {
+    assertThat(pack(pod)).satisfies(pack -> {
       assertThat(pack.getImage()).isEqualTo(PACKER);
       assertThat(pack.getArgs()).containsExactly("pack", "--runtime", "nodejs22", "--installed", "/gitfn",
           "--base", BASE, "--runtime-image", RUNTIME, "--to", TARGET, "--docker-config",
-          "/gitfn-registry-auth/config.json");
+          "/gitfn-registry-auth/config.json", "--wait-for", DependencyInstallJob.EXIT_FILE);
     });
     assertThat(pod.getRestartPolicy()).isEqualTo("Never");
     assertThat(job(SETTINGS).getSpec().getBackoffLimit()).isZero();
@@ -51,7 +53,7 @@ class DependencyInstallJobTest {
   void pipCompilesNoPycFilesWhoseBytesWouldDifferFromOneInstallToTheNext() {
     Function fn = TestFunction.inline().named("py").inNamespace("shop").runtime(FunctionRuntime.PYTHON312).build();
     String script = DependencyInstallJob.forFunction(fn, "j", "c", BASE, TARGET, RUNTIME, false, PACKER, SETTINGS).getSpec()
-        .getTemplate().getSpec().getInitContainers().get(0).getCommand().get(2);
+        .getTemplate().getSpec().getContainers().get(0).getCommand().get(2);
 
     assertThat(script).contains("python3 -m pip install --target packages --no-compile -r requirements.txt")
         .doesNotContain("--target packages -r");
@@ -63,10 +65,10 @@ class DependencyInstallJobTest {
     PodSpec pod = DependencyInstallJob.forFunction(fn, "j", "c", BASE, TARGET, RUNTIME, true, PACKER, SETTINGS)
         .getSpec().getTemplate().getSpec();
 
-    assertThat(pod.getInitContainers().get(0).getCommand().get(2))
+    assertThat(install(pod).getCommand().get(2))
         .doesNotContain("gitfn's runtime packages").contains("the Function's dependencies from package.json");
-    assertThat(pod.getContainers().get(0).getArgs()).contains("--runtime-image", RUNTIME, "--runtime-present");
-    assertThat(job(SETTINGS).getSpec().getTemplate().getSpec().getInitContainers().get(0).getCommand().get(2))
+    assertThat(pack(pod).getArgs()).contains("--runtime-image", RUNTIME, "--runtime-present");
+    assertThat(install(job(SETTINGS).getSpec().getTemplate().getSpec()).getCommand().get(2))
         .as("without it, gitfn's runtime packages first").contains("gitfn's runtime packages");
   }
 
@@ -74,9 +76,9 @@ class DependencyInstallJobTest {
   void eachSecretIsMountedInTheOneContainerThatNeedsIt() {
     PodSpec pod = job(SETTINGS).getSpec().getTemplate().getSpec();
 
-    assertThat(volumes(pod.getInitContainers().get(0))).contains("package-registry")
+    assertThat(volumes(install(pod))).contains("package-registry")
         .doesNotContain("registry-credentials");
-    assertThat(volumes(pod.getContainers().get(0))).contains("registry-credentials")
+    assertThat(volumes(pack(pod))).contains("registry-credentials")
         .doesNotContain("package-registry", "source");
     assertThat(pod.getAutomountServiceAccountToken()).isFalse();
   }
@@ -87,7 +89,7 @@ class DependencyInstallJobTest {
 
     assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
     assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
-    assertThat(List.of(pod.getInitContainers().get(0), pod.getContainers().get(0))).allSatisfy(container -> {
+    assertThat(pod.getContainers()).hasSize(2).allSatisfy(container -> {
       assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
       assertThat(container.getSecurityContext().getPrivileged()).isFalse();
       assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
@@ -101,7 +103,7 @@ class DependencyInstallJobTest {
   @Test
   void aRegistrySpokenToOverPlainHttpIsPassedOnOnce() {
     List<String> args = job(SETTINGS.withInsecureRegistries(Set.of("registry.local:5000")))
-        .getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+        .getSpec().getTemplate().getSpec().getContainers().get(1).getArgs();
 
     assertThat(args).endsWith("--insecure-registry", "registry.local:5000");
     assertThat(args.stream().filter("--insecure-registry"::equals)).hasSize(1);
@@ -113,6 +115,31 @@ class DependencyInstallJobTest {
     assertThatThrownBy(() -> DependencyInstallJob.forFunction(fn, "j", "c", "registry.local/node:22", TARGET, RUNTIME,
         false, PACKER, SETTINGS)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("the install runs on the base image by digest, not registry.local/node:22");
+  }
+
+  @Test
+  void theInstallEndsByWritingItsExitCodeWhereThePackContainerWaitsForIt() {
+    PodSpec pod = job(SETTINGS).getSpec().getTemplate().getSpec();
+
+    assertThat(install(pod).getCommand().get(2)).startsWith("trap '").contains(DependencyInstallJob.EXIT_FILE);
+    assertThat(install(pod).getVolumeMounts()).anySatisfy(mount -> {
+      assertThat(mount.getMountPath()).isEqualTo("/gitfn-install");
+      assertThat(mount.getReadOnly()).isFalse();
+    });
+    assertThat(pack(pod).getVolumeMounts()).anySatisfy(mount -> {
+      assertThat(mount.getMountPath()).isEqualTo("/gitfn-install");
+      assertThat(mount.getReadOnly()).isTrue();
+    });
+  }
+
+  private static Container install(PodSpec pod) {
+    return pod.getContainers().stream().filter(c -> c.getName().equals(BuildlessDeployment.INSTALL)).findFirst()
+        .orElseThrow();
+  }
+
+  private static Container pack(PodSpec pod) {
+    return pod.getContainers().stream().filter(c -> c.getName().equals(DependencyInstallJob.PACK)).findFirst()
+        .orElseThrow();
   }
 
   private static List<String> volumes(Container container) {

@@ -36,9 +36,48 @@ class InstallScriptPackedTest {
     assertThat(app.resolve("function/" + ImageLayout.PYTHON_PACKAGES)).isEmptyDirectory();
   }
 
+  @Test
+  void anInstallThatSucceedsWritesExitCodeZeroForThePackContainer() throws Exception {
+    Path exit = dir.resolve("status/exit");
+    Files.createDirectories(exit.getParent());
+
+    Ended ended = run(FunctionRuntime.NODEJS22, "handler.js", "package.json", "{}", 0, exit);
+
+    assertThat(ended.code()).as(ended.output()).isZero();
+    assertThat(Files.readString(exit)).isEqualTo("0\n");
+    assertThat(exit.resolveSibling("exit.tmp")).doesNotExist();
+  }
+
+  @Test
+  void anInstallThatFailsWritesNpmsExitCodeAndStillEndsWithIt() throws Exception {
+    Path exit = dir.resolve("status/exit");
+    Files.createDirectories(exit.getParent());
+
+    Ended ended = run(FunctionRuntime.NODEJS22, "handler.js", "package.json", "{\"dependencies\":{\"x\":\"1\"}}", 7,
+        exit);
+
+    assertThat(ended.code()).isEqualTo(7);
+    assertThat(ended.output()).contains("installing the Function's dependencies from package.json"
+        + " (no package-lock.json) failed with exit code 7");
+    assertThat(Files.readString(exit)).isEqualTo("7\n");
+  }
+
   /** Runs the packed install (the runtime image already there) with stand-ins that install nothing. */
   private Path install(FunctionRuntime runtime, String handler, String dependencies, String content)
       throws Exception {
+    Ended ended = run(runtime, handler, dependencies, content, 0, null);
+    assertThat(ended.code()).as(ended.output()).isZero();
+    return dir.resolve("app");
+  }
+
+  private record Ended(int code, String output) {}
+
+  /**
+   * @param toolExit how npm's and pip's stand-ins exit
+   * @param exitFile where the script reports its end, as in an install Job; null for none
+   */
+  private Ended run(FunctionRuntime runtime, String handler, String dependencies, String content, int toolExit,
+      Path exitFile) throws Exception {
     Path source = Files.createDirectories(dir.resolve("source"));
     Files.writeString(source.resolve(BuildlessSource.INDEX),
         handler + " function/" + handler + "\n" + dependencies + " function/" + dependencies + "\n");
@@ -46,20 +85,20 @@ class InstallScriptPackedTest {
     Files.writeString(source.resolve(dependencies), content);
     Path bin = Files.createDirectories(dir.resolve("bin"));
     for (String tool : new String[] {"npm", "python3"}) {
-      Files.writeString(bin.resolve(tool), "#!/bin/sh\nexit 0\n");
+      Files.writeString(bin.resolve(tool), "#!/bin/sh\nexit " + toolExit + "\n");
       bin.resolve(tool).toFile().setExecutable(true);
     }
     Path app = Files.createDirectories(dir.resolve("app"));
     String script = InstallScript.of(runtime, false, true, false)
         .replace(BuildlessDeployment.SOURCE + "/", source + "/")
         .replaceAll(BuildlessDeployment.APP + "(?=[/ \"\\n])", app.toString());
-    ProcessBuilder builder = new ProcessBuilder("sh", "-c", script).redirectErrorStream(true);
+    ProcessBuilder builder = new ProcessBuilder("sh", "-c",
+        exitFile == null ? script : InstallScript.reportingExit(script, exitFile.toString())).redirectErrorStream(true);
     Map<String, String> env = builder.environment();
     env.put("PATH", bin + ":" + env.get("PATH"));
     Process process = builder.start();
     String output = new String(process.getInputStream().readAllBytes());
     assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    assertThat(process.exitValue()).as(output).isZero();
-    return app;
+    return new Ended(process.exitValue(), output);
   }
 }

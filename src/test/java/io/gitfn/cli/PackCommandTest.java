@@ -2,6 +2,7 @@ package io.gitfn.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,6 +44,31 @@ class PackCommandTest {
 
     assertThat(run.exitCode()).isEqualTo(PackCommand.FAILED);
     assertThat(run.err()).isEqualTo("Error: " + dir.resolve("runtime") + " is not a folder\n");
+  }
+
+  @Test
+  void besideAnInstallThatFailedItPacksNothingAndSaysSo() throws Exception {
+    Path exit = Files.writeString(dir.resolve("exit"), "3\n");
+
+    CliRun run = pack("--runtime", "nodejs22", "--installed", dir.toString(), "--base", "127.0.0.1:9/node@" + DIGEST,
+        "--runtime-image", "127.0.0.1:9/team/gitfn/dependencies:runtime-1", "--to",
+        "127.0.0.1:9/team/gitfn/dependencies:deps-1", "--wait-for", exit.toString());
+
+    assertThat(run.exitCode()).isEqualTo(PackCommand.FAILED);
+    assertThat(run.err()).isEqualTo("Error: the install ended with exit code 3; nothing was packed\n");
+  }
+
+  @Test
+  void anExitFileThatHoldsNoExitCodeIsRefusedNamingIt() throws Exception {
+    Path exit = Files.writeString(dir.resolve("exit"), "0".repeat(40));
+
+    CliRun run = pack("--runtime", "nodejs22", "--installed", dir.toString(), "--base", "127.0.0.1:9/node@" + DIGEST,
+        "--runtime-image", "127.0.0.1:9/team/gitfn/dependencies:runtime-1", "--to",
+        "127.0.0.1:9/team/gitfn/dependencies:deps-1", "--wait-for", exit.toString());
+
+    assertThat(run.exitCode()).isEqualTo(PackCommand.FAILED);
+    assertThat(run.err()).isEqualTo("Error: " + exit + " should hold the install's exit code, and holds more than 16"
+        + " bytes\n");
   }
 
   private static CliRun pack(String... arguments) {

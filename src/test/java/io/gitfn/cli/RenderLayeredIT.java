@@ -4,6 +4,7 @@ import static io.gitfn.cli.RenderCommandTest.render;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gitfn.build.DependencyInstallJob;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gitfn.api.function.TestFunction;
 import io.gitfn.testbed.OciRegistry;
@@ -47,7 +48,7 @@ class RenderLayeredIT {
       assertThat(kinds).as("the install's ConfigMap and Job, then the workloads")
           .containsExactly("Function orders", "ConfigMap " + name, "Job " + name, "Deployment orders",
               "Service orders");
-      List<String> pack = args(job.at("/spec/template/spec/containers/0/args"));
+      List<String> pack = args(packContainer(job).path("args"));
       assertThat(pack.get(pack.indexOf("--to") + 1)).startsWith(address + "/shop/gitfn-dependencies:deps-");
       assertThat(registry.requests().subList(pushedBefore, registry.requests().size())).as("render only reads")
           .isNotEmpty().allMatch(r -> r.method().equals("GET")
@@ -91,6 +92,15 @@ class RenderLayeredIT {
     List<String> arguments = new ArrayList<>(List.of(folder.toString()));
     arguments.addAll(List.of(options));
     return render(arguments.toArray(String[]::new));
+  }
+
+  private static JsonNode packContainer(JsonNode job) {
+    for (JsonNode container : job.at("/spec/template/spec/containers")) {
+      if (container.path("name").asText().equals(DependencyInstallJob.PACK)) {
+        return container;
+      }
+    }
+    throw new AssertionError("the install Job has no pack container: " + job);
   }
 
   private static List<String> args(JsonNode node) {

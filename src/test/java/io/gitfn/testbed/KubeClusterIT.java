@@ -99,8 +99,8 @@ class KubeClusterIT {
         client.batch().v1().jobs().inNamespace(ns.name()).withName("slow").get().getStatus().getSucceeded())
         .isEqualTo(1));
     Pod pod = client.pods().inNamespace(ns.name()).withLabel("job-name", "slow").list().getItems().get(0);
-    assertThat(pod.getStatus().getContainerStatuses()).singleElement()
-        .satisfies(c -> assertThat(c.getState().getTerminated().getExitCode()).isZero());
+    assertThat(pod.getStatus().getContainerStatuses()).hasSize(2)
+        .allSatisfy(c -> assertThat(c.getState().getTerminated().getExitCode()).isZero());
     assertThat(RegistryReads.layerDigests(RegistryReads.manifest(target))).as("what its pack container pushes")
         .isNotEmpty();
   }
@@ -119,7 +119,8 @@ class KubeClusterIT {
         .isEqualTo(1));
     Pod pod = client.pods().inNamespace(ns.name()).withLabel("job-name", "missing").list().getItems().get(0);
     assertThat(pod.getStatus().getPhase()).isEqualTo("Failed");
-    assertThat(pod.getStatus().getInitContainerStatuses()).singleElement()
+    assertThat(pod.getStatus().getContainerStatuses())
+        .filteredOn(c -> c.getName().equals(BuildlessDeployment.INSTALL)).singleElement()
         .extracting(c -> c.getState().getTerminated()).satisfies(t -> {
           assertThat(t.getExitCode()).isEqualTo(1);
           assertThat(t.getMessage()).contains("npm error 404 Not Found - GET https://registry.npmjs.org/"
@@ -134,7 +135,8 @@ class KubeClusterIT {
         .map(p -> p.getStatus().getPhase()).findFirst().orElse(null);
   }
 
-  /** A Job shaped like gitfn's install Job, as far as the test bed reads it: its labels and its two containers. */
+  /** A Job shaped like gitfn's install Job, as far as the test bed reads it: its labels and its two containers, which
+   * start together. */
   private static Job install(TestNamespace ns, String name, Map<String, String> annotations, String registry,
       ImageName target) {
     Map<String, String> labels = Map.of(Labels.RESOURCE, DependencyInstallJob.RESOURCE);
@@ -146,8 +148,8 @@ class KubeClusterIT {
         .withNewMetadata().withLabels(labels).withAnnotations(annotations).endMetadata()
         .withNewSpec()
         .withRestartPolicy("Never")
-        .addNewInitContainer().withName(BuildlessDeployment.INSTALL).withImage(registry + "/" + OciRegistry.NODE_BASE)
-        .endInitContainer()
+        .addNewContainer().withName(BuildlessDeployment.INSTALL).withImage(registry + "/" + OciRegistry.NODE_BASE)
+        .endContainer()
         .addNewContainer().withName(DependencyInstallJob.PACK).withImage("registry.local/gitfn:1")
         .withArgs("pack", "--runtime", "nodejs22", "--installed", "/gitfn/app",
             "--base", registry + "/" + OciRegistry.NODE_BASE, "--runtime-image", registry + "/" + ns.name()

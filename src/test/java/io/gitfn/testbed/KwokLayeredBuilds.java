@@ -178,10 +178,7 @@ public final class KwokLayeredBuilds implements AutoCloseable {
         end(pod, missing);
         return;
       }
-      Container packer = pod.getSpec().getContainers().stream()
-          .filter(c -> c.getName().equals(DependencyInstallJob.PACK)).findFirst()
-          .orElseThrow(() -> new IllegalArgumentException("it has no " + DependencyInstallJob.PACK + " container"));
-      pack.play(packer.getArgs());
+      pack.play(container(pod, DependencyInstallJob.PACK).getArgs());
       Duration left = Duration.between(Instant.now(), running.plus(duration(pod)));
       if (left.isNegative() || left.isZero()) {
         end(pod, null);
@@ -227,27 +224,25 @@ public final class KwokLayeredBuilds implements AutoCloseable {
   private void end(Pod pod, String message) {
     String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
     boolean failed = message != null;
-    Container install = pod.getSpec().getInitContainers().stream()
-        .filter(c -> c.getName().equals(BuildlessDeployment.INSTALL)).findFirst().orElseThrow();
-    Container packer = pod.getSpec().getContainers().get(0);
+    Container install = container(pod, BuildlessDeployment.INSTALL);
+    Container packer = container(pod, DependencyInstallJob.PACK);
     ContainerStatus installed = new ContainerStatusBuilder().withName(install.getName()).withImage(install.getImage())
         .withReady(false).withRestartCount(0).withNewState().withNewTerminated()
         .withExitCode(failed ? 1 : 0).withReason(failed ? "Error" : "Completed").withMessage(message)
         .withStartedAt(now).withFinishedAt(now).endTerminated().endState().build();
-    ContainerStatus packed = failed
-        ? new ContainerStatusBuilder().withName(packer.getName()).withImage(packer.getImage()).withReady(false)
-            .withRestartCount(0).withNewState().withNewWaiting().withReason("PodInitializing").endWaiting().endState()
-            .build()
-        : new ContainerStatusBuilder().withName(packer.getName()).withImage(packer.getImage()).withReady(false)
-            .withRestartCount(0).withNewState().withNewTerminated().withExitCode(0).withReason("Completed")
-            .withStartedAt(now).withFinishedAt(now).endTerminated().endState().build();
+    // The pack container waits beside the install for its exit code, and ends with it.
+    ContainerStatus packed = new ContainerStatusBuilder().withName(packer.getName()).withImage(packer.getImage())
+        .withReady(false).withRestartCount(0).withNewState().withNewTerminated()
+        .withExitCode(failed ? 1 : 0).withReason(failed ? "Error" : "Completed")
+        .withMessage(failed ? "Error: the install ended with exit code 1; nothing was packed" : null)
+        .withStartedAt(now).withFinishedAt(now).endTerminated().endState().build();
     List<PodCondition> conditions = List.of(
         new PodConditionBuilder().withType("Ready").withStatus("False").withReason("PodCompleted")
             .withLastTransitionTime(now).build(),
         new PodConditionBuilder().withType("ContainersReady").withStatus("False").withReason("PodCompleted")
             .withLastTransitionTime(now).build());
     PodStatus status = new PodStatusBuilder().withPhase(failed ? "Failed" : "Succeeded").withConditions(conditions)
-        .withInitContainerStatuses(installed).withContainerStatuses(packed).build();
+        .withContainerStatuses(installed, packed).build();
     // A merge patch names no resourceVersion, so kwok's own writes to the Pod cannot make it conflict; its lists
     // replace kwok's whole.
     String patch = client.getKubernetesSerialization().asJson(Map.of("status", status));
@@ -262,6 +257,11 @@ public final class KwokLayeredBuilds implements AutoCloseable {
         failures.add(pod.getMetadata().getName() + ": ending it: " + e.getMessage());
       }
     }
+  }
+
+  private static Container container(Pod pod, String name) {
+    return pod.getSpec().getContainers().stream().filter(c -> c.getName().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("it has no " + name + " container"));
   }
 
   private static boolean running(Pod pod) {

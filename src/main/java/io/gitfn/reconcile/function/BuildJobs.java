@@ -18,6 +18,7 @@ import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.build.BuildContextTooLargeException;
 import io.gitfn.build.BuildSettings;
+import io.gitfn.build.BuildlessDeployment;
 import io.gitfn.build.DependencyInstallJob;
 import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.reconcile.SecretData;
@@ -26,6 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -204,11 +206,13 @@ final class BuildJobs {
   Optional<String> terminationMessage(Job job) {
     List<Pod> pods = client.pods().inNamespace(job.getMetadata().getNamespace())
         .withLabel("job-name", job.getMetadata().getName()).list().getItems();
-    // An install Job's init container installs, and says why it failed; its container then never starts.
+    // The install container says why an install failed; the pack container beside it then only says that the
+    // install failed, so the install's message comes first.
     return pods.stream()
         .filter(p -> p.getStatus() != null)
         .flatMap(p -> Stream.concat(statuses(p.getStatus().getInitContainerStatuses()),
             statuses(p.getStatus().getContainerStatuses())))
+        .sorted(Comparator.comparing(c -> !BuildlessDeployment.INSTALL.equals(c.getName())))
         .map(ContainerStatus::getState)
         .filter(s -> s != null && s.getTerminated() != null)
         .map(s -> s.getTerminated())
