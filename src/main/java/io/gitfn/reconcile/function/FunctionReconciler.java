@@ -1,13 +1,12 @@
 package io.gitfn.reconcile.function;
 
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.build.BuildSettings;
-import io.gitfn.controller.cache.JobStatusItemStore;
-import io.gitfn.controller.cache.ListPages;
 import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.reconcile.ForgeReports;
 import io.gitfn.reconcile.RetryLater;
@@ -20,7 +19,6 @@ import io.gitfn.reconcile.WakeUps;
 import io.gitfn.reconcile.WrittenStatuses;
 import io.gitfn.source.MirrorCache;
 import io.gitfn.workload.WorkloadSettings;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
@@ -31,7 +29,6 @@ import io.javaoperatorsdk.operator.api.reconciler.Workflow;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
@@ -106,17 +103,10 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
   public List<EventSource<?, Function>> prepareEventSources(EventSourceContext<Function> context) {
     caches.functions(context.getPrimaryCache());
     // The dependents bring their own informers; Jobs are not dependents, since a pass may keep several.
-    InformerEventSource<Job, Function> jobInformer = new InformerEventSource<>(
-        InformerEventSourceConfiguration.from(Job.class, Function.class)
-            .withName("job")
-            .withLabelSelector(settings.shard().childSelector())
-            .withItemStore(new JobStatusItemStore())
-            .withInformerListLimit(ListPages.SIZE)
-            .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Function.class))
-            .build(), context);
+    InformerEventSource<Job, Function> jobInformer = InstallInformers.jobs(context, settings.shard());
     caches.jobs(jobInformer);
     slots.countFrom(jobInformer::list);
-    return List.of(jobInformer, wakeUps.source());
+    return List.of(jobInformer, InstallInformers.pods(context, settings.shard(), jobInformer), wakeUps.source());
   }
 
   @Override
@@ -125,8 +115,8 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     if (!caches.knowsDeployments()) { // the workflow's dependent owns the Deployment informer
       caches.deployments(context.eventSourceRetriever().getEventSourceFor(Deployment.class));
     }
-    FunctionState state = new FunctionState(fn, context, context.getSecondaryResources(Job.class), clock,
-        client.getKubernetesSerialization());
+    FunctionState state = new FunctionState(fn, context, context.getSecondaryResources(Job.class),
+        context.getSecondaryResources(Pod.class), clock, client.getKubernetesSerialization());
     return runner.run(state, steps);
   }
 

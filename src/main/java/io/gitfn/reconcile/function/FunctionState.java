@@ -4,6 +4,7 @@ import static io.gitfn.api.function.ConditionType.BUILD_READY;
 import static io.gitfn.api.function.ConditionType.CONFIGURATION_READY;
 import static io.gitfn.api.function.ConditionType.RUNNING;
 
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.Annotations;
@@ -38,6 +39,7 @@ public final class FunctionState extends PassState<Function, FunctionStatus> {
   private final Clock clock;
   private final FunctionProgress before;
   private final Collection<Job> jobs;
+  private final Collection<Pod> installPods;
   private Optional<FunctionBuildPlan> plan = Optional.empty();
   private String pin;
   private Optional<Release> desired = Optional.empty();
@@ -46,13 +48,22 @@ public final class FunctionState extends PassState<Function, FunctionStatus> {
   private boolean rolledOut;
   private String revision;
 
-  /** @param jobs the Function's build Jobs in the informer cache */
   public FunctionState(Function fn, Context<Function> context, Collection<Job> jobs, Clock clock,
       KubernetesSerialization json) {
+    this(fn, context, jobs, List.of(), clock, json);
+  }
+
+  /**
+   * @param jobs the Function's install Jobs in the informer cache
+   * @param installPods their Pods in the informer cache (metadata and status)
+   */
+  public FunctionState(Function fn, Context<Function> context, Collection<Job> jobs, Collection<Pod> installPods,
+      Clock clock, KubernetesSerialization json) {
     super(fn, context, FunctionStatus::new, Set.of(CONFIGURATION_READY, BUILD_READY, RUNNING), clock, json);
     this.clock = clock;
     this.before = FunctionProgress.of(fn);
     this.jobs = List.copyOf(jobs);
+    this.installPods = List.copyOf(installPods);
   }
 
   Function fn() {
@@ -66,6 +77,10 @@ public final class FunctionState extends PassState<Function, FunctionStatus> {
 
   Collection<Job> jobs() {
     return jobs;
+  }
+
+  Collection<Pod> installPods() {
+    return installPods;
   }
 
   void condition(String type, String value, String reason, String message) {

@@ -210,12 +210,17 @@ final class LayeredImageStep implements FunctionStep {
       found = Optional.of(jobs.shareWith(fn, found.get())); // its moves wake this Function from now on
     }
     Job job = found.get();
-    if (BuildJobs.succeeded(job)) {
-      queue.finished(jobKey);
+    Optional<Instant> packed = InstallPods.packedAt(state.installPods(), job);
+    if (BuildJobs.succeeded(job) || packed.isPresent()) {
+      if (BuildJobs.succeeded(job)) {
+        // A Job whose Pod has packed keeps its slot until the Job controller marks it complete, so that the cap
+        // holds for the Jobs a user sees running; the Job's completion wakes this Function to free it.
+        queue.finished(jobKey);
+      }
       if (firstCount(job)) {
         succeededInstalls.increment();
       }
-      if (finishedBefore(job, needs.askedAt())) {
+      if (finishedBefore(completion(job).or(() -> packed), needs.askedAt())) {
         // The registry was asked after the Job ended and still lacks the image: asking at once would loop.
         images.fail(fn, build.key(), "Job " + name + " succeeded, but registry " + needs.dependencyImage().registry()
             + " has no " + needs.dependencyImage());
@@ -283,12 +288,20 @@ final class LayeredImageStep implements FunctionStep {
     }
   }
 
-  private static boolean finishedBefore(Job job, Instant asked) {
+  /**
+   * Whether the install ended a whole second before the registry was asked: the API's times are whole seconds, so
+   * an end in the same second as the question may have come after it.
+   */
+  private static boolean finishedBefore(Optional<Instant> ended, Instant asked) {
+    return ended.isPresent() && !ended.get().plusSeconds(1).isAfter(asked);
+  }
+
+  private static Optional<Instant> completion(Job job) {
     String completed = job.getStatus() == null ? null : job.getStatus().getCompletionTime();
     try {
-      return completed != null && !Instant.parse(completed).isAfter(asked);
+      return Optional.ofNullable(completed).map(Instant::parse);
     } catch (DateTimeParseException e) {
-      return false;
+      return Optional.empty();
     }
   }
 
