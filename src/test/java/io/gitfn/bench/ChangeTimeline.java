@@ -6,7 +6,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.gitfn.api.Labels;
 import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.build.DependencyInstallJob;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,14 +19,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Where a change's time goes, as this JVM sees the cluster's watches: when the FunctionRepository applied the
- * pushed revision, when a build Job was created and finished, and when the Function's Deployment got the new image.
+ * pushed revision, when an install Job was created, when its Pod's pack container ended (the dependency image is
+ * pushed), when the Job controller marked the Job complete, and when the Function's Deployment got the new image.
  * Times are this process's clock when the watch event arrived, so they have millisecond resolution where the
  * objects' own timestamps have seconds.
  */
 final class ChangeTimeline implements AutoCloseable {
 
   /** The moments of one change, in nanoseconds of {@link System#nanoTime}; 0 where the step did not happen. */
-  record Steps(long pushed, long applied, long jobCreated, long jobDone, long deploymentUpdated, long answering) {
+  record Steps(long pushed, long applied, long jobCreated, long packed, long jobDone, long deploymentUpdated,
+      long answering) {
 
     double millis(long from, long to) {
       return from == 0 || to == 0 ? Double.NaN : (to - from) / 1e6;
@@ -34,7 +38,9 @@ final class ChangeTimeline implements AutoCloseable {
   private final List<Watch> watches = new ArrayList<>();
   private final List<Long> applied = new CopyOnWriteArrayList<>();
   private final List<Long> jobsCreated = new CopyOnWriteArrayList<>();
+  private final List<Long> packed = new CopyOnWriteArrayList<>();
   private final List<Long> jobsDone = new CopyOnWriteArrayList<>();
+  private final Map<String, Boolean> seenPacks = new ConcurrentHashMap<>();
   private final List<Long> deploymentsUpdated = new CopyOnWriteArrayList<>();
   private final Map<String, Boolean> seenJobs = new ConcurrentHashMap<>();
   private volatile String lastRevision;
@@ -61,6 +67,16 @@ final class ChangeTimeline implements AutoCloseable {
             jobsDone.add(System.nanoTime());
           }
         })));
+    watches.add(client.pods().inNamespace(namespace).withLabel(Labels.RESOURCE, DependencyInstallJob.RESOURCE)
+        .watch(watcher((action, pod) -> {
+          boolean ended = pod.getStatus() != null && pod.getStatus().getContainerStatuses() != null
+              && pod.getStatus().getContainerStatuses().stream().anyMatch(c -> DependencyInstallJob.PACK.equals(
+                  c.getName()) && c.getState() != null && c.getState().getTerminated() != null
+                  && Objects.equals(c.getState().getTerminated().getExitCode(), 0));
+          if (ended && seenPacks.putIfAbsent(pod.getMetadata().getUid(), true) == null) {
+            packed.add(System.nanoTime());
+          }
+        })));
     watches.add(client.apps().deployments().inNamespace(namespace).withName(deployment)
         .watch(watcher((action, d) -> {
           String image = image(d);
@@ -78,7 +94,7 @@ final class ChangeTimeline implements AutoCloseable {
 
   /** The steps of the change pushed at {@code pushed} that answered at {@code answering}. */
   Steps of(long pushed, long answering) {
-    return new Steps(pushed, firstAfter(applied, pushed), firstAfter(jobsCreated, pushed),
+    return new Steps(pushed, firstAfter(applied, pushed), firstAfter(jobsCreated, pushed), firstAfter(packed, pushed),
         firstAfter(jobsDone, pushed), firstAfter(deploymentsUpdated, pushed), answering);
   }
 
@@ -113,8 +129,9 @@ final class ChangeTimeline implements AutoCloseable {
   static String describe(Steps s) {
     String middle = s.jobCreated() == 0
         ? "push→deployment " + ms(s.millis(s.pushed(), s.deploymentUpdated()))
-        : "applied→job " + ms(s.millis(s.applied(), s.jobCreated())) + ", job " + ms(s.millis(s.jobCreated(),
-            s.jobDone())) + ", job→deployment " + ms(s.millis(s.jobDone(), s.deploymentUpdated()));
+        : "applied→job " + ms(s.millis(s.applied(), s.jobCreated())) + ", job→packed " + ms(s.millis(s.jobCreated(),
+            s.packed())) + " (Job complete " + ms(s.millis(s.packed(), s.jobDone())) + " later), packed→deployment "
+            + ms(s.millis(s.packed(), s.deploymentUpdated()));
     return "push→applied " + ms(s.millis(s.pushed(), s.applied())) + ", " + middle + ", deployment→answer "
         + ms(s.millis(s.deploymentUpdated(), s.answering()));
   }
