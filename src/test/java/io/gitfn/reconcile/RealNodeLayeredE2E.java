@@ -120,7 +120,8 @@ class RealNodeLayeredE2E {
       assertThat(buildReady.getStatus()).isEqualTo("False");
       assertThat(buildReady.getReason()).isEqualTo("JobFailed");
       assertThat(buildReady.getMessage()).contains("which installs the dependencies")
-          .contains("gitfn-no-such-package").contains("the running version stays");
+          .contains("gitfn-no-such-package").contains("the running version stays")
+          .as("pip's own line, not the pack container's beside it").doesNotContain("the install ended with exit code");
     });
     String clusterIp = client.services().inNamespace(ns.name()).withName("py").get().getSpec().getClusterIP();
     assertThat(FunctionAnswers.get("http://" + clusterIp + "/")).as("the running version").isEqualTo("py six");
