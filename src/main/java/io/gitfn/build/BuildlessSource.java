@@ -133,12 +133,19 @@ public record BuildlessSource(ContentKey key, Map<String, String> files) {
   }
 
   /**
-   * These files without the Function's handler: what an install Job installs from. Functions with the same
-   * dependencies share that Job, and it makes no difference to what it installs which handler came first.
+   * These files as an install Job installs from them: without the Function's handler, and with the dependency files
+   * as {@link InstallInputs} gives them (no package name or version). Functions with the same dependencies share
+   * that Job, and it makes no difference to what it installs which Function came first.
    */
-  public BuildlessSource withoutHandler(FunctionRuntime runtime) {
+  public BuildlessSource forInstall(FunctionRuntime runtime) {
+    RuntimeFiles names = RuntimeFiles.of(runtime);
     Map<String, String> rest = new LinkedHashMap<>(files);
-    rest.remove(FUNCTION + "/" + RuntimeFiles.of(runtime).source());
+    rest.remove(FUNCTION + "/" + names.source());
+    rest.computeIfPresent(FUNCTION + "/" + names.dependencies(),
+        (path, text) -> InstallInputs.dependencies(runtime, text));
+    if (names.lock() != null) {
+      rest.computeIfPresent(FUNCTION + "/" + names.lock(), (path, text) -> InstallInputs.lockFile(runtime, text));
+    }
     return new BuildlessSource(key, rest);
   }
 

@@ -83,7 +83,7 @@ public final class DependencyInstallJob {
    */
   public static Install of(Function fn, FunctionBuildPlan build, String name, String base, String target,
       String runtimeImage, boolean runtimePresent, BuildSettings builds) throws BuildContextTooLargeException {
-    ConfigMap source = BuildlessSource.of(fn, build, builds).withoutHandler(fn.getSpec().getRuntime())
+    ConfigMap source = BuildlessSource.of(fn, build, builds).forInstall(fn.getSpec().getRuntime())
         .configMap(fn, name);
     return new Install(source, forFunction(fn, name, name, base, target, runtimeImage, runtimePresent,
         builds.builder().image(), builds));

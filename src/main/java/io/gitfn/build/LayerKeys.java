@@ -50,17 +50,20 @@ public final class LayerKeys {
    * The dependency layer's key.
    *
    * @param dependencies the dependency file ({@code package.json}, {@code requirements.txt}); blank Node.js
-   *     dependencies count as {@code {}}, as Kyma reads them
+   *     dependencies count as {@code {}}, as Kyma reads them, and a package's own name and version do not count
+   *     ({@link InstallInputs})
    * @param lockFile the lock file beside it ({@code package-lock.json}), or null when there is none
    * @param registrySettings {@link PackageRegistrySettings#digest} of the package-registry config, empty without one
    */
   public static ContentKey dependencies(FunctionRuntime runtime, String baseDigest, String dependencies,
       String lockFile, String registrySettings) {
     MessageDigest sha256 = start("gitfn-dependency-layer", runtime, baseDigest);
-    ContentKey.field(sha256, RuntimeFiles.normalisedDependencies(runtime, dependencies));
+    // What the install reads (InstallInputs), so that the key names the layer's bytes.
+    ContentKey.field(sha256, InstallInputs.dependencies(runtime, RuntimeFiles.normalisedDependencies(runtime,
+        dependencies)));
     // A lock file that appears or goes changes the key even when its text would hash like an absent one's.
     ContentKey.field(sha256, lockFile == null ? "no-lock-file" : "lock-file");
-    ContentKey.field(sha256, lockFile == null ? "" : lockFile);
+    ContentKey.field(sha256, lockFile == null ? "" : InstallInputs.lockFile(runtime, lockFile));
     ContentKey.field(sha256, Objects.requireNonNull(registrySettings, "registrySettings"));
     return new ContentKey(HexFormat.of().formatHex(sha256.digest()));
   }

@@ -52,6 +52,19 @@ class LayerKeysTest {
   }
 
   @Test
+  void aNodePackagesOwnNameAndVersionDoNotMoveTheKeyButItsDependenciesDo() {
+    ContentKey orders = LayerKeys.dependencies(FunctionRuntime.NODEJS22, BASE,
+        "{\"name\": \"orders\", \"version\": \"1.0.0\", \"dependencies\": {\"ms\": \"2.1.3\"}}", null, "");
+
+    assertThat(LayerKeys.dependencies(FunctionRuntime.NODEJS22, BASE,
+        "{\"name\": \"payments\", \"version\": \"2.0.0\", \"dependencies\": {\"ms\": \"2.1.3\"}}", null, ""))
+        .isEqualTo(orders);
+    assertThat(LayerKeys.dependencies(FunctionRuntime.NODEJS22, BASE,
+        "{\"name\": \"orders\", \"version\": \"1.0.0\", \"dependencies\": {\"ms\": \"2.1.2\"}}", null, ""))
+        .isNotEqualTo(orders);
+  }
+
+  @Test
   void noLayerKeyEqualsAnotherKindOfKey() {
     ContentKey runtime = LayerKeys.runtime(FunctionRuntime.NODEJS22, "", BASE);
     ContentKey dependencies = LayerKeys.dependencies(FunctionRuntime.PYTHON312, BASE, "", null, "");
