@@ -66,6 +66,9 @@ class ControllerRestartIT {
           + SHARD + "}}, spec: {url: '" + http.url(repository.name()) + "', ref: {branch: main}, path: functions,"
           + " interval: 1h, secretRef: {name: git}}}", FunctionRepository.class)).create();
       await().atMost(WAIT).until(() -> ready(client, ns));
+      // At rest: the Functions go on as soon as the install Pod has packed, and leave the install Job (the last
+      // deletes it) once the Job controller marks it complete, a moment later.
+      await().atMost(WAIT).until(() -> client.batch().v1().jobs().inNamespace(ns.name()).list().getItems().isEmpty());
     }
 
     try (Instance second = Instance.start(bed, mirrors, ns)) {
