@@ -6,9 +6,8 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.build.DependencyInstallJob;
-import io.gitfn.controller.cache.JobStatusItemStore;
 import io.gitfn.controller.cache.ListPages;
-import io.gitfn.controller.cache.PodStatusItemStore;
+import io.gitfn.controller.cache.StatusItemStore;
 import io.gitfn.reconcile.ShardSelector;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
@@ -34,7 +33,7 @@ final class InstallInformers {
     return new InformerEventSource<>(InformerEventSourceConfiguration.from(Job.class, Function.class)
         .withName("job")
         .withLabelSelector(shard.childSelector())
-        .withItemStore(new JobStatusItemStore())
+        .withItemStore(new StatusItemStore<Job>(job -> job.setSpec(null)))
         .withInformerListLimit(ListPages.SIZE)
         .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Function.class))
         .build(), context);
@@ -50,7 +49,7 @@ final class InstallInformers {
     return new InformerEventSource<>(InformerEventSourceConfiguration.from(Pod.class, Function.class)
         .withName("install-pod")
         .withLabelSelector(shard.childSelector() + "," + Labels.RESOURCE + "=" + DependencyInstallJob.RESOURCE)
-        .withItemStore(new PodStatusItemStore())
+        .withItemStore(new StatusItemStore<Pod>(pod -> pod.setSpec(null)))
         .withInformerListLimit(ListPages.SIZE)
         .withSecondaryToPrimaryMapper(pod -> waitingFor(pod, id -> jobs.get(id)))
         .build(), context);
