@@ -133,7 +133,7 @@ public final class BuildlessDeployment {
         .withImage(function.getImage())
         .withImagePullPolicy(function.getImagePullPolicy())
         .withCommand("sh", "-c", InstallScript.of(runtime, builds.dependencyCacheClaim() != null, packed,
-            withRuntime))
+            withRuntime, builds.packageRegistrySecret()))
         .withWorkingDir(HOME)
         .withEnv(env)
         // The tail of the install's output becomes the termination message, which the Function's status quotes.
@@ -157,8 +157,10 @@ public final class BuildlessDeployment {
     }
     if (builds.packageRegistrySecret() != null) {
       String file = RuntimeFiles.of(fn.getSpec().getRuntime()).packageRegistryConfig();
+      // Optional, as in Kyma: a namespace without the Secret (or without the file in it) installs from the default
+      // registries instead of leaving the Pod waiting for a volume; the install says so (InstallScript).
       volumes.add(new VolumeBuilder().withName("package-registry")
-          .withNewSecret().withSecretName(builds.packageRegistrySecret())
+          .withNewSecret().withSecretName(builds.packageRegistrySecret()).withOptional(true)
           .withItems(new KeyToPath(file, null, file)).endSecret().build());
     }
     return volumes;

@@ -45,8 +45,33 @@ final class InstallScript {
    *     registry has already installs only the Function's ({@link DependencyInstallJob})
    */
   static String of(FunctionRuntime runtime, boolean cached, boolean packed, boolean withRuntime) {
+    return of(runtime, cached, packed, withRuntime, null);
+  }
+
+  /**
+   * @param registrySecret the package-registry Secret the install mounts ({@link BuildlessDeployment}), or null for
+   *     none. The Secret is optional, as in Kyma: a namespace without it installs from the default registries. When
+   *     its config file is not there, the script says so, and a failed install ends with that, so the Function's
+   *     status shows why a private package could not be found.
+   */
+  static String of(FunctionRuntime runtime, boolean cached, boolean packed, boolean withRuntime,
+      String registrySecret) {
     String install = runtime.isNodejs() ? node(packed, withRuntime) : python(packed, withRuntime);
-    return copy() + (cached ? cached(runtime, install) : install);
+    return copy() + registryCheck(runtime, registrySecret) + (cached ? cached(runtime, install) : install);
+  }
+
+  /** Sets {@code registry_missing} to the words a failed step adds when the package-registry config is missing. */
+  private static String registryCheck(FunctionRuntime runtime, String registrySecret) {
+    if (registrySecret == null) {
+      return "";
+    }
+    String file = RuntimeFiles.of(runtime).packageRegistryConfig();
+    String missing = "the package-registry Secret " + registrySecret + " has no " + file + " in this namespace";
+    return "registry_missing=\n"
+        + "if [ ! -e " + BuildlessDeployment.REGISTRY_CONFIG + "/" + file + " ]; then\n"
+        + "  registry_missing='; " + missing + ", so the default registry was used'\n"
+        + "  echo 'gitfn: " + missing + ": installing from the default registry'\n"
+        + "fi\n";
   }
 
   /**
@@ -148,7 +173,7 @@ final class InstallScript {
   // The termination message is the log's tail, and the Function's Running condition quotes it: end it with what
   // failed.
   private static String step(String command, String what) {
-    return command + " || { code=$?; echo \"gitfn: installing " + what + " failed with exit code $code\" >&2; "
-        + "exit $code; }\n";
+    return command + " || { code=$?; echo \"gitfn: installing " + what + " failed with exit code $code"
+        + "${registry_missing:-}\" >&2; exit $code; }\n";
   }
 }

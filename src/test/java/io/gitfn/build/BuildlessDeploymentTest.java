@@ -142,6 +142,17 @@ class BuildlessDeploymentTest {
   }
 
   @Test
+  void aNamespaceWithoutThePackageRegistrySecretStillStartsItsPodsAsInKyma() {
+    Deployment deployment = deployment(TestFunction.inline().build(),
+        BuildSettings.defaults().withPackageRegistrySecret("npm-mirror"));
+
+    Volume secret = pod(deployment).getVolumes().stream().filter(v -> v.getSecret() != null).findFirst().orElseThrow();
+    assertThat(secret.getSecret().getOptional()).isTrue();
+    assertThat(install(deployment).getCommand().get(2))
+        .contains("the package-registry Secret npm-mirror has no .npmrc in this namespace");
+  }
+
+  @Test
   void twoVersionsDifferOnlyInTheSourceConfigMapsName() {
     Function fn = TestFunction.inline().build();
     Deployment one = BuildlessDeployment.forFunction(fn, "orders-src-1111111111", BuildSettings.defaults(), WORKLOADS);

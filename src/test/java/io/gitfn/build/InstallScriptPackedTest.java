@@ -62,6 +62,30 @@ class InstallScriptPackedTest {
     assertThat(Files.readString(exit)).isEqualTo("7\n");
   }
 
+  @Test
+  void aFailedInstallWithoutThePackageRegistryConfigSaysTheDefaultRegistryWasUsed() throws Exception {
+    Ended ended = run(FunctionRuntime.NODEJS22, "handler.js", "package.json", "{\"dependencies\":{\"x\":\"1\"}}", 1,
+        null, "npm-mirror", false);
+
+    assertThat(ended.code()).isEqualTo(1);
+    assertThat(ended.output()).contains("gitfn: the package-registry Secret npm-mirror has no .npmrc in this namespace:"
+        + " installing from the default registry");
+    // The last line is the termination message's tail, which the Function's status quotes.
+    assertThat(ended.output().strip().lines().reduce((a, b) -> b).orElseThrow()).isEqualTo("gitfn: installing the"
+        + " Function's dependencies from package.json (no package-lock.json) failed with exit code 1; the"
+        + " package-registry Secret npm-mirror has no .npmrc in this namespace, so the default registry was used");
+  }
+
+  @Test
+  void aFailedInstallWithThePackageRegistryConfigBlamesNothingElse() throws Exception {
+    Ended ended = run(FunctionRuntime.PYTHON312, "handler.py", "requirements.txt", "x==1", 1, null, "pypi-mirror",
+        true);
+
+    assertThat(ended.code()).isEqualTo(1);
+    assertThat(ended.output()).doesNotContain("package-registry")
+        .contains("installing the Function's dependencies from requirements.txt failed with exit code 1\n");
+  }
+
   /** Runs the packed install (the runtime image already there) with stand-ins that install nothing. */
   private Path install(FunctionRuntime runtime, String handler, String dependencies, String content)
       throws Exception {
@@ -78,6 +102,15 @@ class InstallScriptPackedTest {
    */
   private Ended run(FunctionRuntime runtime, String handler, String dependencies, String content, int toolExit,
       Path exitFile) throws Exception {
+    return run(runtime, handler, dependencies, content, toolExit, exitFile, null, false);
+  }
+
+  /**
+   * @param registrySecret the package-registry Secret's name, or null for none
+   * @param registryConfigThere whether the Secret's config file is mounted
+   */
+  private Ended run(FunctionRuntime runtime, String handler, String dependencies, String content, int toolExit,
+      Path exitFile, String registrySecret, boolean registryConfigThere) throws Exception {
     Path source = Files.createDirectories(dir.resolve("source"));
     Files.writeString(source.resolve(BuildlessSource.INDEX),
         handler + " function/" + handler + "\n" + dependencies + " function/" + dependencies + "\n");
@@ -89,7 +122,12 @@ class InstallScriptPackedTest {
       bin.resolve(tool).toFile().setExecutable(true);
     }
     Path app = Files.createDirectories(dir.resolve("app"));
-    String script = InstallScript.of(runtime, false, true, false)
+    Path registry = Files.createDirectories(dir.resolve("registry"));
+    if (registryConfigThere) {
+      Files.writeString(registry.resolve(RuntimeFiles.of(runtime).packageRegistryConfig()), "");
+    }
+    String script = InstallScript.of(runtime, false, true, false, registrySecret)
+        .replace(BuildlessDeployment.REGISTRY_CONFIG + "/", registry + "/")
         .replace(BuildlessDeployment.SOURCE + "/", source + "/")
         .replaceAll(BuildlessDeployment.APP + "(?=[/ \"\\n])", app.toString());
     ProcessBuilder builder = new ProcessBuilder("sh", "-c",
