@@ -1,0 +1,3 @@
+package executor
+
+const LogStepKey = "step"
