@@ -6,12 +6,14 @@
 # registry-<version>), so that bumping one does not rebuild the others. A binary already there is not rebuilt.
 # `build-testbed.sh flux` builds only Flux's source-controller and its CRDs, for the scale benchmark, into
 # source-controller-<version>; without the argument Flux is not built.
+# Kyma's Function test program (src/test/kyma/serverless, vendored) is built too, into kyma-tests-<key>,
+# where <key> hashes the vendored sources; `build-testbed.sh kyma-tests` builds only it.
 # GOMODCACHE and GOCACHE are Go's own defaults, so they survive between runs too.
 set -euo pipefail
 
 case "${1:-}" in
-  "" | flux) ;;
-  *) echo "usage: build-testbed.sh [flux]" >&2; exit 2 ;;
+  "" | flux | kyma-tests) ;;
+  *) echo "usage: build-testbed.sh [flux|kyma-tests]" >&2; exit 2 ;;
 esac
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -250,6 +252,24 @@ if [[ "${1:-}" == flux ]]; then
   exit 0
 fi
 
+# Kyma's Function test program (`tests/serverless` of github.com/kyma-project/serverless at KYMA_TESTS_COMMIT),
+# whose sources are in this repository because the Go module proxy refuses Kyma's module; its dependencies come
+# from the proxy, as its go.sum pins them. The folder's key is a hash of every file the build reads, so an unchanged
+# tree is not rebuilt and a changed one gets a new folder (src/test/kyma/serverless/README.md: how to make the key).
+# -mod=readonly: the build never edits go.mod or go.sum; if they do not fit the sources it fails.
+kyma_src=$(cd "$here/../src/test/kyma/serverless" && pwd)
+kyma_key=$(cd "$kyma_src" && find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum \) -print0 |
+  LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+kyma_root="${GITFN_TESTENV_DIR:-$HOME/.cache/gitfn-testenv}/kyma-tests-$kyma_key"
+build_kyma_tests() {
+  (cd "$kyma_src" && go build -mod=readonly -ldflags "-s -w" -o "$out" ./tests/serverless/cmd)
+}
+if [[ "${1:-}" == kyma-tests ]]; then
+  timed_in "$kyma_root" kyma-serverless-tests build_kyma_tests
+  log "kyma-serverless-tests ready: $kyma_root/kyma-serverless-tests"
+  exit 0
+fi
+
 total=$SECONDS
 timed etcd build_etcd
 timed kube-apiserver build_kubernetes kube-apiserver
@@ -278,4 +298,6 @@ timed_tool kustomize "$KUSTOMIZE_VERSION" sigs.k8s.io/kustomize/kustomize/v5 "-s
 # The real node's image registry; its module has no replace directives either.
 timed_tool registry "$REGISTRY_VERSION" github.com/distribution/distribution/v3/cmd/registry \
   "-s -w -X github.com/distribution/distribution/v3/version.version=${REGISTRY_VERSION}"
-log "all binaries ready in $((SECONDS - total)) s: $bin, $gitea_root, $(tool_root helm "$HELM_VERSION"), $(tool_root kustomize "$KUSTOMIZE_VERSION"), $(tool_root registry "$REGISTRY_VERSION")"
+# Kyma's Function test program, which `mvn -B verify` runs against gitfn on the real node (issue 29).
+timed_in "$kyma_root" kyma-serverless-tests build_kyma_tests
+log "all binaries ready in $((SECONDS - total)) s: $bin, $gitea_root, $(tool_root helm "$HELM_VERSION"), $(tool_root kustomize "$KUSTOMIZE_VERSION"), $(tool_root registry "$REGISTRY_VERSION"), $kyma_root"
