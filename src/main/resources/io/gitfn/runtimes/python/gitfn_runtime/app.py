@@ -14,6 +14,8 @@ from .metrics import Metrics
 from .settings import Settings
 
 HANDLER_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+# Kyma's body for a handler that raised: the exception's text may hold what the caller must not see.
+INTERNAL_ERROR = "Internal server error"
 
 
 def build_app(settings: Settings, handler, metrics: Metrics) -> bottle.Bottle:
@@ -47,7 +49,7 @@ def build_app(settings: Settings, handler, metrics: Metrics) -> bottle.Bottle:
             return _text(400, str(error))
 
         started = time.monotonic()
-        outcome = HandlerCall(handler, event, dict(context))
+        outcome = HandlerCall(handler, event, dict(context), f"{request.method} {request.path}")
         finished = outcome.run(settings.timeout)
         failed = not finished or outcome.error is not None
         metrics.record(request.method, time.monotonic() - started, failed)
@@ -56,13 +58,15 @@ def build_app(settings: Settings, handler, metrics: Metrics) -> bottle.Bottle:
             return _text(408, f"the function did not finish within {settings.timeout:g} s (FUNC_TIMEOUT)")
         if isinstance(outcome.error, bottle.HTTPResponse):  # raised for its status, e.g. HTTPError(404)
             return _response(outcome.error)
-        if outcome.error is not None:
-            return _text(500, f"{type(outcome.error).__name__}: {outcome.error}")
+        if outcome.error is not None:  # HandlerCall wrote it to stderr
+            return bottle.HTTPResponse(INTERNAL_ERROR, 500, {"Content-Type": "text/plain; charset=utf-8"})
         return _response(outcome.result)
 
     def plain_error(error: bottle.HTTPError) -> str:
         """Bottle's own errors (404 for no route, 405, a bug of ours) as plain text, not an HTML page."""
         bottle.response.content_type = "text/plain; charset=utf-8"
+        if error.status_code == 500:  # Bottle wrote the traceback to stderr; the client gets Kyma's body
+            return INTERNAL_ERROR
         return f"{error.body}\n"
 
     app.default_error_handler = plain_error
@@ -70,12 +74,15 @@ def build_app(settings: Settings, handler, metrics: Metrics) -> bottle.Bottle:
 
 
 class HandlerCall:
-    """One handler call on its own thread, so that a request can give up on it after FUNC_TIMEOUT."""
+    """One handler call on its own thread, so that a request can give up on it after FUNC_TIMEOUT.
 
-    def __init__(self, handler, event, context):
+    `request_line` (method and path, no query) names the request when the handler raises."""
+
+    def __init__(self, handler, event, context, request_line: str):
         self._handler = handler
         self._event = event
         self._context = context
+        self._request_line = request_line
         self.result = None
         self.error = None
 
@@ -94,7 +101,12 @@ class HandlerCall:
         except BaseException as error:  # SystemExit too: one request must not end the server
             self.error = error
             if not isinstance(error, bottle.HTTPResponse):
-                traceback.print_exc(file=sys.stderr)
+                # One write, so that two failing requests do not interleave their lines; written even when the
+                # request has given up on the handler (FUNC_TIMEOUT), so a late failure still shows.
+                sys.stderr.write(
+                    f"gitfn python runtime: the handler failed on {self._request_line}\n{traceback.format_exc()}"
+                )
+                sys.stderr.flush()
 
 
 def _read_body(environ, limit: int):
