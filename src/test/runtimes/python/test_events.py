@@ -131,3 +131,64 @@ def test_each_handler_method_reaches_the_handler_on_any_path(echo, method):
 
 def test_other_methods_are_not_allowed(echo):
     assert echo.call("OPTIONS", "/").status == 405
+
+
+@pytest.fixture(scope="module")
+def ce_headers(module_functions):
+    return module_functions.start("ce_headers")
+
+
+def test_event_ce_headers_of_a_binary_cloudevent_are_kymas_fields(ce_headers):
+    headers = {
+        "Content-Type": "application/json",
+        "ce-specversion": "1.0",
+        "ce-type": "order.created",
+        "ce-source": "shop",
+        "ce-id": "b1",
+        "ce-eventtypeversion": "v1",
+    }
+    seen = ce_headers.call("POST", "/orders", body='{"id": 7}', headers=headers).json()
+
+    assert (seen["ce-type"], seen["ce-source"], seen["ce-id"], seen["data"]) == ("order.created", "shop", "b1", {"id": 7})
+    assert (seen["method"], seen["path"]) == ("POST", "/orders")  # event.ceHeaders['extensions']['request']
+
+
+def test_event_ce_headers_of_a_structured_cloudevent_are_kymas_fields(ce_headers):
+    event = {"specversion": "1.0", "type": "order.paid", "source": "till", "id": "s1", "data": {"id": 8}}
+    headers = {"Content-Type": "application/cloudevents+json"}
+    seen = ce_headers.call("PUT", "/paid", body=json.dumps(event), headers=headers).json()
+
+    assert (seen["ce-type"], seen["ce-source"], seen["ce-id"], seen["data"]) == ("order.paid", "till", "s1", {"id": 8})
+    assert (seen["method"], seen["path"]) == ("PUT", "/paid")
+
+
+def test_event_and_its_ce_headers_are_one_mapping_written_through_either(ce_headers):
+    headers = {"Content-Type": "text/plain", "ce-type": "t", "ce-source": "s", "ce-id": "w1"}
+    seen = ce_headers.call("POST", "/", body="x", headers=headers).json()
+
+    assert seen["event-sees"] == "seen by event[...]"
+    assert seen["ce-headers-sees"] == "seen by event.ceHeaders[...]"
+    assert "extensions" not in seen["keys-left"]  # popped through event.ceHeaders, gone from event
+
+
+def test_event_req_is_the_request_and_build_response_cloud_event_is_kymas(ce_headers):
+    headers = {
+        "Content-Type": "application/json",
+        "ce-specversion": "1.0",
+        "ce-type": "order.created",
+        "ce-source": "shop",
+        "ce-id": "r0",
+        "ce-eventtypeversion": "v1",
+    }
+    seen = ce_headers.call("POST", "/req", body="{}", headers=headers).json()
+
+    assert seen["req"] == ["POST", "/req"]
+    assert seen["response-event"] == {
+        "type": "order.answered",
+        "source": "shop",
+        "eventtypeversion": "v1",
+        "specversion": "1.0",
+        "id": "r1",
+        "data": {"ok": True},
+        "datacontenttype": "application/json",
+    }

@@ -6,6 +6,7 @@ import contextlib
 import datetime
 import io
 import json
+import sys
 import urllib.error
 import urllib.request
 import uuid
@@ -21,15 +22,31 @@ class InvalidRequest(ValueError):
 
 
 class Event(dict):
-    """A dict with Kyma's keys: `ce-*`, `data` and `extensions.request`; plus `emitCloudEvent` and `tracer`.
+    """A dict with Kyma's keys: `ce-*`, `data` and `extensions.request`; plus Kyma's members: `ceHeaders`, `req`,
+    `tracer`, `emitCloudEvent` and the deprecated `buildResponseCloudEvent`.
 
-    Kyma's Event only supports `event[key]`; being a dict also allows `get`, `in` and iteration.
+    Kyma's Event keeps its fields in a dict attribute, `ceHeaders`, and `event[key]` reads that dict. Here the event
+    is that dict: `event.ceHeaders` is the event itself, so a field written or removed through either is seen
+    through the other. Being a dict, the event also allows `get`, `in` and iteration.
     """
 
     def __init__(self, fields: dict, publisher_proxy_address: Optional[str]):
         super().__init__(fields)
         self.tracer = NoopTracer()
+        # Kyma's is `bottle.request`, which the handler's thread cannot read; this is the request it can read.
+        self.req = fields.get("extensions", {}).get("request")
         self._publisher_proxy_address = publisher_proxy_address
+
+    @property
+    def ceHeaders(self) -> "Event":  # noqa: N802 (Kyma's name)
+        return self
+
+    @ceHeaders.setter
+    def ceHeaders(self, fields: dict) -> None:  # noqa: N802
+        # As if Kyma's attribute were bound to another dict: from then on the event reads that dict's fields.
+        if fields is not self:
+            self.clear()
+            self.update(fields)
 
     def emitCloudEvent(self, type, source, data, optionalCloudEventAttributes=None):  # noqa: N802 (Kyma's name)
         """Posts a structured CloudEvent to PUBLISHER_PROXY_ADDRESS and returns the HTTP status of the reply."""
@@ -56,6 +73,31 @@ class Event(dict):
         except urllib.error.HTTPError as reply:
             # Like Kyma's requests.post: a refusal by the proxy is an answer, not an exception.
             return reply.code
+
+    def buildResponseCloudEvent(self, event_id, event_type, event_data):  # noqa: N802 (Kyma's name)
+        """Kyma's deprecated helper: a CloudEvent's fields as a dict, with this event's source and versions."""
+        _deprecated("buildResponseCloudEvent")
+        return {
+            "type": event_type,
+            "source": self.get("ce-source"),
+            "eventtypeversion": self.get("ce-eventtypeversion"),
+            "specversion": self.get("ce-specversion"),
+            "id": event_id,
+            "data": event_data,
+            "datacontenttype": _data_content_type(event_data),
+        }
+
+
+def _deprecated(name: str) -> None:
+    print(f'gitfn python runtime: "{name}" is deprecated. Use "emitCloudEvent"', file=sys.stderr, flush=True)
+
+
+def _data_content_type(data) -> Optional[str]:
+    if type(data) is dict:  # Kyma's exact test: a dict subclass or a list gives None, as there
+        return "application/json"
+    if type(data) is str:
+        return "text/plain"
+    return None
 
 
 def event_from_request(request: bottle.BaseRequest, body: bytes, publisher_proxy_address: Optional[str]) -> Event:
