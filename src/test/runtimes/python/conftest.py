@@ -54,7 +54,8 @@ class FunctionProcess:
     def __init__(self, runtime_dir: Path, function: str, env: dict, extra_path=()):
         self.port = free_port()
         self.function_path = Path(env.get("FUNCTION_PATH", FIXTURES / function))
-        pythonpath = os.pathsep.join([str(SITE_DIR), *map(str, extra_path)])
+        # As gitfn does: the Function's packages first, so that its own win over those the runtime lends.
+        pythonpath = os.pathsep.join([*map(str, extra_path), str(SITE_DIR)])
         self.process = subprocess.Popen(
             [PYTHON, str(runtime_dir / "server.py")],
             env={

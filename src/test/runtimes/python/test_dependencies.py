@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from conftest import DEPS_DIR
+from conftest import DEPS_DIR, FIXTURES
 
 
 def test_a_dependency_comes_from_the_folder_on_pythonpath(functions):
@@ -20,6 +20,42 @@ def test_without_its_dependency_folder_the_handler_does_not_start(functions):
 
     assert process.exit_code(timeout=20) == 1
     assert "ModuleNotFoundError: No module named 'greeting' (at handler.py:1)" in process.stderr.all()[0]
+
+
+def test_packages_kyma_lends_to_handlers_are_importable_without_being_declared(functions):
+    function = functions.start("lent")
+
+    reply = function.call("GET", "/")
+
+    assert reply.status == 200, function.stderr.all()
+    seen = reply.json()
+    assert (seen["requests"], seen["cloudevents"]) == ("2.34.2", "1.12.1")  # Kyma's versions
+    content_type, body = seen["structured"]
+    assert content_type == "application/cloudevents+json"
+    assert json.loads(body)["data"] == {"id": 7}
+    assert "\norders_total 1.0\n" in seen["prometheus"]
+    assert (seen["tracer-provider"], seen["session"]) == ("TracerProvider", "Session")
+
+
+def test_a_functions_own_package_wins_over_the_one_the_runtime_lends_and_the_server_keeps_its_own_bottle(
+    functions,
+):
+    # own_deps has a `requests` and a `bottle` that are not the real ones, the latter unusable by the server.
+    function = functions.start("own_packages", extra_path=[FIXTURES / "own_deps"])
+
+    seen = function.call("POST", "/").json()
+
+    assert seen == {"requests": "the Function's own requests", "bottle": "the Function's own bottle", "method": "POST"}
+
+
+def test_a_response_of_the_functions_own_bottle_sets_status_and_headers(functions):
+    function = functions.start("own_packages", extra_path=[FIXTURES / "own_deps"])
+
+    returned = function.call("GET", "/teapot")
+    raised = function.call("GET", "/gone")
+
+    assert (returned.status, returned.headers["x-own"], returned.text) == (418, "yes", "short and stout")
+    assert (raised.status, raised.text) == (410, "gone for good")
 
 
 def test_mod_name_and_func_handler_choose_the_module_and_function(functions):

@@ -59,7 +59,8 @@ final class FunctionProcess implements AutoCloseable {
       command = List.of(interpreter.toString(), runtimeHome.resolve("server.mjs").toString());
     } else {
       env.put("FUNCTION_PATH", build.toString());
-      env.put("PYTHONPATH", runtimeHome.resolve("site") + ":" + dependencies.folder().resolve("site"));
+      // The Function's packages first: its own wins over a package the runtime lends, as in an image.
+      env.put("PYTHONPATH", dependencies.folder().resolve("site") + ":" + runtimeHome.resolve("site"));
       env.put("PYTHONUNBUFFERED", "TRUE");
       command = List.of(interpreter.toString(), runtimeHome.resolve("server.py").toString());
     }

@@ -25,8 +25,13 @@ public final class ImageLayout {
     return FUNCTION_DIR + "/handler.js";
   }
 
-  /** {@code PYTHONPATH} of Python Functions: the runtime's packages first, so the Function cannot replace them. */
+  /**
+   * {@code PYTHONPATH} of Python Functions: the Function's packages first, then the runtime's. A package the Function
+   * installs itself wins over the one the runtime lends under the same name ({@code requests}, OpenTelemetry's, ...),
+   * as in Kyma, whose runtime packages are in site-packages, after the Function's. The server itself still runs on
+   * the runtime's own Bottle and cheroot: it finds them by the versions its requirements.txt pins.
+   */
   public static String pythonPath() {
-    return RUNTIME_DIR + "/" + PYTHON_PACKAGES + ":" + FUNCTION_DIR + "/" + PYTHON_PACKAGES;
+    return FUNCTION_DIR + "/" + PYTHON_PACKAGES + ":" + RUNTIME_DIR + "/" + PYTHON_PACKAGES;
   }
 }

@@ -124,7 +124,7 @@ class BuildlessDeploymentTest {
         .contains("cd /gitfn/function\nmkdir -p packages\npython3 -m pip install --target packages");
     assertThat(function(deployment).getCommand()).containsExactly("python3", "/gitfn/runtime/server.py");
     assertThat(env(function(deployment))).containsEntry("PYTHONPATH",
-        "/gitfn/runtime/packages:/gitfn/function/packages");
+        "/gitfn/function/packages:/gitfn/runtime/packages");
     assertThat(env(install(deployment))).containsEntry("PIP_CACHE_DIR", "/gitfn-home/.cache/pip");
   }
 

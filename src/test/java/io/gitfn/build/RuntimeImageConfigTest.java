@@ -27,7 +27,7 @@ class RuntimeImageConfigTest {
 
     assertThat(config.entrypoint()).containsExactly("python3", "/gitfn/runtime/server.py");
     assertThat(config.env()).containsEntry("FUNCTION_PATH", "/gitfn/function")
-        .containsEntry("PYTHONPATH", "/gitfn/runtime/packages:/gitfn/function/packages")
+        .containsEntry("PYTHONPATH", "/gitfn/function/packages:/gitfn/runtime/packages")
         .containsEntry("PYTHONUNBUFFERED", "TRUE");
   }
 
@@ -37,7 +37,7 @@ class RuntimeImageConfigTest {
 
     assertThat(config.env()).containsExactly(Map.entry("FUNC_RUNTIME", "python312"), Map.entry("FUNC_HANDLER", "main"),
         Map.entry("MOD_NAME", "handler"), Map.entry("FUNC_PORT", "8080"), Map.entry("FUNCTION_PATH", "/gitfn/function"),
-        Map.entry("PYTHONPATH", "/gitfn/runtime/packages:/gitfn/function/packages"),
+        Map.entry("PYTHONPATH", "/gitfn/function/packages:/gitfn/runtime/packages"),
         Map.entry("PYTHONUNBUFFERED", "TRUE"));
     assertThat(config.workingDir()).isEqualTo("/gitfn/function");
     assertThat(config.user()).isEqualTo("1000");

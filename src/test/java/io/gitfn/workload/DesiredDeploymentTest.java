@@ -136,7 +136,7 @@ class DesiredDeploymentTest {
         "FUNC_RUNTIME", "PYTHONPATH", "FUNCTION_PATH", "PYTHONUNBUFFERED", "FUNC_NAME");
     assertThat(container.getEnv()).contains(
         new EnvVar("FUNC_RUNTIME", "python312", null),
-        new EnvVar("PYTHONPATH", "/gitfn/runtime/packages:/gitfn/function/packages", null),
+        new EnvVar("PYTHONPATH", "/gitfn/function/packages:/gitfn/runtime/packages", null),
         new EnvVar("FUNCTION_PATH", "/gitfn/function", null),
         new EnvVar("PYTHONUNBUFFERED", "TRUE", null));
   }

@@ -1,6 +1,6 @@
 """gitfn's python312 runtime: serves one Kyma-style Function handler, `main(event, context)`, over HTTP.
 
-Start: python3 server.py, with PYTHONPATH=<this folder>/site:<the Function's dependencies> and the
+Start: python3 server.py, with PYTHONPATH=<the Function's dependencies>:<this folder>/site and the
 environment described in gitfn_runtime/settings.py (Kyma's names: FUNCTION_PATH, MOD_NAME, FUNC_PORT, ...).
 Exits 1 with one line on stderr when it cannot start; exits 0 after SIGTERM or SIGINT.
 """
@@ -10,12 +10,18 @@ import signal
 import sys
 import threading
 import time
+from pathlib import Path
 
 PREFIX = "gitfn python runtime:"
+HERE = Path(__file__).resolve().parent
 
 
 def main() -> int:
     try:
+        from gitfn_runtime.server_packages import import_server_packages
+
+        # Before anything imports Bottle: the server's own, even when the Function ships one (see the module).
+        server_packages = import_server_packages(HERE / "requirements.txt")
         from gitfn_runtime.access_log import with_access_log
         from gitfn_runtime.app import build_app
         from gitfn_runtime.loader import HandlerLoadError, load_handler
@@ -28,7 +34,12 @@ def main() -> int:
 
     try:
         settings = Settings.from_env(os.environ)
-        handler = load_handler(settings.function_path, settings.module_name, settings.handler_name)
+        handler = load_handler(
+            settings.function_path,
+            settings.module_name,
+            settings.handler_name,
+            before_import=server_packages.yield_to_function,
+        )
     except (SettingsError, HandlerLoadError) as error:
         return fail(str(error))
 

@@ -56,8 +56,9 @@ def build_app(settings: Settings, handler, metrics: Metrics) -> bottle.Bottle:
 
         if not finished:
             return _text(408, f"the function did not finish within {settings.timeout:g} s (FUNC_TIMEOUT)")
-        if isinstance(outcome.error, bottle.HTTPResponse):  # raised for its status, e.g. HTTPError(404)
-            return _response(outcome.error)
+        raised = _as_server_response(outcome.error)
+        if raised is not None:  # raised for its status, e.g. HTTPError(404)
+            return _response(raised)
         if outcome.error is not None:  # HandlerCall wrote it to stderr
             return bottle.HTTPResponse(INTERNAL_ERROR, 500, {"Content-Type": "text/plain; charset=utf-8"})
         return _response(outcome.result)
@@ -100,7 +101,7 @@ class HandlerCall:
             self.result = self._handler(self._event, self._context)
         except BaseException as error:  # SystemExit too: one request must not end the server
             self.error = error
-            if not isinstance(error, bottle.HTTPResponse):
+            if _as_server_response(error) is None:
                 # One write, so that two failing requests do not interleave their lines; written even when the
                 # request has given up on the handler (FUNC_TIMEOUT), so a late failure still shows.
                 sys.stderr.write(
@@ -117,8 +118,26 @@ def _read_body(environ, limit: int):
     return None if len(body) > limit else body
 
 
+def _as_server_response(value):
+    """`value` as the server's bottle.HTTPResponse, when it is one of the server's Bottle or of the Function's own
+    (a Function that ships Bottle gets its own, see server_packages.py); otherwise None."""
+    if isinstance(value, bottle.HTTPResponse):
+        return value
+    theirs = sys.modules.get("bottle")
+    foreign = getattr(theirs, "HTTPResponse", None) if theirs is not bottle else None
+    if isinstance(foreign, type) and isinstance(value, foreign):
+        try:
+            return bottle.HTTPResponse(value.body, value.status_line, list(value.headerlist))
+        except (AttributeError, TypeError, ValueError):  # not shaped like Bottle's: the handler's value as it is
+            return None
+    return None
+
+
 def _response(result):
     """The handler's value as Bottle's return value: dict and list as JSON, the rest as Bottle takes it."""
+    converted = _as_server_response(result)
+    if converted is not None:
+        result = converted
     if isinstance(result, bottle.HTTPResponse):
         if isinstance(result.body, (dict, list)):
             result.body = json.dumps(result.body, default=str)

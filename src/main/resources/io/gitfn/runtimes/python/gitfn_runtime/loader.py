@@ -13,8 +13,10 @@ class HandlerLoadError(Exception):
     """The handler cannot be used; the message is one line saying why."""
 
 
-def load_handler(function_path: Path, module_name: str, handler_name: str):
-    """Returns the handler function, or raises HandlerLoadError with the reason on one line."""
+def load_handler(function_path: Path, module_name: str, handler_name: str, before_import=None):
+    """Returns the handler function, or raises HandlerLoadError with the reason on one line.
+
+    `before_import(sys.path)` runs once the Function's folder is on the path, right before the import."""
     where = f"{module_name}.{handler_name} from {function_path}"
     if module_name.split(".")[0] in RESERVED_MODULES:
         raise HandlerLoadError(f"MOD_NAME {module_name!r} is reserved by the runtime; rename the handler module")
@@ -24,6 +26,8 @@ def load_handler(function_path: Path, module_name: str, handler_name: str):
     # Right after the runtime's own folder: the function's files come before its dependencies and the
     # standard library, as /kubeless does on Kyma's PYTHONPATH.
     sys.path.insert(1, str(function_path))
+    if before_import is not None:
+        before_import(sys.path)
     try:
         module = importlib.import_module(module_name)
     except BaseException as error:  # a module's top level may even call sys.exit()
