@@ -105,6 +105,24 @@ def test_emit_cloud_event_posts_a_structured_cloudevent_to_the_publisher_proxy(f
     assert event["id"] and event["time"]
 
 
+def test_publish_cloud_event_posts_its_dict_and_answers_the_response_as_kymas_deprecated_one_does(
+    functions, publisher_proxy
+):
+    address, received = publisher_proxy
+    function = functions.start("emit", PUBLISHER_PROXY_ADDRESS=address)
+
+    assert function.call("POST", "/publish").json() == {"proxy-status": 204}
+
+    assert received == [
+        (
+            "/publish",
+            "application/cloudevents+json",
+            {"specversion": "1.0", "type": "order.paid.v1", "source": "till", "id": "p1"},
+        )
+    ]
+    assert function.stderr.wait_for(lambda line: "\"publishCloudEvent\" is deprecated" in line, 5)
+
+
 def test_emit_cloud_event_without_a_publisher_proxy_is_a_500_whose_reason_is_on_stderr(functions):
     function = functions.start("emit")
 

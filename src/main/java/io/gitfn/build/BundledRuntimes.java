@@ -33,7 +33,8 @@ final class BundledRuntimes {
       "requirements.txt", "server.py",
       "gitfn_runtime/__init__.py", "gitfn_runtime/access_log.py", "gitfn_runtime/app.py",
       "gitfn_runtime/event.py", "gitfn_runtime/loader.py", "gitfn_runtime/metrics.py",
-      "gitfn_runtime/server_packages.py", "gitfn_runtime/settings.py", "gitfn_runtime/shutdown.py");
+      "gitfn_runtime/server_packages.py", "gitfn_runtime/settings.py", "gitfn_runtime/shutdown.py",
+      "gitfn_runtime/tracing.py");
 
   static final RuntimeSources SOURCES = new RuntimeSources(read("nodejs", NODEJS), read("python", PYTHON));
 

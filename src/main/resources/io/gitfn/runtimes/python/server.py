@@ -28,12 +28,14 @@ def main() -> int:
         from gitfn_runtime.metrics import Metrics
         from gitfn_runtime.settings import DRAIN_SECONDS, IDLE_GRACE_SECONDS, Settings, SettingsError
         from gitfn_runtime.shutdown import DrainingServer
+        from gitfn_runtime.tracing import Tracing, apply_env_defaults
     except ImportError as error:
         return fail(f"{error}; PYTHONPATH must include the folder that `pip install --target` filled "
                     "from this runtime's requirements.txt")
 
     try:
         settings = Settings.from_env(os.environ)
+        apply_env_defaults(os.environ)  # before the handler module, which may import OpenTelemetry
         handler = load_handler(
             settings.function_path,
             settings.module_name,
@@ -43,7 +45,8 @@ def main() -> int:
     except (SettingsError, HandlerLoadError) as error:
         return fail(str(error))
 
-    app = build_app(settings, handler, Metrics())
+    tracing = Tracing(settings.trace_collector_endpoint, PREFIX)
+    app = build_app(settings, handler, Metrics(), tracing)
     if settings.access_log:
         app = with_access_log(app)
     server = DrainingServer(
@@ -67,6 +70,8 @@ def main() -> int:
     threading.Thread(target=server.serve, name="serve", daemon=True).start()
     port = server.bind_addr[1]
     print(f"{PREFIX} function {settings.display_name()} listening on {port}", flush=True)
+    # Not before: importing OpenTelemetry would delay the listening line; handler calls wait for it instead.
+    tracing.start()
 
     signal.sigwait(stop_signals)
     print(f"{PREFIX} stopping: no new connections in {IDLE_GRACE_SECONDS:g} s, then up to {DRAIN_SECONDS:g} s "

@@ -1,5 +1,6 @@
 """The Bottle application: Kyma's routes, and one handler call per request under FUNC_TIMEOUT."""
 
+import contextlib
 import json
 import sys
 import threading
@@ -12,13 +13,14 @@ from .event import InvalidRequest, event_from_request
 from .metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from .metrics import Metrics
 from .settings import Settings
+from .tracing import Tracing
 
 HANDLER_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 # Kyma's body for a handler that raised: the exception's text may hold what the caller must not see.
 INTERNAL_ERROR = "Internal server error"
 
 
-def build_app(settings: Settings, handler, metrics: Metrics) -> bottle.Bottle:
+def build_app(settings: Settings, handler, metrics: Metrics, tracing: Tracing) -> bottle.Bottle:
     app = bottle.Bottle()
     # For bottle's own parsing (request.json, forms) in the handler: the body is within the limit by then.
     bottle.BaseRequest.MEMFILE_MAX = settings.body_limit
@@ -48,8 +50,13 @@ def build_app(settings: Settings, handler, metrics: Metrics) -> bottle.Bottle:
         except InvalidRequest as error:
             return _text(400, str(error))
 
+        trace_context = tracing.context_of(request.headers)  # waits for the tracing set-up, right after start
+        if tracing.tracer is not None:
+            event.tracer = tracing.tracer
         started = time.monotonic()
-        outcome = HandlerCall(handler, event, dict(context), f"{request.method} {request.path}")
+        outcome = HandlerCall(
+            handler, event, dict(context), f"{request.method} {request.path}", tracing.attached(trace_context)
+        )
         finished = outcome.run(settings.timeout)
         failed = not finished or outcome.error is not None
         metrics.record(request.method, time.monotonic() - started, failed)
@@ -77,13 +84,15 @@ def build_app(settings: Settings, handler, metrics: Metrics) -> bottle.Bottle:
 class HandlerCall:
     """One handler call on its own thread, so that a request can give up on it after FUNC_TIMEOUT.
 
-    `request_line` (method and path, no query) names the request when the handler raises."""
+    `request_line` (method and path, no query) names the request when the handler raises; the handler runs within
+    `trace_context`, a context manager that attaches the request's trace context to the handler's thread."""
 
-    def __init__(self, handler, event, context, request_line: str):
+    def __init__(self, handler, event, context, request_line: str, trace_context=None):
         self._handler = handler
         self._event = event
         self._context = context
         self._request_line = request_line
+        self._trace_context = trace_context or contextlib.nullcontext()
         self.result = None
         self.error = None
 
@@ -98,7 +107,8 @@ class HandlerCall:
 
     def _call(self):
         try:
-            self.result = self._handler(self._event, self._context)
+            with self._trace_context:
+                self.result = self._handler(self._event, self._context)
         except BaseException as error:  # SystemExit too: one request must not end the server
             self.error = error
             if _as_server_response(error) is None:

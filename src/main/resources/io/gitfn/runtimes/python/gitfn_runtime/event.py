@@ -7,8 +7,6 @@ import datetime
 import io
 import json
 import sys
-import urllib.error
-import urllib.request
 import uuid
 from typing import Optional
 
@@ -23,7 +21,7 @@ class InvalidRequest(ValueError):
 
 class Event(dict):
     """A dict with Kyma's keys: `ce-*`, `data` and `extensions.request`; plus Kyma's members: `ceHeaders`, `req`,
-    `tracer`, `emitCloudEvent` and the deprecated `buildResponseCloudEvent`.
+    `tracer`, `emitCloudEvent` and the deprecated `publishCloudEvent` and `buildResponseCloudEvent`.
 
     Kyma's Event keeps its fields in a dict attribute, `ceHeaders`, and `event[key]` reads that dict. Here the event
     is that dict: `event.ceHeaders` is the event itself, so a field written or removed through either is seen
@@ -49,9 +47,9 @@ class Event(dict):
             self.update(fields)
 
     def emitCloudEvent(self, type, source, data, optionalCloudEventAttributes=None):  # noqa: N802 (Kyma's name)
-        """Posts a structured CloudEvent to PUBLISHER_PROXY_ADDRESS and returns the HTTP status of the reply."""
-        if not self._publisher_proxy_address:
-            raise RuntimeError("emitCloudEvent needs PUBLISHER_PROXY_ADDRESS, which is not set")
+        """Posts a structured CloudEvent to PUBLISHER_PROXY_ADDRESS and returns the HTTP status of the reply.
+
+        With `requests`, as Kyma does: the call is traced, and the request's trace context goes to the proxy."""
         cloud_event = {
             "specversion": "1.0",
             "id": str(uuid.uuid4()),
@@ -59,20 +57,30 @@ class Event(dict):
             "type": type,
             "source": source,
             **(optionalCloudEventAttributes or {}),
-            "data": data,
         }
-        post = urllib.request.Request(
+        if isinstance(data, (bytes, bytearray)):  # as the CloudEvents SDK's to_structured writes bytes
+            cloud_event["data_base64"] = base64.b64encode(data).decode()
+        else:
+            cloud_event["data"] = data
+        # Like Kyma's requests.post: a refusal by the proxy is an answer, not an exception.
+        return self._post("emitCloudEvent", json.dumps(cloud_event, default=str)).status_code
+
+    def publishCloudEvent(self, data):  # noqa: N802 (Kyma's name)
+        """Kyma's deprecated way: posts `data`, a CloudEvent as a dict, and returns the `requests` Response."""
+        _deprecated("publishCloudEvent")
+        return self._post("publishCloudEvent", json.dumps(data, default=str))
+
+    def _post(self, caller: str, body: str):
+        if not self._publisher_proxy_address:
+            raise RuntimeError(f"{caller} needs PUBLISHER_PROXY_ADDRESS, which is not set")
+        import requests  # the Function's own, if it ships one, as in Kyma; lent by the runtime otherwise
+
+        return requests.post(
             self._publisher_proxy_address,
-            data=json.dumps(cloud_event, default=str).encode(),
+            data=body.encode(),
             headers={"Content-Type": STRUCTURED_CLOUDEVENT},
-            method="POST",
+            timeout=30,
         )
-        try:
-            with urllib.request.urlopen(post, timeout=30) as reply:
-                return reply.status
-        except urllib.error.HTTPError as reply:
-            # Like Kyma's requests.post: a refusal by the proxy is an answer, not an exception.
-            return reply.code
 
     def buildResponseCloudEvent(self, event_id, event_type, event_data):  # noqa: N802 (Kyma's name)
         """Kyma's deprecated helper: a CloudEvent's fields as a dict, with this event's source and versions."""
@@ -161,7 +169,7 @@ def _detached_copy(request: bottle.BaseRequest, body: bytes) -> bottle.BaseReque
 
 
 class NoopTracer:
-    """Stands in for Kyma's OpenTelemetry tracer, so handlers that open spans run unchanged."""
+    """`event.tracer` when OpenTelemetry cannot be used (see tracing.py), so that handlers that open spans run."""
 
     @contextlib.contextmanager
     def start_as_current_span(self, name, *args, **kwargs):

@@ -32,6 +32,7 @@ class Settings:
     memory_limit: Optional[str]
     access_log: bool
     publisher_proxy_address: Optional[str]
+    trace_collector_endpoint: Optional[str]
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> "Settings":
@@ -56,6 +57,7 @@ class Settings:
             # Kyma turns the access log on for any value; "false" and "0" meaning on would surprise.
             access_log=text("KYMA_INTERNAL_LOGGER_ENABLED", "").lower() not in ("", "0", "false", "no"),
             publisher_proxy_address=text("PUBLISHER_PROXY_ADDRESS"),
+            trace_collector_endpoint=text("TRACE_COLLECTOR_ENDPOINT"),
         )
 
     def function_context(self) -> dict:
