@@ -37,6 +37,16 @@ def test_packages_kyma_lends_to_handlers_are_importable_without_being_declared(f
     assert (seen["tracer-provider"], seen["session"]) == ("TracerProvider", "Session")
 
 
+def test_metrics_the_handler_registers_with_prometheus_client_show_on_metrics_as_in_kyma(functions):
+    function = functions.start("lent")
+    function.call("GET", "/")
+
+    text = function.call("GET", "/metrics").text
+
+    assert "\nlent_calls_total 1.0\n" in text
+    assert 'function_calls_total{method="GET"} 1' in text
+
+
 def test_a_functions_own_package_wins_over_the_one_the_runtime_lends_and_the_server_keeps_its_own_bottle(
     functions,
 ):

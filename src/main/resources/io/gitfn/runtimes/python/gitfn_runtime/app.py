@@ -33,7 +33,7 @@ def build_app(settings: Settings, handler, metrics: Metrics, tracing: Tracing) -
     @app.get("/metrics")
     def metrics_text():
         bottle.response.content_type = METRICS_CONTENT_TYPE
-        return metrics.exposition()
+        return metrics.exposition() + _handler_metrics()
 
     @app.get("/favicon.ico")
     def favicon():
@@ -118,6 +118,16 @@ class HandlerCall:
                     f"gitfn python runtime: the handler failed on {self._request_line}\n{traceback.format_exc()}"
                 )
                 sys.stderr.flush()
+
+
+def _handler_metrics() -> str:
+    """What the handler registered with prometheus_client's default registry, which Kyma's /metrics shows (with
+    the process_* and python_* metrics it collects by default); only once something has imported prometheus_client:
+    the runtime counts its own metrics without it."""
+    prometheus = sys.modules.get("prometheus_client")
+    if prometheus is None:
+        return ""
+    return prometheus.generate_latest(prometheus.REGISTRY).decode()
 
 
 def _read_body(environ, limit: int):
