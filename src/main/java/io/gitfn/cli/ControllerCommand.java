@@ -106,6 +106,9 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--package-registry-secret", description = "Secret with .npmrc or pip.conf, in each Function's namespace, for dependency installs.")
   String packageRegistrySecret;
 
+  @Option(names = "--trace-collector-endpoint", paramLabel = "URL", defaultValue = "", description = "The OTLP/HTTP URL Functions send their spans to (TRACE_COLLECTOR_ENDPOINT), such as Kyma telemetry's http://telemetry-otlp-traces.kyma-system.svc.cluster.local:4318/v1/traces. Unset: Functions carry trace context on but send no spans.")
+  String traceCollectorEndpoint;
+
   @Option(names = "--builder", paramLabel = "layered", defaultValue = "layered", description = "How images are built: layered, the one builder (no build tool: the controller assembles images from layers in the registry, and a Job with no privilege installs new dependencies); buildah and kaniko were removed (default: ${DEFAULT-VALUE}).")
   String builder;
 
@@ -236,7 +239,8 @@ final class ControllerCommand implements Callable<Integer> {
             instance)));
       }
       try (Controller controller = Controller.start(client, sources, webhooks, settings, builds,
-          WorkloadSettings.defaults().withImagePullSecret(registrySecret), webhookBind, webhookPort, ops, meters, signal::fail)) {
+          WorkloadSettings.defaults().withImagePullSecret(registrySecret)
+              .withTraceCollectorEndpoint(traceCollectorEndpoint), webhookBind, webhookPort, ops, meters, signal::fail)) {
         log.info("gitfn controller running against {}; webhooks at {}; health and metrics at {}",
             client.getMasterUrl(), controller.webhookUri(), controller.operationsUri());
         signal.await();

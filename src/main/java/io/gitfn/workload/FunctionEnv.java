@@ -35,7 +35,9 @@ public final class FunctionEnv {
     }
     env.add(plain("FUNC_NAME", fn.getMetadata().getName()));
     env.add(plain("SERVICE_NAMESPACE", fn.getMetadata().getNamespace()));
-    env.add(plain("TRACE_COLLECTOR_ENDPOINT", settings.traceCollectorEndpoint()));
+    if (settings.traceCollectorEndpoint() != null && !settings.traceCollectorEndpoint().isEmpty()) {
+      env.add(plain("TRACE_COLLECTOR_ENDPOINT", settings.traceCollectorEndpoint()));
+    }
     env.add(plain("PUBLISHER_PROXY_ADDRESS", settings.publisherProxyAddress()));
     env.add(plain("FUNC_HANDLER", "main"));
     env.add(plain("MOD_NAME", "handler"));

@@ -3,7 +3,8 @@ package io.gitfn.workload;
 /**
  * How gitfn runs Functions.
  *
- * @param traceCollectorEndpoint the value of {@code TRACE_COLLECTOR_ENDPOINT} (§5.4)
+ * @param traceCollectorEndpoint the value of {@code TRACE_COLLECTOR_ENDPOINT} (§5.4), the OTLP/HTTP URL the runtimes
+ *     send spans to; empty for none, when the variable is left out and no span leaves a Pod
  * @param publisherProxyAddress the value of {@code PUBLISHER_PROXY_ADDRESS} (§5.4)
  * @param defaultProfile the function resource profile used when a Function names none
  * @param serviceAccountName the runtime Pods' ServiceAccount, or null for the namespace's default
@@ -49,12 +50,22 @@ public record WorkloadSettings(
     }
   }
 
-  /** Kyma's endpoints and defaults (§4.6), a 5 s drain and a 30 s grace period. */
+  /**
+   * Kyma's endpoints and defaults (§4.6), a 5 s drain and a 30 s grace period. No trace collector: Kyma's operator
+   * sets one only where Kyma's telemetry runs, and a collector that cannot be reached would hold every traced call
+   * of a Function while its exporter retries.
+   */
   public static WorkloadSettings defaults() {
     return new WorkloadSettings(
-        "http://telemetry-otlp-traces.kyma-system.svc.cluster.local:4318/v1/traces",
+        "",
         "http://eventing-publisher-proxy.kyma-system.svc.cluster.local/publish",
         FunctionProfiles.DEFAULT, null, 5, 30, 5, 50, DEFAULT_IMAGE_PULL_SECRET);
+  }
+
+  public WorkloadSettings withTraceCollectorEndpoint(String endpoint) {
+    return new WorkloadSettings(endpoint == null ? "" : endpoint.strip(), publisherProxyAddress, defaultProfile,
+        serviceAccountName, preStopSeconds, terminationGracePeriodSeconds, revisionHistoryLimit,
+        targetCpuUtilizationPercentage, imagePullSecret);
   }
 
   public WorkloadSettings withServiceAccountName(String name) {

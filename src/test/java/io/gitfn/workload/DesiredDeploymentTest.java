@@ -122,10 +122,22 @@ class DesiredDeploymentTest {
 
     assertThat(container.getEnv()).extracting(EnvVar::getName).containsExactly(
         "GREETING", "FUNC_NAME", "FUNC_RUNTIME", "HANDLER_PATH", "FUNC_NAME", "SERVICE_NAMESPACE",
-        "TRACE_COLLECTOR_ENDPOINT", "PUBLISHER_PROXY_ADDRESS", "FUNC_HANDLER", "MOD_NAME", "FUNC_PORT");
+        "PUBLISHER_PROXY_ADDRESS", "FUNC_HANDLER", "MOD_NAME", "FUNC_PORT");
     assertThat(container.getEnv()).extracting(EnvVar::getValue).containsExactly(
         "hi", "mine", "nodejs22", "/gitfn/function/handler.js", "orders", "shop",
-        SETTINGS.traceCollectorEndpoint(), SETTINGS.publisherProxyAddress(), "main", "handler", "8080");
+        SETTINGS.publisherProxyAddress(), "main", "handler", "8080");
+  }
+
+  @Test
+  void aTraceCollectorReachesTheFunctionOnlyWhenOneIsSet() {
+    String collector = "http://telemetry-otlp-traces.kyma-system.svc.cluster.local:4318/v1/traces";
+    Function fn = TestFunction.inline().build();
+
+    assertThat(DesiredDeployment.forFunction(fn, IMAGE, SETTINGS.withTraceCollectorEndpoint(collector)).getSpec()
+        .getTemplate().getSpec().getContainers().get(0).getEnv())
+        .contains(new EnvVar("TRACE_COLLECTOR_ENDPOINT", collector, null));
+    assertThat(container(deployment(f -> f)).getEnv()).extracting(EnvVar::getName)
+        .doesNotContain("TRACE_COLLECTOR_ENDPOINT");
   }
 
   @Test
