@@ -16,7 +16,13 @@ import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeApi;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -54,6 +60,49 @@ class BuildJobsIT {
     assertThat(owners(client.batch().v1().jobs().inNamespace(ns.name()).withName(name).get())).isEqualTo(both);
     assertThat(owners(client.configMaps().inNamespace(ns.name()).withName(name).get())).isEqualTo(both);
     assertThat(BuildJobs.ownedBy(orders, second)).as("still the first Function's, whose slot it holds").isTrue();
+  }
+
+  @Test
+  void tenFunctionsLeavingTheirSharedJobAtOnceFromOneStaleCopyLeaveNothingBehind(KubeTestBed bed,
+      KubernetesClient client, TestNamespace ns) throws Exception {
+    bed.installCrds();
+    BuildSettings settings = BuildSettings.defaults();
+    BuildJobs jobs = new BuildJobs(client, settings);
+    String name = "gitfn-deps-0123456789abcdef0123456789abcdef";
+    List<Function> functions = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      Function fn = create(client, ns, "fn-" + i);
+      functions.add(fn);
+      jobs.startInstall(fn, FunctionBuildPlan.ofInline(fn, settings), name, needs(ns));
+    }
+    // Every pass reads the Job from its informer: all ten passes may hold the same copy, each one write behind.
+    Job copy = client.batch().v1().jobs().inNamespace(ns.name()).withName(name).get();
+    assertThat(copy.getMetadata().getOwnerReferences()).hasSize(10);
+
+    ExecutorService passes = Executors.newFixedThreadPool(10);
+    try {
+      List<Future<?>> left = new ArrayList<>();
+      for (Function fn : functions) {
+        left.add(passes.submit(() -> jobs.leave(fn, copy)));
+      }
+      for (Future<?> leaving : left) {
+        leaving.get(30, TimeUnit.SECONDS);
+      }
+    } finally {
+      passes.shutdownNow();
+    }
+
+    assertThat(client.batch().v1().jobs().inNamespace(ns.name()).withName(name).get())
+        .as("the Job, after its ten owners left it in one pass each").isNull();
+    assertThat(client.configMaps().inNamespace(ns.name()).withName(name).get()).as("its ConfigMap").isNull();
+  }
+
+  private static LayeredImages.Progress.NeedsDependencies needs(TestNamespace ns) {
+    return new LayeredImages.Progress.NeedsDependencies(
+        ImageName.parse("registry.local:5000/" + ns.name() + "/gitfn-dependencies:deps-0123"),
+        ImageName.parse("registry.local:5000/base/nodejs22@sha256:" + "ab".repeat(32)),
+        ImageName.parse("registry.local:5000/" + ns.name() + "/gitfn-dependencies:runtime-0123"), false,
+        Instant.now());
   }
 
   private static Function create(KubernetesClient client, TestNamespace ns, String name) {
