@@ -154,7 +154,7 @@ describe('emitCloudEvent failures', () => {
     try {
       const res = await fetch(`${runtime.url}/emit`, { method: 'POST', body: 'x' });
       assert.equal(res.status, 500);
-      assert.equal(await res.text(), 'cannot publish a CloudEvent: PUBLISHER_PROXY_ADDRESS is not set');
+      await runtime.waitForStderr(/failed: Error: cannot publish a CloudEvent: PUBLISHER_PROXY_ADDRESS is not set$/m);
     } finally {
       await runtime.stop();
     }
@@ -169,7 +169,8 @@ describe('emitCloudEvent failures', () => {
     try {
       const res = await fetch(`${runtime.url}/emit`, { method: 'POST', body: 'x' });
       assert.equal(res.status, 500);
-      assert.equal(await res.text(), `cannot publish CloudEvent order.created: ${address} answered 503`);
+      const line = await runtime.waitForStderr(/failed: Error: (.*)$/m);
+      assert.equal(line[1], `cannot publish CloudEvent order.created: ${address} answered 503`);
     } finally {
       await runtime.stop();
       proxy.close();

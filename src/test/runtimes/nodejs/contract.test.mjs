@@ -76,22 +76,39 @@ describe('a CommonJS handler', () => {
     assert.equal(await res.text(), 'written directly');
   });
 
-  test('a thrown error is a 500 with its message', async () => {
-    const res = await get('/throw');
+  test('a thrown error is a 500 Internal server error; its message and stack go to stderr only', async () => {
+    const res = await get('/throw?order=7');
     assert.equal(res.status, 500);
-    assert.equal(await res.text(), 'boom: thrown');
+    assert.equal(await res.text(), 'Internal server error');
+    const line = await runtime.waitForStderr(/^gitfn nodejs runtime: GET \/throw\?order=7 failed: Error: boom: thrown$/m);
+    assert.match(runtime.stderr.slice(line.index), /^ {4}at .*fixtures\/cjs\/handler\.js:\d+:\d+/m, 'the stack follows');
   });
 
-  test('a rejected promise is a 500 with its message', async () => {
-    const res = await get('/reject');
+  test('a rejected promise is a 500 Internal server error; its message goes to stderr only', async () => {
+    const res = await get('/reject', { method: 'POST', body: 'x' });
     assert.equal(res.status, 500);
-    assert.equal(await res.text(), 'boom: rejected');
+    assert.equal(await res.text(), 'Internal server error');
+    await runtime.waitForStderr(/^gitfn nodejs runtime: POST \/reject failed: Error: boom: rejected$/m);
   });
 
   test('a thrown string is a 500 with that string', async () => {
     const res = await get('/throw-string');
     assert.equal(res.status, 500);
     assert.equal(await res.text(), 'boom: a string');
+  });
+
+  test('an error after sendResponse keeps the answer sent; the error is logged', async () => {
+    const res = await get('/send-then-throw');
+    assert.equal(res.status, 409);
+    assert.deepEqual(await res.json(), { kept: true });
+    await runtime.waitForStderr(/^gitfn nodejs runtime: GET \/send-then-throw failed: Error: boom: after sendResponse$/m);
+  });
+
+  test('a rejection after answering through extensions.response keeps that answer', async () => {
+    const res = await get('/respond-then-reject');
+    assert.equal(res.status, 418);
+    assert.equal(await res.text(), 'kept as written');
+    await runtime.waitForStderr(/failed: Error: boom: after extensions\.response$/m);
   });
 
   test('the server keeps serving after handler errors', async () => {

@@ -45,16 +45,25 @@ class Runtime {
   }
 
   /** Resolves once stdout has a line matching `pattern`, with its match; rejects if the process exits first. */
-  async waitForOutput(pattern, timeoutMs = 10_000) {
+  waitForOutput(pattern, timeoutMs = 10_000) {
+    return this.#waitFor('stdout', pattern, timeoutMs);
+  }
+
+  /** The same for stderr. */
+  waitForStderr(pattern, timeoutMs = 10_000) {
+    return this.#waitFor('stderr', pattern, timeoutMs);
+  }
+
+  async #waitFor(stream, pattern, timeoutMs) {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const match = pattern.exec(this.stdout);
+      const match = pattern.exec(this[stream]);
       if (match) return match;
       if (this.child.exitCode !== null) {
         throw new Error(`runtime exited with ${this.child.exitCode} before printing ${pattern}; stderr: ${this.stderr}`);
       }
       if (Date.now() > deadline) {
-        throw new Error(`runtime printed no ${pattern} within ${timeoutMs} ms; stdout: ${this.stdout}; stderr: ${this.stderr}`);
+        throw new Error(`runtime printed no ${pattern} on ${stream} within ${timeoutMs} ms; stdout: ${this.stdout}; stderr: ${this.stderr}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

@@ -35,8 +35,10 @@ export function invoker(main, settings, metrics) {
       sendResponse(await main(buildEvent(req, res, settings), context, sendResponse));
     } catch (err) {
       fail();
+      // The details stay in the log: an error's message or stack may name files, hosts or secrets. A thrown
+      // string is the handler's own answer, as in Kyma.
       console.error(`gitfn nodejs runtime: ${req.method} ${req.originalUrl} failed:`, err);
-      sendResponse(typeof err === 'string' ? err : err?.message || String(err), 500);
+      sendResponse(typeof err === 'string' ? err : 'Internal server error', 500);
     }
   };
 }
