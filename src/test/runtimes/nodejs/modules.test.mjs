@@ -40,6 +40,49 @@ describe('handler modules', () => {
   });
 });
 
+describe('packages the runtime lends, as Kyma does', () => {
+  // The handler calls the runtime's own /healthz with axios, to show that the package works, not only loads.
+  async function callWithOwnUrl(handlerPath) {
+    const runtime = await startRuntime(handlerPath);
+    try {
+      const res = await fetch(`${runtime.url}/`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ url: `${runtime.url}/healthz` }),
+      });
+      return { status: res.status, body: await res.json() };
+    } finally {
+      await runtime.stop();
+    }
+  }
+
+  test('a CommonJS handler requires axios, co and mz without declaring them', async () => {
+    assert.deepEqual(await callWithOwnUrl(fixture('lent-cjs')), {
+      status: 200,
+      body: { health: 'OK', readsItself: true, co: 3 },
+    });
+  });
+
+  test('an ES module handler imports axios, cloudevents and mz without declaring them', async () => {
+    assert.deepEqual(await callWithOwnUrl(fixture('lent-esm')), {
+      status: 200,
+      body: { health: 'OK', readsItself: true, ce: '1.0' },
+    });
+  });
+
+  test("a CommonJS handler's own package of the same name wins over the runtime's", async () => {
+    const { status, body } = await callOnce(fixture('own-axios'));
+    assert.equal(status, 200);
+    assert.deepEqual(JSON.parse(body), { whose: "the function's own axios" });
+  });
+
+  test("an ES module handler's own package of the same name wins over the runtime's", async () => {
+    const { status, body } = await callOnce(fixture('own-axios/esm'));
+    assert.equal(status, 200);
+    assert.deepEqual(JSON.parse(body), { whose: "the function's own axios" });
+  });
+});
+
 describe('a handler that cannot load', () => {
   const cases = [
     ['has a syntax error', 'broken-syntax', /: SyntaxError: Unexpected token ';' \(\S+broken-syntax\/handler\.js:3\)$/],

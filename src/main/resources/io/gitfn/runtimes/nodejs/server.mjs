@@ -4,6 +4,7 @@ import http from 'node:http';
 import { createApp } from './lib/app.mjs';
 import { loadHandler } from './lib/handler.mjs';
 import { Metrics } from './lib/metrics.mjs';
+import { lendRuntimePackages } from './lib/packages.mjs';
 import { readSettings } from './lib/settings.mjs';
 import { drainOnSignals } from './lib/shutdown.mjs';
 
@@ -18,6 +19,7 @@ let settings;
 let main;
 try {
   settings = readSettings(process.env);
+  lendRuntimePackages();
   main = await loadHandler(settings.handlerPath);
 } catch (err) {
   fatal(err.message);
