@@ -1,5 +1,5 @@
 // CloudEvents in and out: binary and structured events become ce-* fields and data; emitCloudEvent posts a
-// binary-mode event to PUBLISHER_PROXY_ADDRESS.
+// structured-mode event to PUBLISHER_PROXY_ADDRESS, as Kyma's runtime does.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import http from 'node:http';
@@ -110,7 +110,7 @@ describe('CloudEvents', () => {
     assert.equal(body.ce['ce-type'], 'blob.stored');
   });
 
-  test('emitCloudEvent posts a binary-mode event to the publisher proxy', async () => {
+  test('emitCloudEvent posts one structured-mode CloudEvent to the publisher proxy', async () => {
     published.length = 0;
     const res = await fetch(`${runtime.url}/emit`, {
       method: 'POST',
@@ -118,33 +118,63 @@ describe('CloudEvents', () => {
       body: JSON.stringify({ orderId: 9 }),
     });
     assert.equal(res.status, 200);
-    assert.equal(await res.text(), 'emitted');
+    assert.equal(await res.text(), 'emitted: 204', 'the promise resolves with the response, as axios does');
 
     assert.equal(published.length, 1);
-    const [event] = published;
-    assert.equal(event.method, 'POST');
-    assert.equal(event.url, '/publish');
-    assert.equal(event.headers['ce-specversion'], '1.0');
-    assert.equal(event.headers['ce-type'], 'order.created');
-    assert.equal(event.headers['ce-source'], 'gitfn-test');
-    assert.equal(event.headers['ce-eventtypeversion'], 'v1');
-    assert.match(event.headers['ce-id'], /^[0-9a-f-]{36}$/);
-    assert.ok(!Number.isNaN(Date.parse(event.headers['ce-time'])), event.headers['ce-time']);
-    assert.equal(event.headers['content-type'], 'application/json');
-    assert.deepEqual(JSON.parse(event.body), { orderId: 9 });
+    const [request] = published;
+    assert.equal(request.method, 'POST');
+    assert.equal(request.url, '/publish');
+    assert.match(request.headers['content-type'], /^application\/cloudevents\+json(;|$)/);
+    assert.equal(request.headers['ce-type'], undefined, 'no binary-mode headers');
+    const { id, time, ...event } = JSON.parse(request.body);
+    assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.ok(Math.abs(Date.parse(time) - Date.now()) < 60_000, time);
+    assert.deepEqual(event, {
+      specversion: '1.0',
+      type: 'order.created',
+      source: 'gitfn-test',
+      eventtypeversion: 'v1',
+      datacontenttype: 'application/json',
+      data: { orderId: 9 },
+    });
   });
 
-  test('the deprecated buildResponseCloudEvent and publishCloudEvent still publish', async () => {
+  test('emitCloudEvent: string data is text/plain unless the handler gives a datacontenttype', async () => {
     published.length = 0;
-    const res = await fetch(`${runtime.url}/publish-deprecated`);
+    const res = await fetch(`${runtime.url}/emit-text`);
+    assert.equal(await res.text(), 'emitted');
+
+    const events = published.map((request) => JSON.parse(request.body));
+    assert.deepEqual(
+      events.map(({ datacontenttype, data }) => ({ datacontenttype, data })),
+      [
+        { datacontenttype: 'text/plain', data: 'a note' },
+        { datacontenttype: 'application/xml', data: '<note/>' },
+      ],
+    );
+    assert.notEqual(events[0].id, events[1].id, 'each event gets its own id');
+  });
+
+  test('the deprecated buildResponseCloudEvent and publishCloudEvent publish as in Kyma', async () => {
+    published.length = 0;
+    const res = await fetch(`${runtime.url}/publish-deprecated`, {
+      headers: { 'ce-source': 'shop', 'ce-specversion': '1.0', 'ce-eventtypeversion': 'v2', 'ce-type': 'in', 'ce-id': 'i' },
+    });
     assert.equal(await res.text(), 'published');
 
     assert.equal(published.length, 1);
-    const [event] = published;
-    assert.equal(event.headers['ce-id'], 'id-1');
-    assert.equal(event.headers['ce-type'], 'order.updated');
-    assert.equal(event.headers['ce-source'], 'test-fn');
-    assert.deepEqual(JSON.parse(event.body), { n: 1 });
+    const [request] = published;
+    assert.equal(request.headers['content-type'], 'application/cloudevents+json');
+    assert.deepEqual(JSON.parse(request.body), {
+      type: 'order.updated',
+      source: 'shop',
+      eventtypeversion: 'v2',
+      specversion: '1.0',
+      id: 'id-1',
+      data: { n: 1 },
+      datacontenttype: 'application/json',
+    });
+    assert.match(runtime.stderr, /buildResponseCloudEvent is deprecated: use emitCloudEvent/);
   });
 });
 
@@ -155,6 +185,18 @@ describe('emitCloudEvent failures', () => {
       const res = await fetch(`${runtime.url}/emit`, { method: 'POST', body: 'x' });
       assert.equal(res.status, 500);
       await runtime.waitForStderr(/failed: Error: cannot publish a CloudEvent: PUBLISHER_PROXY_ADDRESS is not set$/m);
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  test('an event without a type is refused before anything is sent', async () => {
+    const runtime = await startRuntime(fixture('cjs'), { PUBLISHER_PROXY_ADDRESS: 'http://127.0.0.1:9/publish' });
+    try {
+      const res = await fetch(`${runtime.url}/emit-no-type`);
+      assert.equal(res.status, 500);
+      const [, reason] = await runtime.waitForStderr(/failed: Error: (.*)$/m);
+      assert.equal(reason, "cannot publish a CloudEvent: invalid payload: must have required property 'type'");
     } finally {
       await runtime.stop();
     }
@@ -173,6 +215,27 @@ describe('emitCloudEvent failures', () => {
       assert.equal(line[1], `cannot publish CloudEvent order.created: ${address} answered 503`);
     } finally {
       await runtime.stop();
+      proxy.close();
+    }
+  });
+
+  test('a proxy that does not answer fails the emit after FUNC_TIMEOUT', async () => {
+    // Reads the request and never answers.
+    const proxy = http.createServer((req) => req.resume());
+    proxy.listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    const address = `http://127.0.0.1:${proxy.address().port}/publish`;
+    const runtime = await startRuntime(fixture('cjs'), { PUBLISHER_PROXY_ADDRESS: address, FUNC_TIMEOUT: '1' });
+    try {
+      const res = await fetch(`${runtime.url}/emit-logged`);
+      assert.equal(await res.text(), 'emitting');
+      const started = Date.now();
+      const [, reason] = await runtime.waitForOutput(/^emit ended: (.*)$/m, 5_000);
+      assert.equal(reason, `cannot publish CloudEvent order.created: ${address} did not answer within 1 s`);
+      assert.ok(Date.now() - started < 3_000);
+    } finally {
+      await runtime.stop();
+      proxy.closeAllConnections();
       proxy.close();
     }
   });

@@ -27,8 +27,8 @@ final class BundledRuntimes {
   static final List<String> NODEJS = List.of(
       "package.json", "package-lock.json", "server.mjs",
       "lib/access-log.mjs", "lib/app.mjs", "lib/event.mjs", "lib/handler.mjs", "lib/invoke.mjs",
-      "lib/metrics.mjs", "lib/packages.mjs", "lib/resolve-hook.mjs", "lib/settings.mjs", "lib/shutdown.mjs",
-      "lib/tracer.mjs");
+      "lib/metrics.mjs", "lib/packages.mjs", "lib/publish.mjs", "lib/resolve-hook.mjs", "lib/settings.mjs",
+      "lib/shutdown.mjs", "lib/tracer.mjs");
 
   static final List<String> PYTHON = List.of(
       "requirements.txt", "server.py",

@@ -1,26 +1,49 @@
 // The `event` argument of a Kyma handler: CloudEvent attributes, the body as `data`, the Express request and
 // response, and the helpers Kyma's runtime offers.
-import { randomUUID } from 'node:crypto';
-import { noopTracer } from './tracer.mjs';
+import { emit, publish } from './publish.mjs';
+import { noopTracer as tracer } from './tracer.mjs';
 
 /** Builds the event for one request. `req.body` has been parsed already. */
 export function buildEvent(req, res, settings) {
-  const publish = (cloudEvent) => publishCloudEvent(settings.publisherProxy, cloudEvent);
+  const fields = cloudEventOf(req);
+  const { publisherProxy: proxy, timeoutSeconds } = settings;
   return {
-    ...cloudEventOf(req),
-    // Kyma hands an OpenTelemetry tracer; gitfn traces nothing, so handlers that make spans get no-op ones.
-    tracer: noopTracer,
+    ...fields,
+    tracer,
     extensions: { request: req, response: res },
     setResponseHeader: (name, value) => res.set(name, value),
     setResponseContentType: (type) => res.type(type),
     setResponseStatus: (status) => res.status(status),
-    emitCloudEvent: (type, source, data, attributes = {}) =>
-      publish({ specversion: '1.0', id: randomUUID(), time: new Date(), ...attributes, type, source, data }),
-    // Deprecated in Kyma, kept so that older handlers run: build an event, then publish it.
-    buildResponseCloudEvent: (id, type, data) =>
-      ({ specversion: '1.0', id, type, source: settings.functionName, data }),
-    publishCloudEvent: publish,
+    emitCloudEvent: (type, source, data, attributes) => emit(proxy, timeoutSeconds, type, source, data, attributes),
+    // Deprecated in Kyma, kept as Kyma has them so that older handlers run: build an event whose source, version
+    // and specversion are the request's, then POST it as it is.
+    buildResponseCloudEvent: (id, type, data) => {
+      deprecated('buildResponseCloudEvent');
+      return {
+        type,
+        source: fields['ce-source'],
+        eventtypeversion: fields['ce-eventtypeversion'],
+        specversion: fields['ce-specversion'],
+        id,
+        data,
+        datacontenttype: typeof data === 'object' ? 'application/json' : typeof data === 'string' ? 'text/plain' : undefined,
+      };
+    },
+    publishCloudEvent: (event) => {
+      deprecated('publishCloudEvent');
+      const body = typeof event === 'string' || Buffer.isBuffer(event) ? event : JSON.stringify(event);
+      return publish(proxy, timeoutSeconds, event?.type, { 'content-type': 'application/cloudevents+json' }, body);
+    },
   };
+}
+
+const warned = new Set();
+
+/** Says once per process that a handler uses a deprecated helper, as Kyma's runtime says at every call. */
+function deprecated(name) {
+  if (warned.has(name)) return;
+  warned.add(name);
+  console.warn(`gitfn nodejs runtime: ${name} is deprecated: use emitCloudEvent`);
 }
 
 /**
@@ -37,42 +60,4 @@ function cloudEventOf(req) {
   }
   const fields = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name.startsWith('ce-')));
   return { ...fields, data: body };
-}
-
-/**
- * POSTs a CloudEvent in binary mode to the publisher proxy, as Kyma's eventing expects. Resolves with the
- * proxy's response; rejects when there is no proxy or it does not answer 2xx.
- */
-async function publishCloudEvent(proxy, { data, datacontenttype, ...attributes }) {
-  if (!proxy) {
-    throw new Error('cannot publish a CloudEvent: PUBLISHER_PROXY_ADDRESS is not set');
-  }
-  const headers = {};
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value !== undefined && value !== null) {
-      headers[`ce-${name}`] = value instanceof Date ? value.toISOString() : String(value);
-    }
-  }
-  const [body, contentType] = encode(data, datacontenttype);
-  if (contentType) {
-    headers['content-type'] = contentType;
-  }
-  const response = await fetch(proxy, { method: 'POST', headers, body });
-  if (!response.ok) {
-    throw new Error(`cannot publish CloudEvent ${headers['ce-type']}: ${proxy} answered ${response.status}`);
-  }
-  return response;
-}
-
-function encode(data, contentType) {
-  if (data === undefined || data === null) {
-    return [undefined, contentType];
-  }
-  if (Buffer.isBuffer(data)) {
-    return [data, contentType ?? 'application/octet-stream'];
-  }
-  if (typeof data === 'string') {
-    return [data, contentType ?? 'text/plain; charset=utf-8'];
-  }
-  return [JSON.stringify(data), contentType ?? 'application/json'];
 }
