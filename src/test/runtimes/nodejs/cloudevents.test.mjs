@@ -158,7 +158,13 @@ describe('CloudEvents', () => {
   test('the deprecated buildResponseCloudEvent and publishCloudEvent publish as in Kyma', async () => {
     published.length = 0;
     const res = await fetch(`${runtime.url}/publish-deprecated`, {
-      headers: { 'ce-source': 'shop', 'ce-specversion': '1.0', 'ce-eventtypeversion': 'v2', 'ce-type': 'in', 'ce-id': 'i' },
+      headers: {
+        'ce-source': 'shop',
+        'ce-specversion': '1.0',
+        'ce-eventtypeversion': 'v2',
+        'ce-type': 'in',
+        'ce-id': 'i',
+      },
     });
     assert.equal(await res.text(), 'published');
 

@@ -63,7 +63,9 @@ class Runtime {
         throw new Error(`runtime exited with ${this.child.exitCode} before printing ${pattern}; stderr: ${this.stderr}`);
       }
       if (Date.now() > deadline) {
-        throw new Error(`runtime printed no ${pattern} on ${stream} within ${timeoutMs} ms; stdout: ${this.stdout}; stderr: ${this.stderr}`);
+        throw new Error(
+          `runtime printed no ${pattern} on ${stream} within ${timeoutMs} ms; stdout: ${this.stdout}; stderr: ${this.stderr}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

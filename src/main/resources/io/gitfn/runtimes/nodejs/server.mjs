@@ -7,6 +7,7 @@ import { Metrics } from './lib/metrics.mjs';
 import { lendRuntimePackages } from './lib/packages.mjs';
 import { readSettings } from './lib/settings.mjs';
 import { drainOnSignals } from './lib/shutdown.mjs';
+import { setupTracing } from './lib/tracer.mjs';
 
 const log = (line) => console.log(`gitfn nodejs runtime: ${line}`);
 const fatal = (line) => {
@@ -19,6 +20,8 @@ let settings;
 let main;
 try {
   settings = readSettings(process.env);
+  // Before the handler loads and the server starts: both must get the instrumented node:http.
+  await setupTracing(settings);
   lendRuntimePackages();
   main = await loadHandler(settings.handlerPath);
 } catch (err) {

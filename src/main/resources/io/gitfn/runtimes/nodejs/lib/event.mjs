@@ -1,7 +1,7 @@
 // The `event` argument of a Kyma handler: CloudEvent attributes, the body as `data`, the Express request and
 // response, and the helpers Kyma's runtime offers.
 import { emit, publish } from './publish.mjs';
-import { noopTracer as tracer } from './tracer.mjs';
+import { tracer } from './tracer.mjs';
 
 /** Builds the event for one request. `req.body` has been parsed already. */
 export function buildEvent(req, res, settings) {
@@ -26,7 +26,7 @@ export function buildEvent(req, res, settings) {
         specversion: fields['ce-specversion'],
         id,
         data,
-        datacontenttype: typeof data === 'object' ? 'application/json' : typeof data === 'string' ? 'text/plain' : undefined,
+        datacontenttype: { object: 'application/json', string: 'text/plain' }[typeof data],
       };
     },
     publishCloudEvent: (event) => {

@@ -1,5 +1,6 @@
 // Calls the Function's main for one request, and turns what it returns, throws or never does into the response.
 import { buildEvent } from './event.mjs';
+import { currentSpan, failSpan } from './tracer.mjs';
 
 /** The Express handler that serves every request the runtime itself does not answer. */
 export function invoker(main, settings, metrics) {
@@ -30,6 +31,7 @@ export function invoker(main, settings, metrics) {
       metrics.observeDuration(Number(process.hrtime.bigint() - started) / 1e9);
     });
 
+    const span = currentSpan();
     const sendResponse = (body, status, headers) => send(res, body, status, headers);
     try {
       sendResponse(await main(buildEvent(req, res, settings), context, sendResponse));
@@ -38,7 +40,9 @@ export function invoker(main, settings, metrics) {
       // The details stay in the log: an error's message or stack may name files, hosts or secrets. A thrown
       // string is the handler's own answer, as in Kyma.
       console.error(`gitfn nodejs runtime: ${req.method} ${req.originalUrl} failed:`, err);
-      sendResponse(typeof err === 'string' ? err : 'Internal server error', 500);
+      const answer = typeof err === 'string' ? err : 'Internal server error';
+      failSpan(span, res, answer);
+      sendResponse(answer, 500);
     }
   };
 }

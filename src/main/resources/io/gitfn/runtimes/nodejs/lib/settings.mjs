@@ -21,6 +21,7 @@ export function readSettings(env) {
     bodyLimitMb: positive(env, 'REQ_MB_LIMIT', 1),
     accessLog: flag(env.KYMA_INTERNAL_LOGGER_ENABLED),
     publisherProxy: env.PUBLISHER_PROXY_ADDRESS || undefined,
+    traceCollector: env.TRACE_COLLECTOR_ENDPOINT || undefined,
   });
 }
 
