@@ -71,9 +71,9 @@ export async function setupTracing(settings) {
 }
 
 /**
- * Marks the request's span as failed with what the client was told, as Kyma does: status ERROR with that message,
- * and an `error` attribute. The status is set when the response finishes: the instrumentation sets it then from
- * the status code, without a message, over whatever was set before.
+ * Marks the request's span as failed with what the client was told, as Kyma means to: status ERROR with that
+ * message, and an `error` attribute. The status is set when the response finishes: the instrumentation sets it
+ * then from the status code, without a message, over whatever was set before (which is how Kyma's loses it).
  */
 export function failSpan(span, res, message) {
   span?.setAttribute('error', message);
