@@ -61,9 +61,10 @@ class LayeredBuilderIT {
   void dependenciesInstallOnceAndAHandlerChangeOrARevertStartsNoJob(KubeTestBed bed, KubernetesClient client,
       TestNamespace ns) throws Exception {
     bed.installCrds();
-    // The install Job's Pod runs for 6 s (KwokLayeredBuilds pushes what its pack container would), long enough to
-    // see the second Function share it.
-    BuildSettings builds = layered.withPodAnnotations(KwokBuildStages.buildDuration(Duration.ofSeconds(6)));
+    // The install Job's Pod runs for 20 s (KwokLayeredBuilds pushes what its pack container would), long enough for
+    // the second Function's first pass to share it on a loaded CI machine: with 6 s, the second Function once came
+    // after the Job had finished, found the image, and the first Function, its only owner, deleted the Job.
+    BuildSettings builds = layered.withPodAnnotations(KwokBuildStages.buildDuration(Duration.ofSeconds(20)));
     try (KubernetesClient controllerClient = bed.newClient();
         Controller controller = start(controllerClient, builds);
         JobLog jobs = JobLog.watch(client, ns)) {
@@ -178,6 +179,7 @@ class LayeredBuilderIT {
   }
 
   private static Set<String> owners(HasMetadata object) {
+    assertThat(object).as("the install Job or its ConfigMap").isNotNull();
     return object.getMetadata().getOwnerReferences().stream().map(OwnerReference::getUid)
         .collect(Collectors.toSet());
   }
