@@ -37,18 +37,12 @@ final class InstallScript {
    *     layer; Python compiles in memory when it imports instead
    */
   static String of(FunctionRuntime runtime, boolean cached, boolean packed) {
-    return of(runtime, cached, packed, true);
+    return of(runtime, cached, packed, true, null);
   }
 
   /**
    * @param withRuntime whether gitfn's runtime packages are installed too; an install Job whose runtime image the
    *     registry has already installs only the Function's ({@link DependencyInstallJob})
-   */
-  static String of(FunctionRuntime runtime, boolean cached, boolean packed, boolean withRuntime) {
-    return of(runtime, cached, packed, withRuntime, null);
-  }
-
-  /**
    * @param registrySecret the package-registry Secret the install mounts ({@link BuildlessDeployment}), or null for
    *     none. The Secret is optional, as in Kyma: a namespace without it installs from the default registries. When
    *     its config file is not there, the script says so, and a failed install ends with that, so the Function's
