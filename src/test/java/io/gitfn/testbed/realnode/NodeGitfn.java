@@ -41,11 +41,15 @@ public final class NodeGitfn implements AutoCloseable {
   private final KubernetesClient client;
   private final Controller controller;
 
-  private NodeGitfn(RealNode node, PackageMirrors mirrors, KubernetesClient client, Controller controller) {
+  private final String packageRegistrySecret;
+
+  private NodeGitfn(RealNode node, PackageMirrors mirrors, KubernetesClient client, Controller controller,
+      String packageRegistrySecret) {
     this.node = node;
     this.mirrors = mirrors;
     this.client = client;
     this.controller = controller;
+    this.packageRegistrySecret = packageRegistrySecret;
   }
 
   /** Pushes the images, starts the mirrors and the controller. */
@@ -56,7 +60,7 @@ public final class NodeGitfn implements AutoCloseable {
   /** The same, with the node's build settings changed by {@code change} (a dependency cache, say). */
   public static NodeGitfn start(RealNode node, UnaryOperator<BuildSettings> change) throws Exception {
     NodeImages images = NodeImages.build();
-    for (String name : new String[] {"nodejs22", "nodejs24", "python312"}) {
+    for (String name : NodeImages.NAMES) {
       node.pushImage(images.archive(name), images.reference(name));
     }
     node.pushImage(TestBedBinaries.controllerImage(), PACKER);
@@ -67,6 +71,7 @@ public final class NodeGitfn implements AutoCloseable {
         .withRegistry(registry)
         .withInsecureRegistries(Set.of(registry))
         .withBuilder(ImageBuilder.of(ImageBuilder.Tool.LAYERED).withImage(registry + "/" + PACKER))
+        .withBaseImage(FunctionRuntime.NODEJS20, registry + "/" + images.reference("nodejs20"))
         .withBaseImage(FunctionRuntime.NODEJS22, registry + "/" + images.reference("nodejs22"))
         .withBaseImage(FunctionRuntime.NODEJS24, registry + "/" + images.reference("nodejs24"))
         .withBaseImage(FunctionRuntime.PYTHON312, registry + "/" + images.reference("python312"))
@@ -79,7 +84,7 @@ public final class NodeGitfn implements AutoCloseable {
           WebhookSettings.defaults().withGlobalSecret(CONTROLLER_SECRET),
           ControllerSettings.defaults().withFunctionSourceInterval(Duration.ofHours(1)), builds,
           WorkloadSettings.defaults(), "127.0.0.1", 0);
-      return new NodeGitfn(node, mirrors, client, controller);
+      return new NodeGitfn(node, mirrors, client, controller, builds.packageRegistrySecret());
     } catch (Exception e) {
       client.close();
       mirrors.close();
@@ -89,24 +94,40 @@ public final class NodeGitfn implements AutoCloseable {
 
   /** The registry Secret and the package-registry Secret the install Jobs of a namespace mount. */
   public void prepare(KubernetesClient admin, String namespace) {
-    createBuildSecrets(admin, namespace, mirrors);
+    createRegistrySecret(admin, namespace);
+    createPackageRegistrySecret(admin, namespace, packageRegistrySecret, mirrors);
   }
 
-  /**
-   * The Secrets a namespace's builds mount on the real node: {@link BuildSettings#DEFAULT_REGISTRY_SECRET} for the
-   * node's registry, which takes anyone, and {@link #PACKAGE_REGISTRY_SECRET} with {@code .npmrc} and
-   * {@code pip.conf} for {@code mirrors}.
-   */
-  public static void createBuildSecrets(KubernetesClient admin, String namespace, PackageMirrors mirrors) {
+  /** {@link BuildSettings#DEFAULT_REGISTRY_SECRET}, for the node's registry, which takes anyone. */
+  public static void createRegistrySecret(KubernetesClient admin, String namespace) {
     admin.secrets().inNamespace(namespace).resource(new SecretBuilder()
         .withNewMetadata().withName(BuildSettings.DEFAULT_REGISTRY_SECRET).endMetadata()
         .withType("kubernetes.io/dockerconfigjson")
-        .withStringData(Map.of(".dockerconfigjson", "{\"auths\":{}}")) // the node's registry takes anyone
+        .withStringData(Map.of(".dockerconfigjson", "{\"auths\":{}}"))
         .build()).create();
+  }
+
+  /** A package-registry Secret named {@code name} with {@code .npmrc} and {@code pip.conf} for {@code mirrors}. */
+  public static void createPackageRegistrySecret(KubernetesClient admin, String namespace, String name,
+      PackageMirrors mirrors) {
     admin.secrets().inNamespace(namespace).resource(new SecretBuilder()
-        .withNewMetadata().withName(PACKAGE_REGISTRY_SECRET).endMetadata()
+        .withNewMetadata().withName(name).endMetadata()
         .withStringData(Map.of(".npmrc", mirrors.npmrc(), "pip.conf", mirrors.pipConf()))
         .build()).create();
+  }
+
+  /**
+   * The Secrets a namespace's builds mount on the real node: {@link BuildSettings#DEFAULT_REGISTRY_SECRET} and
+   * {@link #PACKAGE_REGISTRY_SECRET} for {@code mirrors}.
+   */
+  public static void createBuildSecrets(KubernetesClient admin, String namespace, PackageMirrors mirrors) {
+    createRegistrySecret(admin, namespace);
+    createPackageRegistrySecret(admin, namespace, PACKAGE_REGISTRY_SECRET, mirrors);
+  }
+
+  /** The npm registry and PyPI index the node's builds install from. */
+  public PackageMirrors mirrors() {
+    return mirrors;
   }
 
   /** Where forges deliver webhooks: {@code webhookUri().resolve("gitea")}. */
