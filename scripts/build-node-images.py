@@ -16,9 +16,12 @@ image archives (`oci-archive:` for skopeo, `ctr images import` for containerd):
            dash and coreutils; the user python (1000);
 
 and beside them packages/: the npm packages of gitfn's Node.js runtime (its package-lock.json) and the wheels
-of its Python runtime (its requirements.txt), plus `ms` and `six` for Functions with a dependency, which a test
-serves as a local npm registry and PyPI index (src/test/java/io/gitfn/testbed/packages). images.json names
-every archive, the reference it should get in a registry, its digest and its Debian package versions.
+of its Python runtime (its requirements.txt), plus extras for Functions with dependencies: `ms` and `six` for
+gitfn's tests; for Kyma's Function suites `axios` 0.26.1 (with `follow-redirects`), `requests` 2.31.0 and
+`arrow` 0.15.8 (with `python-dateutil`), and stand-ins, made here, for the two packages of Kyma's private test
+feed, `@kyma/kyma-npm-test` 1.0.0 and `kyma-pypi-test` 1.0.0. A test serves them as a local npm registry and
+PyPI index (src/test/java/io/gitfn/testbed/packages). images.json names every archive, the reference it should
+get in a registry, its digest and its Debian package versions.
 
 Debian packages come from the machine's apt sources through `apt-get download` (checked against the signed
 Release files, no root needed); which ones is apt's own resolver's answer for the roots below, less the
@@ -490,8 +493,30 @@ def write_image(out, name, reference, config, layers, contents):
 # ---------------------------------------------------------------------------------------------------------------
 # Package mirrors' files
 
-NPM_EXTRA = ["ms@2.1.3"]
-PIP_EXTRA = ["six==1.17.0"]
+# Packages for test Functions' dependencies, beyond the runtimes' own: ms and six for gitfn's tests; axios (with
+# the follow-redirects its ^1.14.8 takes), requests, arrow and python-dateutil for Kyma's Function suites
+# (src/test/kyma/serverless/SUITES.md). requests' own dependencies are the runtime's, within 2.31.0's ranges.
+# Each with the integrity (npm) or sha256 (wheel) its registry serves.
+NPM_EXTRA = {
+    "ms@2.1.3": "sha512-6FlzubTLZG3J2a/NVCAleEhjzq5oxgHyaCU9yYXvcLsvoVaHJq/s5xXI6/XXP6tz7R9xAOtHnSO/tXtF3WRTlA==",
+    "axios@0.26.1": "sha512-fPwcX4EvnSHuInCMItEhAGnaSEXRBjtzh9fOtsE6E1G6p7vl7edEeZe11QHf18+6+9gR5PbKV/sGKNaD8YaMeA==",
+    "follow-redirects@1.16.3":
+        "sha512-toOSoqN6d51Wjf1aOFJYcoVv1aND9rj/CwjLU0Vz40oDuSpWDayCeKe4JpL5NL0WdFvoOOCI3BRo69HahjbR1A==",
+}
+PIP_EXTRA = {
+    "six==1.17.0": "4721f391ed90541fddacab5acf947aa0d3dc7d27b2e1e8eda2be8970586c3274",
+    "requests==2.31.0": "58cd2187c01e70e6e26505bca751777aa9f2ee0b7f4300988b709f44e013003f",
+    "arrow==0.15.8": "271b8e05174d48e50324ed0dc5d74796c839c7e579a4f21cf1a7394665f9e94f",
+    "python-dateutil==2.9.0.post0": "a8b2bc7bffae282281c8140a97d3aa9c14da0b136dfe83f850eea9a5f7470427",
+}
+
+# Stand-ins for the two packages of Kyma's private test feed, which this machine cannot reach; made here, not
+# downloaded. Kyma's suites only install and never use them.
+STAND_IN = "gitfn's stand-in for Kyma's private test package of this name: it only has to install."
+NPM_STAND_IN = ("@kyma/kyma-npm-test", "1.0.0")
+PIP_STAND_IN = ("kyma-pypi-test", "1.0.0")
+# What `npm pack` gives every entry: 1985-10-26T08:15:00Z, the earliest time a zip can hold.
+NPM_PACK_MTIME = 499162500
 
 
 def npm_packages(lock):
@@ -501,7 +526,7 @@ def npm_packages(lock):
         if path:
             name = entry.get("name") or path.rsplit("node_modules/", 1)[1]
             specs.append((f"{name}@{entry['version']}", entry.get("integrity")))
-    return specs + [(spec, None) for spec in NPM_EXTRA if spec not in dict(specs)]
+    return specs + [(spec, integrity) for spec, integrity in NPM_EXTRA.items() if spec not in dict(specs)]
 
 
 def fetch_npm(downloads, out, node_root):
@@ -527,21 +552,45 @@ def fetch_npm(downloads, out, node_root):
     index = {}
     for spec, integrity in specs:
         file = store / tarball_name(spec)
-        data = file.read_bytes()
-        sri = "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
-        if integrity and integrity != sri:
-            fail(f"{spec}: {file.name} has integrity {sri}, the lock file says {integrity}")
-        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-            member = next(m for m in tar.getmembers() if m.name.endswith("package.json")
-                          and m.name.count("/") == 1)
-            manifest = json.loads(tar.extractfile(member).read())
-        version = {k: manifest[k] for k in ("name", "version", "dependencies", "optionalDependencies",
-                                             "peerDependencies", "bin", "engines", "os", "cpu") if k in manifest}
-        version["dist"] = {"file": file.name, "integrity": sri, "shasum": hashlib.sha1(data).hexdigest()}
-        index.setdefault(manifest["name"], {})[manifest["version"]] = version
         shutil.copyfile(file, target / file.name)
+        index_npm(index, target / file.name, spec, integrity)
+    index_npm(index, npm_stand_in(target), "@".join(NPM_STAND_IN), None)
     (target / "index.json").write_text(json.dumps(index, indent=1, sort_keys=True) + "\n")
-    return len(specs)
+    return len(specs) + 1
+
+
+def index_npm(index, file, spec, integrity):
+    """Adds the tarball's version to index, from its package.json, after checking the integrity it should have."""
+    data = file.read_bytes()
+    sri = "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
+    if integrity and integrity != sri:
+        fail(f"{spec}: {file.name} has integrity {sri}, not the pinned {integrity}")
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        member = next(m for m in tar.getmembers() if m.name.endswith("package.json") and m.name.count("/") == 1)
+        manifest = json.loads(tar.extractfile(member).read())
+    version = {k: manifest[k] for k in ("name", "version", "dependencies", "optionalDependencies",
+                                         "peerDependencies", "bin", "engines", "os", "cpu") if k in manifest}
+    version["dist"] = {"file": file.name, "integrity": sri, "shasum": hashlib.sha1(data).hexdigest()}
+    index.setdefault(manifest["name"], {})[manifest["version"]] = version
+
+
+def npm_stand_in(folder):
+    """The stand-in for @kyma/kyma-npm-test, shaped as `npm pack` makes a tarball: package/ entries, mode 0644,
+    npm's fixed time, gzip without a name or time."""
+    name, version = NPM_STAND_IN
+    manifest = {"name": name, "version": version, "description": STAND_IN, "main": "index.js"}
+    files = {"package/index.js": f"module.exports = {{ standIn: {json.dumps(name)} }};\n".encode(),
+             "package/package.json": (json.dumps(manifest, indent=2) + "\n").encode()}
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for entry, data in sorted(files.items()):
+            info = tarfile.TarInfo(entry)
+            info.size, info.mode, info.mtime = len(data), 0o644, NPM_PACK_MTIME
+            tar.addfile(info, io.BytesIO(data))
+    path = folder / tarball_name(f"{name}@{version}")
+    with open(path, "wb") as file, gzip.GzipFile(filename="", fileobj=file, mode="wb", mtime=0) as gz:
+        gz.write(raw.getvalue())
+    return path
 
 
 def tarball_name(spec):
@@ -552,35 +601,71 @@ def tarball_name(spec):
 
 def python_requirements():
     lines = (line.split("#", 1)[0].strip() for line in PYTHON_REQUIREMENTS.read_text().splitlines())
-    return [line for line in lines if line] + PIP_EXTRA
+    return [line for line in lines if line]
 
 
 def fetch_pypi(downloads, out, python):
-    """The runtime's wheels (they are pure Python) for the image's Python, by pip; index.json lists them by their
-    normalised project name with sha256, from which a PEP 503 index serves them."""
-    requirements = python_requirements()
+    """The runtime's wheels and the extras (all pure Python) for the image's Python, by pip; index.json lists them
+    by their normalised project name with sha256, from which a PEP 503 index serves them. The extras are
+    downloaded apart from the runtime's: the two pin different versions of requests, which one pip run refuses."""
+    runtime = python_requirements()
     store = downloads / "pypi"
     store.mkdir(parents=True, exist_ok=True)
     minor = ".".join(python.split(".")[:2])
-    with tempfile.TemporaryDirectory(dir=store) as tmp:
-        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
-                        "--python-version", minor, "--implementation", "py", "--abi", "none", "--platform", "any",
-                        "--find-links", str(store), "-d", tmp, *requirements], check=True, stdout=subprocess.DEVNULL)
-        for wheel in Path(tmp).glob("*.whl"):
-            if not (store / wheel.name).exists():
-                shutil.move(str(wheel), store / wheel.name)
+    for requirements in (runtime, list(PIP_EXTRA)):
+        with tempfile.TemporaryDirectory(dir=store) as tmp:
+            subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
+                            "--python-version", minor, "--implementation", "py", "--abi", "none", "--platform", "any",
+                            "--find-links", str(store), "-d", tmp, *requirements], check=True,
+                           stdout=subprocess.DEVNULL)
+            for wheel in Path(tmp).glob("*.whl"):
+                if not (store / wheel.name).exists():
+                    shutil.move(str(wheel), store / wheel.name)
     target = out / "packages/pypi"
     target.mkdir(parents=True)
     index = {}
-    for requirement in requirements:
+    for requirement in runtime + list(PIP_EXTRA):
         project, version = requirement.split("==")
         normal = re.sub(r"[-_.]+", "-", project).lower()
         prefix = re.sub(r"[-_.]+", "_", project).lower() + "-" + version + "-"
         (wheel,) = [w for w in store.glob("*.whl") if w.name.lower().startswith(prefix)]
-        index.setdefault(normal, []).append({"file": wheel.name, "sha256": digest_file(wheel)})
+        sha256 = digest_file(wheel)
+        if PIP_EXTRA.get(requirement, sha256) != sha256:
+            fail(f"{wheel.name} has sha256 {sha256}, not the pinned {PIP_EXTRA[requirement]}")
+        index.setdefault(normal, []).append({"file": wheel.name, "sha256": sha256})
         shutil.copyfile(wheel, target / wheel.name)
+    stand_in = pip_stand_in(target)
+    index.setdefault(PIP_STAND_IN[0], []).append({"file": stand_in.name, "sha256": digest_file(stand_in)})
     (target / "index.json").write_text(json.dumps(index, indent=1, sort_keys=True) + "\n")
-    return len(requirements)
+    return len(runtime) + len(PIP_EXTRA) + 1
+
+
+def pip_stand_in(folder):
+    """The stand-in for kyma-pypi-test: a pure wheel with one module, METADATA, WHEEL and a RECORD of every other
+    entry's sha256 and size, so that pip installs it without a warning. Sorted entries, the dist-info last and its
+    RECORD at the very end, all at the earliest time a zip holds."""
+    project, version = PIP_STAND_IN
+    module = project.replace("-", "_")
+    info = f"{module}-{version}.dist-info"
+    files = {
+        f"{module}/__init__.py": f'"""{STAND_IN}"""\n\n__version__ = "{version}"\n'.encode(),
+        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {project}\nVersion: {version}\nSummary: {STAND_IN}\n"
+                            .encode(),
+        f"{info}/WHEEL": b"Wheel-Version: 1.0\nGenerator: gitfn scripts/build-node-images.py\n"
+                         b"Root-Is-Purelib: true\nTag: py3-none-any\n",
+        f"{info}/top_level.txt": f"{module}\n".encode(),
+    }
+    record = "".join(
+        f"{name},sha256={base64.urlsafe_b64encode(hashlib.sha256(data).digest()).decode().rstrip('=')},{len(data)}\n"
+        for name, data in sorted(files.items()))
+    files[f"{info}/RECORD"] = (record + f"{info}/RECORD,,\n").encode()
+    path = folder / f"{module}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w") as wheel:
+        for name in sorted(files, key=lambda n: (n.startswith(info), n.endswith("/RECORD"), n)):
+            entry = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            entry.external_attr, entry.compress_type = 0o644 << 16, zipfile.ZIP_DEFLATED
+            wheel.writestr(entry, files[name])
+    return path
 
 
 # ---------------------------------------------------------------------------------------------------------------
