@@ -14,6 +14,9 @@ image archives (`oci-archive:` for skopeo, `ctr images import` for containerd):
   python312.tar
            Debian bookworm's python3 (3.11: the nearest to 3.12 that Debian's archive has) with python3-pip,
            dash and coreutils; the user python (1000);
+  http-server.tar
+           a stand-in for docker.io/library/nginx:latest, which Kyma's tracing suite runs: python312's layer
+           and an index page, served by Python's http.server on port 80 as root;
 
 and beside them packages/: the npm packages of gitfn's Node.js runtime (its package-lock.json) and the wheels
 of its Python runtime (its requirements.txt), plus extras for Functions with dependencies: `ms` and `six` for
@@ -399,10 +402,10 @@ def oci_archive(path, reference, config, layers):
     return blob(manifest_bytes)
 
 
-def image_config(arch, env, cmd, layers_with_history, labels):
+def image_config(arch, env, cmd, layers_with_history, labels, extra=None):
     """The image's config: no User and no WorkingDir, as the official node and python images have none (root, /);
-    gitfn's Dockerfiles set both."""
-    config = {"Env": env, "Cmd": cmd, "Labels": labels}
+    gitfn's Dockerfiles set both. extra adds to the config's config."""
+    config = {"Env": env, "Cmd": cmd, "Labels": labels, **(extra or {})}
     return {
         "architecture": arch, "os": "linux", "created": EPOCH, "config": config,
         "rootfs": {"type": "layers", "diff_ids": [diff_id for diff_id, _, _ in layers_with_history]},
@@ -469,10 +472,36 @@ def build_python(arch, triplet, versions_of, downloads, tmp, out, key):
     reference = f"gitfn-testbed/{name}:{python}-{key}"
     labels = {"io.gitfn.image.packages": " ".join(f"{p}={v}" for p, v in packages.items()),
               "io.gitfn.image.python": f"Debian's python3 {python}, pip {pip}: the python312 runtime on 3.11"}
-    config = image_config(arch, env + [f"PYTHON_VERSION={python}"], ["python3"], [
-        (system[0], system[1], "Debian packages " + " ".join(packages) + ", users python (1000) and root")], labels)
-    return write_image(out, name, reference, config, [system[1]],
-                       {"python": python, "pip": pip, "debian": packages})
+    history = (system[0], system[1], "Debian packages " + " ".join(packages) + ", users python (1000) and root")
+    config = image_config(arch, env + [f"PYTHON_VERSION={python}"], ["python3"], [history], labels)
+    image = write_image(out, name, reference, config, [system[1]], {"python": python, "pip": pip, "debian": packages})
+    return image, history
+
+
+HTTP_SERVER_DIR = "srv/http-server"
+
+
+def build_http_server(arch, python_image, python_layer, tmp, out, key):
+    """A stand-in for docker.io/library/nginx:latest, which Kyma's tracing suite runs and this machine cannot pull:
+    the python312 image's layer and a tiny one with an index page, running Python's http.server on port 80 as root
+    (the port needs it), so that GET / answers 200."""
+    name = "http-server"
+    root = tmp / name
+    (root / HTTP_SERVER_DIR).mkdir(parents=True)
+    (root / HTTP_SERVER_DIR / "index.html").write_text(
+        "<!DOCTYPE html>\n<title>gitfn's stand-in for nginx</title>\n<p>gitfn's stand-in for nginx</p>\n")
+    page = layer(root, {})
+    python = python_image["contents"]["python"]
+    reference = f"gitfn-testbed/{name}:{python}-{key}"
+    stands_in = "docker.io/library/nginx:latest"
+    labels = {"io.gitfn.image.stands-in-for": f"{stands_in}: answers GET / with 200 on port 80"}
+    command = ["python3", "-m", "http.server", "80", "--bind", "0.0.0.0", "--directory", f"/{HTTP_SERVER_DIR}"]
+    config = image_config(arch, [f"PATH={PATH}", "LANG=C.UTF-8"], command, [
+        python_layer, (page[0], page[1], f"/{HTTP_SERVER_DIR}/index.html")], labels,
+        {"User": "0", "ExposedPorts": {"80/tcp": {}}})
+    return write_image(out, name, reference, config, [python_layer[1], page[1]],
+                       {"standsInFor": stands_in, "serves": "GET / with 200 on port 80, as root",
+                        "python": python, "debian": python_image["contents"]["debian"]})
 
 
 def merge(folder, *roots):
@@ -745,7 +774,8 @@ def build(root, inputs, arch, downloads):
                                    IMAGE_USER["node"])
         for name in NODE_WHEELS:
             images[name] = build_node(name, node_system, arch, triplet, downloads, tmp, partial, key)
-        images["python312"] = build_python(arch, triplet, versions_of, downloads, tmp, partial, key)
+        images["python312"], python_layer = build_python(arch, triplet, versions_of, downloads, tmp, partial, key)
+        images["http-server"] = build_http_server(arch, images["python312"], python_layer, tmp, partial, key)
         npm_count = fetch_npm(downloads, partial, tmp / "nodejs22" / "node")
         pip_count = fetch_pypi(downloads, partial, images["python312"]["contents"]["python"])
     debian = {}
