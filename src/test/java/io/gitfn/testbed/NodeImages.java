@@ -10,8 +10,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The images and package files of {@code scripts/build-node-images.py}: the base images of gitfn's runtimes
- * and the npm packages and wheels of gitfn's runtime servers for {@code PackageMirrors}.
+ * The images and package files of {@code scripts/build-node-images.py}: the base images of gitfn's runtimes, a
+ * stand-in for the {@code nginx} image Kyma's tests run, and the npm packages and wheels of gitfn's runtime
+ * servers and of test Functions for {@code PackageMirrors}.
  * {@link #build()} runs the script, which returns in about a second when they are built already.
  *
  * @param dir {@code ${GITFN_TESTENV_DIR:-~/.cache/gitfn-testenv}/node-images-<key>}
@@ -19,8 +20,15 @@ import java.util.List;
  */
 public record NodeImages(Path dir, JsonNode manifest) {
 
+  /**
+   * A stand-in for {@code docker.io/library/nginx:latest}, which Kyma's tracing suite runs and this machine cannot
+   * pull: python312's layer serving {@code GET /} with 200 on port 80, as root. Push it as
+   * {@code library/nginx:latest} to a registry that containerd takes for {@code docker.io}.
+   */
+  public static final String HTTP_SERVER = "http-server";
+
   /** The images the script builds, by the names {@link #archive} and {@link #reference} take. */
-  public static final List<String> NAMES = List.of("nodejs20", "nodejs22", "nodejs24", "python312");
+  public static final List<String> NAMES = List.of("nodejs20", "nodejs22", "nodejs24", "python312", HTTP_SERVER);
 
   /**
    * Runs the build script and reads what it built. A cold build downloads from Debian's archive, PyPI and the npm
