@@ -15,12 +15,15 @@ import java.util.concurrent.TimeUnit;
 /**
  * containerd (Debian's 1.6) with everything it keeps under the run directory: root, state, socket, runc's
  * state, network namespaces, CNI configuration and the registry hosts. Its CRI plugin serves kubelet; Pods get
- * the CNI bridge network of {@link NodeNetwork} and the locally built {@link #PAUSE_IMAGE}.
+ * the CNI bridge network of {@link NodeNetwork} and the locally built {@link #PAUSE_IMAGE}. It pulls from the node's
+ * registry only, which also answers for {@value #DOCKER_HUB}.
  */
 final class Containerd {
 
   /** The sandbox image, imported from a local archive: containerd never pulls it. */
   static final String PAUSE_IMAGE = "localhost/gitfn-pause:1";
+  /** The registry of image names without one; containerd sends its pulls to the node's registry instead. */
+  static final String DOCKER_HUB = "docker.io";
   /** Nothing listens on the discard port: a pull from anywhere but the node's registry fails on this machine. */
   private static final String NO_SUCH_PROXY = "http://127.0.0.1:9";
 
@@ -66,7 +69,6 @@ final class Containerd {
     Path hosts = dir.resolve("certs.d");
     try {
       Files.createDirectories(netconf);
-      Files.createDirectories(hosts.resolve(registry));
       // disabled_plugins: the opt plugin would create /opt/containerd; the other snapshotters are not used.
       // restrict_oom_score_adj: this machine refuses the -998 that the sandbox would set otherwise, and every
       // sandbox fails with "can't get final child's PID from pipe: EOF".
@@ -108,13 +110,18 @@ final class Containerd {
             [plugins."io.containerd.grpc.v1.cri".registry]
               config_path = "%4$s"
           """.formatted(dir, PAUSE_IMAGE, netconf, hosts));
-      // Plain HTTP to the node's registry, for pulls and resolves.
-      Files.writeString(hosts.resolve(registry).resolve("hosts.toml"), """
-          server = "http://%1$s"
+      // Plain HTTP to the node's registry, for pulls and resolves. docker.io goes there too: images that Kyma's
+      // tests name without a registry (nginx, so docker.io/library/nginx:latest) are what a test pushed as
+      // library/nginx:latest. Any other registry stays unreachable.
+      for (String name : List.of(registry, DOCKER_HUB)) {
+        Files.createDirectories(hosts.resolve(name));
+        Files.writeString(hosts.resolve(name).resolve("hosts.toml"), """
+            server = "http://%1$s"
 
-          [host."http://%1$s"]
-            capabilities = ["pull", "resolve"]
-          """.formatted(registry));
+            [host."http://%1$s"]
+              capabilities = ["pull", "resolve"]
+            """.formatted(registry));
+      }
       // The Pods' network: the bridge network-up.sh made, addresses from host-local, kept under the run directory.
       // containerd adds the loopback plugin itself.
       Files.writeString(netconf.resolve("10-gitfn-realnode.conflist"), """
