@@ -544,7 +544,7 @@ PIP_EXTRA = {
 STAND_IN = "gitfn's stand-in for Kyma's private test package of this name: it only has to install."
 NPM_STAND_IN = ("@kyma/kyma-npm-test", "1.0.0")
 PIP_STAND_IN = ("kyma-pypi-test", "1.0.0")
-# What `npm pack` gives every entry: 1985-10-26T08:15:00Z, the earliest time a zip can hold.
+# The time `npm pack` gives every entry (1985-10-26T08:15:00Z), so that its tarballs are reproducible.
 NPM_PACK_MTIME = 499162500
 
 
