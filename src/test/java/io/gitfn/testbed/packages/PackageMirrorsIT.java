@@ -85,6 +85,8 @@ class PackageMirrorsIT {
 
     String tarball = document.at("/versions/20.0.0/dist/tarball").asText();
     assertThat(get(URI.create(tarball)).body()).isEqualTo("types tarball");
+    assertThat(JSON.readTree(get(mirrors.npmRegistryUrl().resolve("@types/node")).body())).as("unescaped")
+        .isEqualTo(document);
   }
 
   @Test
