@@ -29,6 +29,8 @@ public record NodeImages(Path dir, JsonNode manifest) {
 
   /** The images the script builds, by the names {@link #archive} and {@link #reference} take. */
   public static final List<String> NAMES = List.of("nodejs20", "nodejs22", "nodejs24", "python312", HTTP_SERVER);
+  /** The runtimes' base images among them. */
+  public static final List<String> RUNTIMES = List.of("nodejs20", "nodejs22", "nodejs24", "python312");
 
   /**
    * Runs the build script and reads what it built. A cold build downloads from Debian's archive, PyPI and the npm

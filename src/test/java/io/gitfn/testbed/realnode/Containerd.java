@@ -69,6 +69,7 @@ final class Containerd {
     Path hosts = dir.resolve("certs.d");
     try {
       Files.createDirectories(netconf);
+      Files.createDirectories(hosts);
       // disabled_plugins: the opt plugin would create /opt/containerd; the other snapshotters are not used.
       // restrict_oom_score_adj: this machine refuses the -998 that the sandbox would set otherwise, and every
       // sandbox fails with "can't get final child's PID from pipe: EOF".

@@ -60,7 +60,7 @@ public final class NodeGitfn implements AutoCloseable {
   /** The same, with the node's build settings changed by {@code change} (a dependency cache, say). */
   public static NodeGitfn start(RealNode node, UnaryOperator<BuildSettings> change) throws Exception {
     NodeImages images = NodeImages.build();
-    for (String name : NodeImages.NAMES) {
+    for (String name : NodeImages.RUNTIMES) {
       node.pushImage(images.archive(name), images.reference(name));
     }
     node.pushImage(TestBedBinaries.controllerImage(), PACKER);
