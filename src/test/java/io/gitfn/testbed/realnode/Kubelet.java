@@ -56,7 +56,10 @@ final class Kubelet {
           failSwapOn: false
           podLogsDir: %5$s/pod-logs
           volumePluginDir: %5$s/volume-plugins
-          # No cluster DNS, and not the host's resolver either: a Pod's name lookups stay inside it.
+          # The node's CoreDNS is a Pod's only name server; no resolv.conf of the host's, so none of its servers or
+          # search domains reaches a Pod.
+          clusterDNS: ["%6$s"]
+          clusterDomain: %7$s
           resolvConf: ""
           # The hint chain and the localnet DROP matter only with route_localnet, which kube-proxy leaves off here.
           makeIPTablesUtilChains: false
@@ -69,7 +72,8 @@ final class Kubelet {
             imagefs.available: 1%%
           imageGCHighThresholdPercent: 99
           imageGCLowThresholdPercent: 98
-          """.formatted(NodeNetwork.HOST_ADDRESS, port, healthz, Containerd.socket(runDir), dir));
+          """.formatted(NodeNetwork.HOST_ADDRESS, port, healthz, Containerd.socket(runDir), dir,
+              NodeNetwork.HOST_ADDRESS, NodeNetwork.CLUSTER_DOMAIN));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

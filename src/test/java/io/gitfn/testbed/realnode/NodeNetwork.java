@@ -19,11 +19,18 @@ final class NodeNetwork {
   static final String BRIDGE_MAC = "02:67:66:6e:00:01";
   /** The Pods' subnet; host-local hands out addresses from {@link #FIRST_POD_ADDRESS} up. */
   static final String POD_SUBNET = "10.199.0.0/24";
-  /** The host's address on the bridge: the Pods' gateway, the apiserver's, kubelet's and the registry's address. */
+  /**
+   * The host's address on the bridge: the Pods' gateway, the apiserver's, kubelet's, the registry's and the cluster
+   * DNS's address.
+   */
   static final String HOST_ADDRESS = "10.199.0.1";
   static final String FIRST_POD_ADDRESS = "10.199.0.10";
-  /** ClusterIPs; the first, 10.199.1.1, is the {@code kubernetes} Service. Routed onto the bridge. */
+  /** ClusterIPs. Routed onto the bridge. */
   static final String SERVICE_RANGE = "10.199.1.0/24";
+  /** The {@code kubernetes} Service's ClusterIP, the first of {@link #SERVICE_RANGE}. */
+  static final String KUBERNETES_SERVICE_ADDRESS = "10.199.1.1";
+  /** The domain of Services' names, {@code <service>.<namespace>.svc.cluster.local}, which {@link CoreDns} serves. */
+  static final String CLUSTER_DOMAIN = "cluster.local";
   /** The CNI network's name, which libcni also uses for its cache files. */
   static final String CNI_NETWORK = "gitfn-realnode";
   /** The node's name in the API. */

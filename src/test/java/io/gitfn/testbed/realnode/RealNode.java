@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A Kubernetes cluster with one real node, on this machine: etcd, kube-apiserver, controller-manager and
  * scheduler of its own (apart from the shared API-only and kwok test bed), containerd, kubelet, kube-proxy and
- * CNI, and an OCI registry. Pods really run, pull their images over HTTP from {@link #registry()}, live on a
- * bridge ({@link NodeNetwork}) and reach only the host and each other.
+ * CNI, an OCI registry and cluster DNS ({@link CoreDns}). Pods really run, pull their images over HTTP from
+ * {@link #registry()}, live on a bridge ({@link NodeNetwork}), reach only the host and each other, and find Services
+ * by name ({@code <service>.<namespace>.svc.cluster.local}).
  *
  * <p>It needs root. Everything it changes on the machine (the bridge, iptables and nftables rules, mounts,
  * network namespaces, cgroups, sysctls) is undone by {@code teardown.sh}, which {@link #close()} runs and which
@@ -154,6 +155,8 @@ public final class RealNode implements AutoCloseable {
     timings.mark("registry");
     processes.add(Containerd.start(dir, registry, pause, START_TIMEOUT).process());
     timings.mark("containerd with the pause image");
+    processes.add(CoreDns.start(binaries.coreDns(), plane, dir, START_TIMEOUT));
+    timings.mark("coredns");
     processes.add(Kubelet.start(binaries.kubelet(), plane, dir, kubeletPort, START_TIMEOUT));
     timings.mark("kubelet until the node is Ready");
     processes.add(KubeProxy.start(binaries.kubeProxy(), plane, dir, START_TIMEOUT));

@@ -53,7 +53,7 @@ class RealNodeCleanupIT {
       assertThat(started.stream().map(RealNodeCleanupIT::program))
           .as("the node's servers among the JVM's child processes")
           .contains("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "containerd",
-              "kubelet", "kube-proxy", "registry");
+              "kubelet", "kube-proxy", "registry", "coredns");
       giveTheNodeSomethingToCleanUp(Path.of(printed.get("kubeconfig")));
 
       running = HostSnapshot.take();
