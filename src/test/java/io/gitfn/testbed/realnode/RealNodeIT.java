@@ -27,12 +27,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
  * The real node runs real Pods: images built here, pushed to its registry and pulled by containerd over
- * HTTP; Pods answer on their IPs and through Services, their logs come through the API, and their traffic
- * stays on this machine.
+ * HTTP; Pods answer on their IPs and through Services, find Services by name, their logs come through the API,
+ * and their traffic stays on this machine.
  */
 @WithRealNode
 class RealNodeIT {
@@ -100,26 +102,12 @@ class RealNodeIT {
       String host = node.hostAddress();
       long droppedBefore = forwardDrops();
 
-      client.pods().inNamespace(ns.name()).resource(new PodBuilder()
-              .withNewMetadata().withName("probe").endMetadata()
-              .withNewSpec()
-              .withRestartPolicy("Never")
-              .addNewContainer()
-              .withName("probe")
-              .withImage(helloImage(node))
-              .withArgs("connect",
-                  host, Integer.toString(hostServer.getLocalPort()),
-                  targetIp, "8080",
-                  "10.199.1.1", "443",
-                  OutsideNetwork.ADDRESS, "80",
-                  host, Integer.toString(kubeletPort))
-              .endContainer()
-              .endSpec()
-              .build())
-          .create();
-      client.pods().inNamespace(ns.name()).withName("probe").waitUntilCondition(
-          p -> p != null && "Succeeded".equals(p.getStatus().getPhase()), 2, TimeUnit.MINUTES);
-      String log = client.pods().inNamespace(ns.name()).withName("probe").getLog();
+      String log = probe(client, ns, node, "probe",
+          host, Integer.toString(hostServer.getLocalPort()),
+          targetIp, "8080",
+          "10.199.1.1", "443",
+          OutsideNetwork.ADDRESS, "80",
+          host, Integer.toString(kubeletPort));
 
       assertThat(log.lines()).containsExactly(
           host + ":" + hostServer.getLocalPort() + " connected",
@@ -136,6 +124,57 @@ class RealNodeIT {
         }
       }).isInstanceOf(ConnectException.class).hasMessageContaining("refused");
     }
+  }
+
+  @Test
+  void podsFindServicesByNameAndNoOtherName(KubernetesClient client, TestNamespace ns, RealNode node)
+      throws IOException {
+    startHello(client, ns, node, "named");
+    String clusterIp = client.services().inNamespace(ns.name()).resource(new ServiceBuilder()
+            .withNewMetadata().withName("named").endMetadata()
+            .withNewSpec()
+            .withSelector(Map.of("app", "named"))
+            .addNewPort().withPort(80).withTargetPort(new IntOrString(8080)).endPort()
+            .endSpec()
+            .build())
+        .create().getSpec().getClusterIP();
+    String name = "named." + ns.name() + ".svc.cluster.local";
+    // The probe runs once: CoreDNS must know the Service and kube-proxy must route it before it starts.
+    await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> {
+      assertThat(CoreDns.answers(name)).as("the node's DNS asked from the host").containsExactly(clusterIp);
+      assertThat(get("http://" + clusterIp + "/through-the-service")).isEqualTo("hello from named\n");
+    });
+
+    List<String> lines = probe(client, ns, node, "resolver", name, "80", "example.com", "80").lines().toList();
+
+    assertThat(lines).hasSize(2);
+    assertThat(lines.get(0)).isEqualTo(name + ":80 connected");
+    // Every search domain and then the name itself answered NXDOMAIN at once, not after a resolver timeout (5 s).
+    Matcher notResolved = Pattern.compile("example\\.com:80 not resolved in (\\d+) ms: .*").matcher(lines.get(1));
+    assertThat(notResolved.matches()).as(lines.get(1)).isTrue();
+    assertThat(Long.parseLong(notResolved.group(1))).as("milliseconds to fail the lookup").isLessThan(1000);
+    // NXDOMAIN, not REFUSED: musl's resolver (Alpine images) takes no refusal for an answer and waits out its timeout.
+    assertThat(DnsQuery.ask(node.hostAddress(), "example.com", 1000).rcode()).isEqualTo(DnsQuery.NXDOMAIN);
+  }
+
+  /** Runs hello's {@code connect HOST PORT...} in a Pod of its own until it ends, and returns its output. */
+  private static String probe(KubernetesClient client, TestNamespace ns, RealNode node, String name, String... targets) {
+    client.pods().inNamespace(ns.name()).resource(new PodBuilder()
+            .withNewMetadata().withName(name).endMetadata()
+            .withNewSpec()
+            .withRestartPolicy("Never")
+            .addNewContainer()
+            .withName("probe")
+            .withImage(helloImage(node))
+            .addToArgs("connect")
+            .addToArgs(targets)
+            .endContainer()
+            .endSpec()
+            .build())
+        .create();
+    client.pods().inNamespace(ns.name()).withName(name).waitUntilCondition(
+        p -> p != null && "Succeeded".equals(p.getStatus().getPhase()), 2, TimeUnit.MINUTES);
+    return client.pods().inNamespace(ns.name()).withName(name).getLog();
   }
 
   private static Pod startHello(KubernetesClient client, TestNamespace ns, RealNode node, String name) {
