@@ -145,10 +145,13 @@ class RealNodeIT {
       assertThat(get("http://" + clusterIp + "/through-the-service")).isEqualTo("hello from named\n");
     });
 
-    List<String> lines = probe(client, ns, node, "resolver", name, "80", "example.com", "80").lines().toList();
+    List<String> lines = probe(client, ns, node, "resolver",
+        name, "80", "example.com", "80", node.hostAddress(), "53").lines().toList();
 
-    assertThat(lines).hasSize(2);
+    assertThat(lines).hasSize(3);
     assertThat(lines.get(0)).isEqualTo(name + ":80 connected");
+    assertThat(lines.get(2)).as("DNS over TCP, for answers too long for UDP")
+        .isEqualTo(node.hostAddress() + ":53 connected");
     // Every search domain and then the name itself answered NXDOMAIN at once, not after a resolver timeout (5 s).
     Matcher notResolved = Pattern.compile("example\\.com:80 not resolved in (\\d+) ms: .*").matcher(lines.get(1));
     assertThat(notResolved.matches()).as(lines.get(1)).isTrue();
@@ -158,7 +161,8 @@ class RealNodeIT {
   }
 
   /** Runs hello's {@code connect HOST PORT...} in a Pod of its own until it ends, and returns its output. */
-  private static String probe(KubernetesClient client, TestNamespace ns, RealNode node, String name, String... targets) {
+  private static String probe(
+      KubernetesClient client, TestNamespace ns, RealNode node, String name, String... targets) {
     client.pods().inNamespace(ns.name()).resource(new PodBuilder()
             .withNewMetadata().withName(name).endMetadata()
             .withNewSpec()
