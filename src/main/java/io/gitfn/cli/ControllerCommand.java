@@ -15,6 +15,7 @@ import io.gitfn.reconcile.GitHosts;
 import io.gitfn.reconcile.ShardSelector;
 import io.gitfn.source.SourceSettings;
 import io.gitfn.trigger.webhook.WebhookSettings;
+import io.gitfn.workload.FunctionResourcesConfig;
 import io.gitfn.workload.WorkloadSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -72,6 +73,9 @@ final class ControllerCommand implements Callable<Integer> {
 
   @Option(names = "--git-timeout", defaultValue = "60", description = "Seconds one Git operation (an ls-remote, a fetch) may take from start to end, however the server trickles (default: ${DEFAULT-VALUE}).")
   int gitTimeoutSeconds;
+
+  @Option(names = "--resources-config", paramLabel = "FILE", description = "The Function profiles' figures, as Kyma's resourcesConfiguration has them (function.resources.presets.<XS..XL>.{requestCpu, requestMemory, limitCpu, limitMemory}, and defaultPreset); presets left out keep Kyma's figures. Unset: Kyma's figures, default L.")
+  Path resourcesConfig;
 
   @Option(names = "--known-hosts", description = "known_hosts file trusted for SSH repositories whose Secret has no known_hosts.")
   Path knownHosts;
@@ -198,6 +202,7 @@ final class ControllerCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--" + e.getMessage());
       }
     }));
+    FunctionResourcesConfig functionResources = flag(() -> functionResources(resourcesConfig));
     OperationSettings ops = flag(() -> new OperationSettings(Optional.empty(), metricsBind, metricsPort, dashboardBind,
         dashboardPort, dashboardActions, shutdown));
     String instance = instanceName();
@@ -240,7 +245,8 @@ final class ControllerCommand implements Callable<Integer> {
       }
       try (Controller controller = Controller.start(client, sources, webhooks, settings, builds,
           WorkloadSettings.defaults().withImagePullSecret(registrySecret)
-              .withTraceCollectorEndpoint(traceCollectorEndpoint), webhookBind, webhookPort, ops, meters, signal::fail)) {
+              .withTraceCollectorEndpoint(traceCollectorEndpoint).withFunctionResources(functionResources),
+          webhookBind, webhookPort, ops, meters, signal::fail)) {
         log.info("gitfn controller running against {}; webhooks at {}; health and metrics at {}",
             client.getMasterUrl(), controller.webhookUri(), controller.operationsUri());
         signal.await();
@@ -291,6 +297,22 @@ final class ControllerCommand implements Callable<Integer> {
       }
     }
     return host + "_" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  /** Kyma's figures without the flag; else the file's, read only when it is small enough to be one. */
+  static FunctionResourcesConfig functionResources(Path file) {
+    if (file == null) {
+      return FunctionResourcesConfig.kyma();
+    }
+    try {
+      if (Files.size(file) > FunctionResourcesConfig.MAX_BYTES) {
+        throw new IllegalArgumentException("--resources-config " + file + ": larger than "
+            + FunctionResourcesConfig.MAX_BYTES + " bytes");
+      }
+      return FunctionResourcesConfig.parse(Files.readString(file), "--resources-config " + file);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("--resources-config " + file + ": cannot read it: " + e);
+    }
   }
 
   private Path cacheDir() {

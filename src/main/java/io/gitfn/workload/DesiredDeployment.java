@@ -74,7 +74,7 @@ public final class DesiredDeployment {
         .withImagePullPolicy("IfNotPresent")
         .addNewPort().withName("http").withContainerPort(PORT).withProtocol("TCP").endPort()
         .withEnv(FunctionEnv.forFunction(fn, settings))
-        .withResources(FunctionProfiles.forFunction(fn, settings.defaultProfile()))
+        .withResources(FunctionProfiles.forFunction(fn, settings.functionPresets(), settings.defaultProfile()))
         .withStartupProbe(startupProbe())
         .withReadinessProbe(readinessProbe())
         .withLivenessProbe(livenessProbe())

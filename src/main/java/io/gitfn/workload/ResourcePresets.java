@@ -39,6 +39,40 @@ public final class ResourcePresets {
     return new ResourcePresets(what, resolved);
   }
 
+  /**
+   * The same names with other figures for some of them, an operator's: a name this set does not have is refused, and
+   * so is a request above its limit, which the API server would refuse in every Pod of that profile.
+   */
+  public ResourcePresets withFigures(List<Preset> figures) {
+    Map<String, ResourceRequirements> changed = new LinkedHashMap<>(presets);
+    for (Preset p : figures) {
+      if (!presets.containsKey(p.name())) {
+        throw new IllegalArgumentException(what + " profile `" + p.name() + "` is not one of "
+            + String.join(", ", names()) + "; Functions name these, so other names cannot be added");
+      }
+      ResourceRequirements resources = of(what, p).presets.get(p.name());
+      for (String resource : List.of("cpu", "memory")) {
+        Quantity request = resources.getRequests().get(resource);
+        Quantity limit = resources.getLimits().get(resource);
+        if (request.getNumericalAmount().compareTo(limit.getNumericalAmount()) > 0) {
+          throw new IllegalArgumentException(what + " profile `" + p.name() + "`: the " + resource + " request "
+              + request + " is above its limit " + limit);
+        }
+      }
+      changed.put(p.name(), resources);
+    }
+    return new ResourcePresets(what, changed);
+  }
+
+  /** The figures of one preset, as the Pod gets them. */
+  public ResourceRequirements get(String name) {
+    ResourceRequirements preset = presets.get(name);
+    if (preset == null) {
+      throw new IllegalArgumentException(what + " profile `" + name + "` is not one of " + String.join(", ", names()));
+    }
+    return new ResourceRequirementsBuilder(preset).build();
+  }
+
   public List<String> names() {
     return List.copyOf(presets.keySet());
   }
@@ -48,11 +82,6 @@ public final class ResourcePresets {
     if (choice != null && choice.getProfile() == null && choice.getResources() != null) {
       return choice.getResources();
     }
-    String profile = choice != null && choice.getProfile() != null ? choice.getProfile() : defaultProfile;
-    ResourceRequirements preset = presets.get(profile);
-    if (preset == null) {
-      throw new IllegalArgumentException(what + " profile `" + profile + "` is not one of " + String.join(", ", names()));
-    }
-    return new ResourceRequirementsBuilder(preset).build();
+    return get(choice != null && choice.getProfile() != null ? choice.getProfile() : defaultProfile);
   }
 }

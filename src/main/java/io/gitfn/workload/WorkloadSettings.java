@@ -15,6 +15,8 @@ package io.gitfn.workload;
  * @param imagePullSecret the Secret, in each Function's namespace, that the kubelet pulls the Function's image with:
  *     the dockerconfigjson Secret the build Job pushes with (Kyma puts it on its Functions' ServiceAccount); null for
  *     none. A missing Secret only costs the kubelet a warning: it then pulls without credentials.
+ * @param functionPresets the figures of the Function profiles XS to XL: Kyma's, or the operator's
+ *     ({@link FunctionResourcesConfig}, {@code --resources-config})
  */
 public record WorkloadSettings(
     String traceCollectorEndpoint,
@@ -25,12 +27,16 @@ public record WorkloadSettings(
     long terminationGracePeriodSeconds,
     int revisionHistoryLimit,
     int targetCpuUtilizationPercentage,
-    String imagePullSecret) {
+    String imagePullSecret,
+    ResourcePresets functionPresets) {
 
   /** The build's push Secret, {@code --registry-secret}'s default. */
   public static final String DEFAULT_IMAGE_PULL_SECRET = "serverless-registry-config-default";
 
   public WorkloadSettings {
+    if (functionPresets == null) {
+      throw new IllegalArgumentException("functionPresets must be given");
+    }
     if (!FunctionProfiles.NAMES.contains(defaultProfile)) {
       throw new IllegalArgumentException(
           "defaultProfile `" + defaultProfile + "` is not one of " + String.join(", ", FunctionProfiles.NAMES));
@@ -59,22 +65,32 @@ public record WorkloadSettings(
     return new WorkloadSettings(
         "",
         "http://eventing-publisher-proxy.kyma-system.svc.cluster.local/publish",
-        FunctionProfiles.DEFAULT, null, 5, 30, 5, 50, DEFAULT_IMAGE_PULL_SECRET);
+        FunctionProfiles.DEFAULT, null, 5, 30, 5, 50, DEFAULT_IMAGE_PULL_SECRET, FunctionProfiles.KYMA);
   }
 
   public WorkloadSettings withTraceCollectorEndpoint(String endpoint) {
     return new WorkloadSettings(endpoint == null ? "" : endpoint.strip(), publisherProxyAddress, defaultProfile,
         serviceAccountName, preStopSeconds, terminationGracePeriodSeconds, revisionHistoryLimit,
-        targetCpuUtilizationPercentage, imagePullSecret);
+        targetCpuUtilizationPercentage, imagePullSecret, functionPresets);
   }
 
   public WorkloadSettings withServiceAccountName(String name) {
     return new WorkloadSettings(traceCollectorEndpoint, publisherProxyAddress, defaultProfile, name, preStopSeconds,
-        terminationGracePeriodSeconds, revisionHistoryLimit, targetCpuUtilizationPercentage, imagePullSecret);
+        terminationGracePeriodSeconds, revisionHistoryLimit, targetCpuUtilizationPercentage, imagePullSecret,
+        functionPresets);
   }
 
   public WorkloadSettings withImagePullSecret(String secret) {
     return new WorkloadSettings(traceCollectorEndpoint, publisherProxyAddress, defaultProfile, serviceAccountName,
-        preStopSeconds, terminationGracePeriodSeconds, revisionHistoryLimit, targetCpuUtilizationPercentage, secret);
+        preStopSeconds, terminationGracePeriodSeconds, revisionHistoryLimit, targetCpuUtilizationPercentage, secret,
+        functionPresets);
+  }
+
+  /** The operator's Function profiles: {@code config}'s presets and, when it names one, its default preset. */
+  public WorkloadSettings withFunctionResources(FunctionResourcesConfig config) {
+    return new WorkloadSettings(traceCollectorEndpoint, publisherProxyAddress,
+        config.defaultPreset().orElse(defaultProfile), serviceAccountName, preStopSeconds,
+        terminationGracePeriodSeconds, revisionHistoryLimit, targetCpuUtilizationPercentage, imagePullSecret,
+        config.presets());
   }
 }

@@ -31,6 +31,7 @@ class ControllerCommandTest {
       "--build-pod-annotation|no-equals|--build-pod-annotation `no-equals` is not KEY=VALUE",
       "--base-image|nodejs22|--base-image `nodejs22` is not RUNTIME=IMAGE",
       "--base-image|cobol85=registry.example.com/cobol:1|--base-image `cobol85=registry.example.com/cobol:1`: runtime `cobol85` is not one of nodejs20, nodejs22, nodejs24, python312",
+      "--resources-config|/no/such/file.yaml|--resources-config /no/such/file.yaml: cannot read it",
       "--base-image|python312=python:3.12 AS evil|--base-image `python312=python:3.12 AS evil`: `python:3.12 AS evil` is not an image reference",
   })
   void aBadFlagValueNamesTheFlag(String flag, String value, String message) {

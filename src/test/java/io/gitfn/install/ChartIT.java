@@ -7,6 +7,7 @@ import static io.gitfn.install.Manifests.only;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -26,6 +27,7 @@ import io.gitfn.controller.leader.LeaderPod;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeApi;
+import io.gitfn.workload.FunctionResourcesConfig;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +64,12 @@ class ChartIT {
         deadline: 45m
         podAnnotations: {example.com/build-pool: dedicated}
       functionSourceInterval: 30s
+      resourcesConfiguration:
+        function:
+          resources:
+            defaultPreset: M
+            presets:
+              L: {requestCpu: 100m, requestMemory: 256Mi, limitCpu: 800m, limitMemory: 1024Mi}
       clusterName: eu-1
       autoRollback: false
       allowedTargetNamespaces: [team-a, team-b]
@@ -217,10 +225,15 @@ class ChartIT {
 
     assertThat(objects).extracting(HasMetadata::getKind).containsExactlyInAnyOrder("ServiceAccount",
         "ClusterRole", "ClusterRoleBinding", "Service", "Service", "Service", "Deployment", "Deployment",
-        "PersistentVolumeClaim", "Ingress", "ConfigMap");
+        "PersistentVolumeClaim", "Ingress", "ConfigMap", "ConfigMap");
     Deployment deployment = Manifests.find(objects, "Deployment", "gitfn-controller").map(Deployment.class::cast)
         .orElseThrow();
     assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
+    String resourcesYaml = Manifests.find(objects, "ConfigMap", "gitfn-resources-config")
+        .map(ConfigMap.class::cast).orElseThrow().getData().get("resources.yaml");
+    FunctionResourcesConfig resources = FunctionResourcesConfig.parse(resourcesYaml, "the chart's ConfigMap");
+    assertThat(resources.defaultPreset()).contains("M");
+    assertThat(resources.presets().get("L").getRequests()).containsEntry("cpu", new Quantity("100m"));
     PodSpec pod = deployment.getSpec().getTemplate().getSpec();
     Container controller = pod.getContainers().get(0);
     assertThat(controller.getArgs()).containsExactly("controller", "--webhook-port=9292", "--metrics-port=8080",
@@ -237,12 +250,13 @@ class ChartIT {
         "--insecure-registry=gitfn-registry.gitfn-system.svc.cluster.local:5000",
         "--allow-target-namespace=team-a", "--allow-target-namespace=team-b", "--allowed-git-host=github.com",
         "--allowed-git-host=*.git.example.com", "--shard-selector=gitfn.io/shard=a",
-        "--known-hosts=/etc/gitfn/known-hosts/known_hosts", "--webhook-secret-file=/etc/gitfn/webhook/token",
+        "--known-hosts=/etc/gitfn/known-hosts/known_hosts", "--resources-config=/etc/gitfn/resources/resources.yaml",
+        "--webhook-secret-file=/etc/gitfn/webhook/token",
         "--log-format=json", "--log-level=debug", "--shutdown-timeout=45s", "--max-file-size=20Mi");
     assertThat(controller.getEnv()).contains(new EnvVar("JAVA_TOOL_OPTIONS", "-XX:+UseSerialGC -Xmx256m", null));
     assertThat(controller.getResources().getLimits()).containsEntry("memory", new Quantity("512Mi"));
     assertThat(controller.getVolumeMounts()).extracting("mountPath").containsExactly("/var/cache/gitfn", "/tmp",
-        "/etc/gitfn/known-hosts", "/etc/gitfn/webhook");
+        "/etc/gitfn/known-hosts", "/etc/gitfn/resources", "/etc/gitfn/webhook");
     assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("webhook-secret")).singleElement()
         .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("forge-hook"));
     assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("cache")).singleElement()
@@ -251,7 +265,7 @@ class ChartIT {
     assertThat(pod.getTolerations()).singleElement().satisfies(t -> assertThat(t.getKey()).isEqualTo("dedicated"));
     assertThat(pod.getAffinity().getPodAntiAffinity()).isNotNull();
     assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations()).containsEntry("team", "platform")
-        .containsKey("checksum/known-hosts");
+        .containsKey("checksum/known-hosts").containsKey("checksum/resources-config");
     assertLockedDown(pod);
 
     Ingress ingress = only(objects, Ingress.class);

@@ -198,6 +198,23 @@ class DesiredDeploymentTest {
   }
 
   @Test
+  void theOperatorsFiguresForAProfileAreThePods() {
+    WorkloadSettings small = SETTINGS.withFunctionResources(FunctionResourcesConfig.parse("""
+        function:
+          resources:
+            defaultPreset: M
+            presets:
+              M: {requestCpu: 20m, requestMemory: 64Mi, limitCpu: 400m, limitMemory: 512Mi}
+        """, "resources.yaml"));
+
+    var resources = container(DesiredDeployment.forFunction(TestFunction.inline().build(), IMAGE, small))
+        .getResources();
+
+    assertThat(resources.getRequests()).as("no profile named: the operator's default, M, with its figures")
+        .containsEntry("cpu", new Quantity("20m")).containsEntry("memory", new Quantity("64Mi"));
+  }
+
+  @Test
   void theFunctionRunsUnprivilegedOnAReadOnlyRoot() {
     Deployment deployment = deployment(f -> f);
     var pod = pod(deployment).getSecurityContext();
@@ -284,7 +301,7 @@ class DesiredDeploymentTest {
 
   @Test
   void theGracePeriodMustOutlastTheDrain() {
-    assertThatThrownBy(() -> new WorkloadSettings("t", "p", "L", null, 30, 30, 5, 50, null))
+    assertThatThrownBy(() -> new WorkloadSettings("t", "p", "L", null, 30, 30, 5, 50, null, FunctionProfiles.KYMA))
         .hasMessageContaining("must exceed preStopSeconds");
   }
 }
