@@ -59,6 +59,12 @@ public final class NodeGitfn implements AutoCloseable {
 
   /** The same, with the node's build settings changed by {@code change} (a dependency cache, say). */
   public static NodeGitfn start(RealNode node, UnaryOperator<BuildSettings> change) throws Exception {
+    return start(node, change, UnaryOperator.identity());
+  }
+
+  /** The same, with the workload settings changed by {@code workloads} too (the Function profiles' figures, say). */
+  public static NodeGitfn start(RealNode node, UnaryOperator<BuildSettings> change,
+      UnaryOperator<WorkloadSettings> workloads) throws Exception {
     NodeImages images = NodeImages.build();
     for (String name : NodeImages.RUNTIMES) {
       node.pushImage(images.archive(name), images.reference(name));
@@ -83,7 +89,7 @@ public final class NodeGitfn implements AutoCloseable {
           SourceSettings.defaults(Files.createTempDirectory("gitfn-realnode-mirrors")),
           WebhookSettings.defaults().withGlobalSecret(CONTROLLER_SECRET),
           ControllerSettings.defaults().withFunctionSourceInterval(Duration.ofHours(1)), builds,
-          WorkloadSettings.defaults(), "127.0.0.1", 0);
+          workloads.apply(WorkloadSettings.defaults()), "127.0.0.1", 0);
       return new NodeGitfn(node, mirrors, client, controller, builds.packageRegistrySecret());
     } catch (Exception e) {
       client.close();
