@@ -5,13 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,12 +21,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.gitfn.testbed.ContractHostServer;
+import io.gitfn.testbed.ContractHostServer.Request;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -101,12 +97,12 @@ class LocalModeKymaContractE2E {
 
   @TempDir
   static Path folder;
-  private static HostServer host;
+  private static ContractHostServer host;
   private static LocalMode up;
 
   @BeforeAll
   static void start() throws Exception {
-    host = new HostServer(InetAddress.getLoopbackAddress());
+    host = new ContractHostServer(InetAddress.getLoopbackAddress());
     // nodejs24, Kyma's default: gitfn's one Node.js server runs every nodejs runtime on Node.js 20.6 or later, and
     // local mode runs the node on PATH (Node.js 20.20 where this was written), only noting that the version differs.
     writeFunction("contract-node", "nodejs24", NODE_HANDLER, true);
@@ -148,7 +144,7 @@ class LocalModeKymaContractE2E {
 
     HttpResponse<String> emitted = send("contract-node", "/emit", Map.of(), null);
     assertThat(emitted.body()).isEqualTo("published: 200");
-    List<Seen> published = host.requests("/publisher/contract-node");
+    List<Request> published = host.requests("/publisher/contract-node");
     assertThat(published).as("one POST per emitCloudEvent").hasSize(1);
     assertThat(published.get(0).headers().get("content-type")).startsWith("application/cloudevents+json");
     assertThat(published.get(0).headers()).as("structured mode: the attributes are in the body, not in headers")
@@ -203,7 +199,7 @@ class LocalModeKymaContractE2E {
 
       assertThat(traced.statusCode()).as(traced.body()).isEqualTo(200);
       assertThat(traced.body()).isEqualTo("downstream ok");
-      List<Seen> calls = host.requests("/downstream/" + function);
+      List<Request> calls = host.requests("/downstream/" + function);
       assertThat(calls).as("the Function's calls downstream").hasSize(1);
       Map<String, String> headers = calls.get(0).headers();
       String[] traceparent = headers.getOrDefault("traceparent", "").split("-");
@@ -285,56 +281,5 @@ class LocalModeKymaContractE2E {
     byte[] random = new byte[bytes];
     new SecureRandom().nextBytes(random);
     return HexFormat.of().formatHex(random);
-  }
-
-  /** One request the host server received: its headers (lower-case names) and body. */
-  private record Seen(String path, Map<String, String> headers, String body) {}
-
-  /** Answers {@code downstream ok}, or a collector's empty answer under {@code /v1/traces}, and keeps each request. */
-  private static final class HostServer implements AutoCloseable {
-
-    private final HttpServer server;
-    private final String base;
-    private final List<Seen> seen = new CopyOnWriteArrayList<>();
-
-    HostServer(InetAddress bind) throws IOException {
-      server = HttpServer.create(new InetSocketAddress(bind, 0), 0);
-      server.createContext("/", this::handle);
-      server.start();
-      base = "http://" + bind.getHostAddress() + ":" + server.getAddress().getPort();
-    }
-
-    String uri(String path) {
-      return base + path;
-    }
-
-    List<Seen> requests(String path) {
-      return seen.stream().filter(s -> s.path().equals(path)).toList();
-    }
-
-    private void handle(HttpExchange exchange) throws IOException {
-      try (exchange) {
-        // A span export or an event is at most a few KiB here; read it whole so the sender sees a clean answer.
-        byte[] body = exchange.getRequestBody().readNBytes(1 << 20);
-        Map<String, String> headers = new TreeMap<>();
-        exchange.getRequestHeaders().forEach((header, values) -> headers.put(header.toLowerCase(Locale.ROOT),
-            String.join(",", values)));
-        String path = exchange.getRequestURI().getPath();
-        seen.add(new Seen(path, headers, new String(body, StandardCharsets.UTF_8)));
-        // A collector answers an empty ExportTraceServiceResponse: no bytes in protobuf, {} in JSON.
-        String type = headers.getOrDefault("content-type", "");
-        boolean collector = path.endsWith("/v1/traces");
-        byte[] answer = (!collector ? "downstream ok" : type.contains("json") ? "{}" : "")
-            .getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", collector ? type : "text/plain");
-        exchange.sendResponseHeaders(200, answer.length == 0 ? -1 : answer.length);
-        exchange.getResponseBody().write(answer);
-      }
-    }
-
-    @Override
-    public void close() {
-      server.stop(0);
-    }
   }
 }
