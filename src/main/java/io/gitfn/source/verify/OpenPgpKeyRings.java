@@ -35,13 +35,14 @@ final class OpenPgpKeyRings {
   static List<OpenPgpKey> parse(String entry, byte[] data, int room) throws KeyDataException {
     String text = new String(data, StandardCharsets.US_ASCII);
     if (text.contains(PRIVATE)) {
-      throw new KeyDataException(
-          "entry " + entry + " holds an OpenPGP private key; put only public keys in the Secret (gpg --export --armor)");
+      throw new KeyDataException("entry " + entry
+          + " holds an OpenPGP private key; put only public keys in the Secret (gpg --export --armor)");
     }
     List<OpenPgpKey> keys = new ArrayList<>();
     int from = text.indexOf(BEGIN);
     if (from < 0) {
-      throw new KeyDataException("entry " + entry + " has no '" + BEGIN + "' line; export the key with gpg --export --armor");
+      throw new KeyDataException(
+          "entry " + entry + " has no '" + BEGIN + "' line; export the key with gpg --export --armor");
     }
     while (from >= 0) {
       int line = lineOf(text, from);

@@ -10,11 +10,14 @@ import java.util.Optional;
 import org.apache.sshd.common.signature.BuiltinSignatures;
 import org.apache.sshd.common.signature.Signature;
 import org.apache.sshd.common.util.buffer.ByteArrayBuffer;
+import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
+import org.bouncycastle.crypto.signers.Ed25519Signer;
+import org.bouncycastle.math.ec.rfc8032.Ed25519;
 
 /**
  * Checks an SSH signature (OpenSSH's {@code SSHSIG} format, what {@code git -c gpg.format=ssh} writes) against a
- * repository's keys, with MINA sshd's signature algorithms; the keys come in as an argument, never from a global
- * key database as JGit's own SSH verifier has it.
+ * repository's keys, with MINA sshd's signature algorithms (Bouncy Castle's for ed25519); the keys come in as an
+ * argument, never from a global key database as JGit's own SSH verifier has it.
  *
  * <p>An SSH signature has no time of its own, so validity options are checked against the committer's or
  * tagger's time, as git does, and {@code valid-before} against now too: like an expired OpenPGP key, a key past
@@ -113,16 +116,19 @@ final class SshSignatures {
       if (!algorithmFits(key.type(), algorithm)) {
         return false;
       }
-      BuiltinSignatures factory = BuiltinSignatures.fromFactoryName(algorithm);
-      if (factory == null || !factory.isSupported()) {
-        return false;
-      }
       ByteArrayBuffer signed = new ByteArrayBuffer();
       signed.putRawBytes(MAGIC);
       signed.putString(NAMESPACE);
       signed.putBytes(parsed.reserved());
       signed.putString(parsed.hashAlgorithm());
       signed.putBytes(MessageDigest.getInstance(digestName).digest(data));
+      if (algorithm.equals("ssh-ed25519")) {
+        return ed25519(parsed, signed.getCompactData());
+      }
+      BuiltinSignatures factory = BuiltinSignatures.fromFactoryName(algorithm);
+      if (factory == null || !factory.isSupported()) {
+        return false;
+      }
       Signature verifier = factory.create();
       verifier.initVerifier(null, key.publicKey());
       verifier.update(null, signed.getCompactData());
@@ -133,6 +139,25 @@ final class SshSignatures {
       // sshd throws plain Exception for a malformed signature; that is a bad signature, not an error.
       return false;
     }
+  }
+
+  // Most signing keys are ed25519; Bouncy Castle verifies those about four times faster than sshd's EdDSA provider,
+  // which is what keeps a long Range quick.
+  private static boolean ed25519(Parsed parsed, byte[] signed) {
+    ByteArrayBuffer key = new ByteArrayBuffer(parsed.keyBlob());
+    key.getString();
+    byte[] publicKey = key.getBytes();
+    ByteArrayBuffer signature = new ByteArrayBuffer(parsed.signature());
+    signature.getString();
+    byte[] raw = signature.getBytes();
+    if (publicKey.length != Ed25519PublicKeyParameters.KEY_SIZE || raw.length != Ed25519.SIGNATURE_SIZE
+        || signature.available() > 0) {
+      return false;
+    }
+    Ed25519Signer verifier = new Ed25519Signer();
+    verifier.init(false, new Ed25519PublicKeyParameters(publicKey));
+    verifier.update(signed, 0, signed.length);
+    return verifier.verifySignature(raw);
   }
 
   private static boolean algorithmFits(String keyType, String algorithm) {

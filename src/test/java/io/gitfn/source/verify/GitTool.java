@@ -102,9 +102,14 @@ final class GitTool {
 
   /** A new ed25519 key pair made by {@code ssh-keygen}; returns the private key's path ({@code .pub} beside it). */
   static Path sshKey(Path directory, String name) throws IOException {
+    return sshKey(directory, name, "ed25519");
+  }
+
+  /** A new key pair of {@code type} ({@code ed25519}, {@code ecdsa}, {@code rsa}) made by {@code ssh-keygen}. */
+  static Path sshKey(Path directory, String name, String type) throws IOException {
     Files.createDirectories(directory);
     Path key = directory.resolve(name);
-    run(directory, List.of("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name + "@gitfn.invalid", "-f",
+    run(directory, List.of("ssh-keygen", "-q", "-t", type, "-N", "", "-C", name + "@gitfn.invalid", "-f",
         key.toString()));
     return key;
   }

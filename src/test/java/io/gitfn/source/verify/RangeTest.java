@@ -53,7 +53,8 @@ class RangeTest {
       assertThat(verdict.failure()).contains(Failure.UnsignedCommit);
       assertThat(verdict.refused().orElseThrow().object()).isEqualTo(firstUnsigned);
       assertThat(verdict.checks()).hasSize(1);
-      assertThat(verdict.message()).isEqualTo("commit " + firstUnsigned + " (UnsignedCommit): the commit is not signed");
+      assertThat(verdict.message())
+          .isEqualTo("commit " + firstUnsigned + " (UnsignedCommit): the commit is not signed");
     }
   }
 
@@ -130,18 +131,21 @@ class RangeTest {
     try (Repository repository = git.open()) {
       ObjectId pgpHead = PgpSigning.chain(repository, id(lastVerified), 1000, bob);
       ObjectId sshHead = SshTestSigner.load(alice).chain(repository, pgpHead, 1000);
-      // Once unmeasured, so that class loading and the JIT's first pass are not counted.
-      verifier().range(repository, id(lastVerified), PgpSigning.chain(repository, id(lastVerified), 50, bob));
-
-      long start = System.nanoTime();
-      Verdict pgp = verifier().range(repository, id(lastVerified), pgpHead);
-      long pgpMillis = (System.nanoTime() - start) / 1_000_000;
-      start = System.nanoTime();
-      Verdict ssh = verifier().range(repository, pgpHead, sshHead);
-      long sshMillis = (System.nanoTime() - start) / 1_000_000;
-      System.out.printf(
-          "Range verification: 1000 OpenPGP (Ed25519) commits in %d ms, 1000 SSH (ed25519) commits in %d ms%n",
-          pgpMillis, sshMillis);
+      Verdict pgp = null;
+      Verdict ssh = null;
+      // Twice each: the first run pays for class loading and the JIT, which a running controller has paid already.
+      long[] pgpMillis = new long[2];
+      long[] sshMillis = new long[2];
+      for (int run = 0; run < 2; run++) {
+        long start = System.nanoTime();
+        pgp = verifier().range(repository, id(lastVerified), pgpHead);
+        pgpMillis[run] = (System.nanoTime() - start) / 1_000_000;
+        start = System.nanoTime();
+        ssh = verifier().range(repository, pgpHead, sshHead);
+        sshMillis[run] = (System.nanoTime() - start) / 1_000_000;
+      }
+      System.out.printf("Range verification of 1000 commits: OpenPGP (Ed25519) %d ms, then %d ms; SSH (ed25519)"
+          + " %d ms, then %d ms%n", pgpMillis[0], pgpMillis[1], sshMillis[0], sshMillis[1]);
 
       assertThat(pgp.verified()).as(pgp.message()).isTrue();
       assertThat(pgp.checks()).hasSize(1000);

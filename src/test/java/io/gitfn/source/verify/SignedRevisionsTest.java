@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 30's matrix with signatures git made: each mode accepts the signed case and refuses the unsigned, the
@@ -157,7 +158,12 @@ class SignedRevisionsTest {
     assertThat(verdict.failure()).as(verdict.message()).isEqualTo(Optional.ofNullable(expected));
     if (expected == null) {
       assertThat(verdict.checks()).allSatisfy(check -> assertThat(check.verified()).isTrue());
-      assertThat(verdict.checks()).hasSize(switch (mode) { case HEAD, Tag -> 1; case TagAndHEAD -> 2; case Range -> 3; });
+      int objects = switch (mode) {
+        case HEAD, Tag -> 1;
+        case TagAndHEAD -> 2;
+        case Range -> 3;
+      };
+      assertThat(verdict.checks()).hasSize(objects);
       assertThat(verdict.signer().orElseThrow().fingerprint()).isNotEmpty();
     } else {
       assertThat(verdict.refused().orElseThrow().object()).isEqualTo(expectedObject);
@@ -182,6 +188,23 @@ class SignedRevisionsTest {
       assertThat(ssh.object()).isEqualTo(sshHead);
       assertThat(pgp.fingerprint()).isEqualTo(pgpGood.fingerprint());
       assertThat(pgp.signer()).isEqualTo("Alice <alice@gitfn.invalid>");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"ed25519", "ecdsa", "rsa"})
+  void everyKeyTypeSshKeygenMakesVerifies(String type) throws Exception {
+    Path key = GitTool.sshKey(work.resolve("keys"), type, type);
+    VerificationKeys typed = VerificationKeys.fromSecretData(Map.of("k.sshpub", bytes(GitTool.publicLine(key))));
+    GitTool git = GitTool.init(work.resolve("repo"));
+    ObjectId head = ObjectId.fromString(TestSigner.ssh(key).commit(git, "signed with " + type));
+    ObjectId tampered = ObjectId.fromString(TestSigner.tampered(TestSigner.ssh(key)).commit(git, "and tampered"));
+
+    try (Repository repository = git.open()) {
+      RevisionVerifier verifier = new RevisionVerifier(typed, VerificationKeys.none(), Clock.systemUTC());
+
+      assertThat(verifier.head(repository, head).verified()).isTrue();
+      assertThat(verifier.head(repository, tampered).failure()).contains(Failure.BadSignature);
     }
   }
 
