@@ -79,7 +79,7 @@ public final class RevisionVerifier {
   /**
    * What a revision to verify is.
    *
-   * @param head the commit to deploy
+   * @param head the commit to deploy; in {@code Tag} and {@code TagAndHEAD}, the commit the tag points at
    * @param tag the tag object that {@code ref.tag} or {@code ref.semver} resolved to, for {@code Tag} and
    *     {@code TagAndHEAD}; null otherwise
    * @param lastVerified the last revision verified in {@code Range}, null when there is none yet
@@ -90,19 +90,31 @@ public final class RevisionVerifier {
     }
   }
 
-  /** Verifies {@code target} in {@code mode}; {@code Tag} and {@code TagAndHEAD} need a tag. */
+  /**
+   * Verifies {@code target} in {@code mode}.
+   *
+   * @throws IllegalArgumentException in {@code Tag} or {@code TagAndHEAD}, when there is no tag or it does not
+   *     point at the head: what is verified must be what is deployed
+   */
   public Verdict verify(Repository repository, VerifyMode mode, Target target) throws IOException {
     return switch (mode) {
       case HEAD -> head(repository, target.head());
-      case Tag -> tag(repository, requireTag(target));
-      case TagAndHEAD -> tagAndHead(repository, requireTag(target));
+      case Tag -> tag(repository, tagOf(repository, target));
+      case TagAndHEAD -> tagAndHead(repository, tagOf(repository, target));
       case Range -> range(repository, target.lastVerified(), target.head());
     };
   }
 
-  private static ObjectId requireTag(Target target) {
+  private static ObjectId tagOf(Repository repository, Target target) throws IOException {
     if (target.tag() == null) {
       throw new IllegalArgumentException("verification mode Tag needs a tag; ref.tag or ref.semver names one");
+    }
+    try (RevWalk walk = new RevWalk(repository)) {
+      RevCommit tagged = walk.parseCommit(target.tag());
+      if (!tagged.equals(target.head())) {
+        throw new IllegalArgumentException("tag " + target.tag().name() + " points at " + tagged.name()
+            + ", not at the head " + target.head().name());
+      }
     }
     return target.tag();
   }

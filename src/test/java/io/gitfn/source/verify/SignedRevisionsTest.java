@@ -1,6 +1,7 @@
 package io.gitfn.source.verify;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -227,6 +228,23 @@ class SignedRevisionsTest {
       assertThat(allowed.signer().orElseThrow().signer()).isEqualTo("alice@gitfn.invalid,a@gitfn.invalid");
       assertThat(otherNamespace.failure()).contains(Failure.UnknownKey);
       assertThat(otherNamespace.message()).contains("namespaces file, not git");
+    }
+  }
+
+  @Test
+  void aTagThatDoesNotPointAtTheHeadIsNotVerifiedForIt() throws Exception {
+    GitTool git = GitTool.init(work.resolve("repo"));
+    TestSigner.ssh(sshGood).commit(git, "tagged");
+    ObjectId tag = ObjectId.fromString(TestSigner.ssh(sshGood).tag(git, "v1"));
+    ObjectId head = ObjectId.fromString(git.commit("unsigned, after the tag", null));
+
+    try (Repository repository = git.open()) {
+      RevisionVerifier verifier = new RevisionVerifier(keys, VerificationKeys.none(), Clock.systemUTC());
+      RevisionVerifier.Target target = new RevisionVerifier.Target(head, tag, null);
+
+      assertThatThrownBy(() -> verifier.verify(repository, VerifyMode.Tag, target))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("not at the head " + head.name());
     }
   }
 

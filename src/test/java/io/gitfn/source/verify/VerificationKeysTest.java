@@ -67,14 +67,14 @@ class VerificationKeysTest {
 
   @Test
   void allowedSignersKeepPrincipalsNamespacesAndValidity() throws Exception {
-    String lines = "alice@gitfn.invalid,\"bob@gitfn.invalid\" namespaces=\"git,file\",valid-after=\"20240101\","
+    String lines = "\"alice@gitfn.invalid,bob@gitfn.invalid\" namespaces=\"git,file\",valid-after=\"20240101\","
         + "valid-before=\"20300101120000Z\" " + ED25519 + " alice\n"
         + "\"carol@gitfn.invalid\" " + ECDSA + "\n";
 
     VerificationKeys keys = VerificationKeys.fromSecretData(Map.of("allowed_signers", bytes(lines)));
 
     SshKey alice = keys.ssh().get(0);
-    assertThat(alice.principals()).containsExactly("alice@gitfn.invalid", "\"bob@gitfn.invalid\"");
+    assertThat(alice.principals()).containsExactly("alice@gitfn.invalid", "bob@gitfn.invalid");
     assertThat(alice.namespaces()).isEqualTo(Set.of("git", "file"));
     assertThat(alice.validAfter()).contains(Instant.parse("2024-01-01T00:00:00Z"));
     assertThat(alice.validBefore()).contains(Instant.parse("2030-01-01T12:00:00Z"));
