@@ -30,32 +30,31 @@ record SignedPayload(String object, String type, byte[] data, Optional<byte[]> s
   private static final String[] TAG_SIGNATURE_STARTS = {
       "-----BEGIN PGP SIGNATURE-----", "-----BEGIN SSH SIGNATURE-----", "-----BEGIN SIGNED MESSAGE-----"};
 
+  // What a header line is, so that its continuation lines (starting with a space) follow it.
+  private enum Header { KEPT, SIGNATURE, DROPPED }
+
   static SignedPayload of(RevCommit commit) {
     byte[] raw = commit.getRawBuffer();
     ByteArrayOutputStream data = new ByteArrayOutputStream(raw.length);
     ByteArrayOutputStream signature = new ByteArrayOutputStream();
     int pos = 0;
     boolean inHeaders = true;
-    // Which header the current continuation lines belong to: 0 kept, 1 gpgsig (the signature), 2 dropped.
-    int current = 0;
+    Header current = Header.KEPT;
     while (pos < raw.length) {
       int end = lineEnd(raw, pos);
       if (inHeaders && end == pos + 1) {
         inHeaders = false;
       }
       if (inHeaders) {
-        if (raw[pos] == ' ' && current != 0) {
-          if (current == 1) {
-            signature.write(raw, pos + 1, end - pos - 1);
-          }
-          pos = end;
-          continue;
+        if (raw[pos] != ' ') {
+          current = startsWith(raw, pos, GPGSIG) ? Header.SIGNATURE
+              : startsWith(raw, pos, GPGSIG_SHA256) ? Header.DROPPED : Header.KEPT;
         }
-        current = startsWith(raw, pos, GPGSIG) ? 1 : startsWith(raw, pos, GPGSIG_SHA256) ? 2 : 0;
-        if (current == 1) {
-          signature.write(raw, pos + GPGSIG.length, end - pos - GPGSIG.length);
+        if (current == Header.SIGNATURE) {
+          int from = raw[pos] == ' ' ? pos + 1 : pos + GPGSIG.length;
+          signature.write(raw, from, end - from);
         }
-        if (current != 0) {
+        if (current != Header.KEPT) {
           pos = end;
           continue;
         }

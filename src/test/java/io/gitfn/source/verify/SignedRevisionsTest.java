@@ -249,6 +249,30 @@ class SignedRevisionsTest {
   }
 
   @Test
+  void aSignedMergeOfASignedTagVerifiesWithTheTagInItsSignedBytes() throws Exception {
+    // git copies a merged signed tag into a mergetag header, signature and all; only gpgsig is left out.
+    GitTool git = GitTool.init(work.resolve("repo"));
+    TestSigner alice = TestSigner.ssh(sshGood);
+    alice.commit(git, "first");
+    git.git("checkout", "-q", "-b", "release");
+    alice.commit(git, "release fix");
+    alice.tag(git, "v1.0.1");
+    git.git("checkout", "-q", "main");
+    alice.commit(git, "meanwhile");
+    git.git("-c", "gpg.format=ssh", "-c", "user.signingkey=" + sshGood, "merge", "-q", "--no-ff", "-S", "-m",
+        "Merge v1.0.1", "v1.0.1");
+    ObjectId merge = ObjectId.fromString(git.git("rev-parse", "HEAD"));
+
+    try (Repository repository = git.open()) {
+      assertThat(new String(repository.open(merge).getBytes(), StandardCharsets.UTF_8))
+          .contains("\nmergetag object ").contains("\ngpgsig ");
+      Verdict verdict = new RevisionVerifier(keys, VerificationKeys.none(), Clock.systemUTC()).head(repository, merge);
+
+      assertThat(verdict.verified()).as(verdict.message()).isTrue();
+    }
+  }
+
+  @Test
   void aLightweightTagIsRefusedAsUnsigned() throws Exception {
     GitTool git = GitTool.init(work.resolve("repo"));
     String head = TestSigner.ssh(sshGood).commit(git, "signed");
