@@ -19,12 +19,14 @@ import org.bouncycastle.crypto.generators.Ed25519KeyPairGenerator;
 import org.bouncycastle.crypto.params.Ed25519KeyGenerationParameters;
 import org.bouncycastle.openpgp.PGPException;
 import org.bouncycastle.openpgp.PGPKeyPair;
+import org.bouncycastle.openpgp.PGPKeyRingGenerator;
 import org.bouncycastle.openpgp.PGPPublicKey;
 import org.bouncycastle.openpgp.PGPPublicKeyRing;
 import org.bouncycastle.openpgp.PGPSignature;
 import org.bouncycastle.openpgp.PGPSignatureGenerator;
 import org.bouncycastle.openpgp.PGPSignatureSubpacketGenerator;
 import org.bouncycastle.openpgp.operator.bc.BcPGPContentSignerBuilder;
+import org.bouncycastle.openpgp.operator.bc.BcPGPDigestCalculatorProvider;
 import org.bouncycastle.openpgp.operator.bc.BcPGPKeyPair;
 
 /** An OpenPGP Ed25519 key made in the test with Bouncy Castle, as gpg would make it: no gpg binary needed. */
@@ -32,12 +34,14 @@ final class PgpTestKey {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private final PGPKeyPair pair;
-  private final PGPPublicKey publicKey;
+  private final PGPKeyPair primary;
+  private final PGPKeyPair signing;
+  private final PGPPublicKeyRing ring;
 
-  private PgpTestKey(PGPKeyPair pair, PGPPublicKey publicKey) {
-    this.pair = pair;
-    this.publicKey = publicKey;
+  private PgpTestKey(PGPKeyPair primary, PGPKeyPair signing, PGPPublicKeyRing ring) {
+    this.primary = primary;
+    this.signing = signing;
+    this.ring = ring;
   }
 
   /** A key made now that never expires. */
@@ -48,11 +52,7 @@ final class PgpTestKey {
   /** A key made at {@code created}, valid for {@code validFor} (null: forever) from its self-signature. */
   static PgpTestKey generate(String userId, Instant created, Duration validFor) {
     try {
-      Ed25519KeyPairGenerator generator = new Ed25519KeyPairGenerator();
-      generator.init(new Ed25519KeyGenerationParameters(RANDOM));
-      AsymmetricCipherKeyPair keys = generator.generateKeyPair();
-      PGPKeyPair pair = new BcPGPKeyPair(
-          PublicKeyPacket.VERSION_4, PublicKeyAlgorithmTags.EDDSA_LEGACY, keys, Date.from(created));
+      PGPKeyPair pair = keyPair(created);
       PGPSignatureSubpacketGenerator hashed = new PGPSignatureSubpacketGenerator();
       hashed.setSignatureCreationTime(false, Date.from(created));
       hashed.setKeyFlags(false, KeyFlags.CERTIFY_OTHER | KeyFlags.SIGN_DATA);
@@ -64,33 +64,63 @@ final class PgpTestKey {
       certifier.init(PGPSignature.POSITIVE_CERTIFICATION, pair.getPrivateKey());
       certifier.setHashedSubpackets(hashed.generate());
       PGPSignature certification = certifier.generateCertification(userId, pair.getPublicKey());
-      return new PgpTestKey(pair, PGPPublicKey.addCertification(pair.getPublicKey(), userId, certification));
+      PGPPublicKey certified = PGPPublicKey.addCertification(pair.getPublicKey(), userId, certification);
+      return new PgpTestKey(pair, pair, new PGPPublicKeyRing(List.of(certified)));
     } catch (PGPException e) {
       throw new IllegalStateException(e);
     }
   }
 
-  /** The same key with a revocation signature added, as {@code gpg --gen-revoke} and an import would leave it. */
+  /**
+   * A primary key that only certifies, and a subkey that signs, valid for {@code subkeyValidFor} (null: forever):
+   * how careful users keep their primary key offline.
+   */
+  static PgpTestKey withSigningSubkey(String userId, Duration subkeyValidFor) {
+    try {
+      Instant now = Instant.now();
+      PGPKeyPair primary = keyPair(now);
+      PGPKeyPair subkey = keyPair(now);
+      PGPSignatureSubpacketGenerator certification = new PGPSignatureSubpacketGenerator();
+      certification.setKeyFlags(false, KeyFlags.CERTIFY_OTHER);
+      PGPKeyRingGenerator rings = new PGPKeyRingGenerator(PGPSignature.POSITIVE_CERTIFICATION, primary, userId,
+          new BcPGPDigestCalculatorProvider().get(HashAlgorithmTags.SHA1), certification.generate(), null,
+          contentSigner(), null);
+      PGPSignatureSubpacketGenerator binding = new PGPSignatureSubpacketGenerator();
+      binding.setKeyFlags(false, KeyFlags.SIGN_DATA);
+      if (subkeyValidFor != null) {
+        binding.setKeyExpirationTime(false, subkeyValidFor.toSeconds());
+      }
+      rings.addSubKey(subkey, binding.generate(), null, contentSigner());
+      return new PgpTestKey(primary, subkey, rings.generatePublicKeyRing());
+    } catch (PGPException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The same key with a revocation on its primary key, as {@code gpg --gen-revoke} and an import leave it. */
   PgpTestKey revoked() {
     try {
-      PGPSignatureGenerator revoker = generator(pair);
-      revoker.init(PGPSignature.KEY_REVOCATION, pair.getPrivateKey());
-      PGPSignature revocation = revoker.generateCertification(publicKey);
-      return new PgpTestKey(pair, PGPPublicKey.addCertification(publicKey, revocation));
+      PGPSignatureGenerator revoker = generator(primary);
+      revoker.init(PGPSignature.KEY_REVOCATION, primary.getPrivateKey());
+      PGPPublicKey primaryKey = ring.getPublicKey();
+      PGPSignature revocation = revoker.generateCertification(primaryKey);
+      return new PgpTestKey(primary, signing,
+          PGPPublicKeyRing.insertPublicKey(ring, PGPPublicKey.addCertification(primaryKey, revocation)));
     } catch (PGPException e) {
       throw new IllegalStateException(e);
     }
   }
 
+  /** The signing key's fingerprint: the subkey's, when there is one. */
   String fingerprint() {
-    return OpenPgpKeyRings.fingerprint(publicKey);
+    return OpenPgpKeyRings.fingerprint(signing.getPublicKey());
   }
 
   /** {@code gpg --export --armor}. */
   byte[] armoredPublicKey() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (ArmoredOutputStream armored = new ArmoredOutputStream(out)) {
-      new PGPPublicKeyRing(List.of(publicKey)).encode(armored);
+      ring.encode(armored);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -100,11 +130,11 @@ final class PgpTestKey {
   /** A detached armored signature over {@code data}, made now, as {@code gpg -bsa} makes it for git. */
   byte[] sign(byte[] data) {
     try {
-      PGPSignatureGenerator signer = generator(pair);
-      signer.init(PGPSignature.BINARY_DOCUMENT, pair.getPrivateKey());
+      PGPSignatureGenerator signer = generator(signing);
+      signer.init(PGPSignature.BINARY_DOCUMENT, signing.getPrivateKey());
       PGPSignatureSubpacketGenerator hashed = new PGPSignatureSubpacketGenerator();
       hashed.setSignatureCreationTime(false, new Date());
-      hashed.setIssuerFingerprint(false, publicKey);
+      hashed.setIssuerFingerprint(false, signing.getPublicKey());
       signer.setHashedSubpackets(hashed.generate());
       signer.update(data);
       PGPSignature signature = signer.generate();
@@ -120,8 +150,17 @@ final class PgpTestKey {
   }
 
   private static PGPSignatureGenerator generator(PGPKeyPair pair) {
-    return new PGPSignatureGenerator(
-        new BcPGPContentSignerBuilder(PublicKeyAlgorithmTags.EDDSA_LEGACY, HashAlgorithmTags.SHA256),
-        pair.getPublicKey());
+    return new PGPSignatureGenerator(contentSigner(), pair.getPublicKey());
+  }
+
+  private static BcPGPContentSignerBuilder contentSigner() {
+    return new BcPGPContentSignerBuilder(PublicKeyAlgorithmTags.EDDSA_LEGACY, HashAlgorithmTags.SHA256);
+  }
+
+  private static PGPKeyPair keyPair(Instant created) throws PGPException {
+    Ed25519KeyPairGenerator generator = new Ed25519KeyPairGenerator();
+    generator.init(new Ed25519KeyGenerationParameters(RANDOM));
+    AsymmetricCipherKeyPair keys = generator.generateKeyPair();
+    return new BcPGPKeyPair(PublicKeyPacket.VERSION_4, PublicKeyAlgorithmTags.EDDSA_LEGACY, keys, Date.from(created));
   }
 }
