@@ -162,7 +162,8 @@ public final class RevisionVerifier {
         if (commits.size() == maxRangeCommits) {
           SignatureCheck tooMany = new SignatureCheck(head.name(), "commit", Optional.of(Failure.TooManyCommits), "",
               "", "more than " + maxRangeCommits + " commits since the last verified revision "
-                  + lastVerified.name() + "; verify a nearer revision in mode HEAD first, or lower the range");
+                  + lastVerified.name() + ", too many to check in one pass; verify in mode HEAD once, which makes"
+                  + " the head the last verified revision, then return to Range");
           return Verdict.of(VerifyMode.Range, List.of(tooMany));
         }
         commits.add(commit);
