@@ -121,7 +121,7 @@ final class SshKeyLines {
         type, blob, comment, principals, namespaces, validAfter, validBefore, fingerprint(wire), where, key);
   }
 
-  static PublicKey decode(String type, byte[] wire) {
+  private static PublicKey decode(String type, byte[] wire) {
     ByteArrayBuffer buffer = new ByteArrayBuffer(wire);
     try {
       String embedded = buffer.getString();

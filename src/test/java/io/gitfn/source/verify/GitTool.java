@@ -35,10 +35,6 @@ final class GitTool {
     return git;
   }
 
-  Path directory() {
-    return directory;
-  }
-
   Repository open() throws IOException {
     return new FileRepositoryBuilder().setGitDir(directory.resolve(".git").toFile()).setMustExist(true).build();
   }
