@@ -16,6 +16,9 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevTag;
+import org.eclipse.jgit.revwalk.RevWalk;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -270,6 +273,28 @@ class SignedRevisionsTest {
 
       assertThat(verdict.verified()).as(verdict.message()).isTrue();
     }
+  }
+
+  @Test
+  void theSignatureReadIsTheOneJGitReads() throws Exception {
+    GitTool git = GitTool.init(work.resolve("repo"));
+    ObjectId commit = ObjectId.fromString(TestSigner.ssh(sshGood).commit(git, "signed"));
+    ObjectId tag = ObjectId.fromString(TestSigner.ssh(sshGood).tag(git, "v1"));
+
+    try (Repository repository = git.open(); RevWalk walk = new RevWalk(repository)) {
+      RevCommit parsedCommit = walk.parseCommit(commit);
+      RevTag parsedTag = walk.parseTag(tag);
+
+      // Up to the last newline, which JGit leaves off a commit's signature and git hands gpg and ssh-keygen.
+      assertThat(text(SignedPayload.of(parsedCommit).signature().orElseThrow()))
+          .isEqualTo(text(parsedCommit.getRawGpgSignature()));
+      assertThat(text(SignedPayload.of(parsedTag).signature().orElseThrow()))
+          .isEqualTo(text(parsedTag.getRawGpgSignature()));
+    }
+  }
+
+  private static String text(byte[] bytes) {
+    return new String(bytes, StandardCharsets.US_ASCII).strip();
   }
 
   @Test
