@@ -8,9 +8,9 @@ import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 
 /**
- * An unencrypted value, typed as sops' YAML library (go-yaml v3, YAML 1.2's core schema) types it, because the MAC
- * hashes its typed form ({@code true} as {@code True}, {@code +5} as {@code 5}). SnakeYAML follows YAML 1.1 ({@code yes} is a
- * boolean there), so its types are not used. Texts, {@code true}/{@code false}, nulls and decimal integers are
+ * An unencrypted value, typed as sops' YAML library (go-yaml v3, YAML 1.2's core schema) types it, because the
+ * MAC hashes its typed form ({@code true} as {@code True}, {@code +5} as {@code 5}). SnakeYAML follows YAML 1.1
+ * ({@code yes} is a boolean there), so its types are not used. Texts, {@code true}/{@code false}, nulls and decimal integers are
  * read; the rarer forms whose bytes would take Go's number and time formatting to reproduce (octal, hex, floats,
  * dates, {@code .inf}) are refused, to be quoted or encrypted, rather than failing later as a MAC mismatch.
  */

@@ -149,7 +149,8 @@ class SopsFormatTest {
 
   @Test
   void twoEncryptionRulesAreRefusedAsSopsRefusesThem() {
-    String yaml = writer.yaml().replace("    unencrypted_suffix:", "    encrypted_regex: ^data$\n    unencrypted_suffix:");
+    String yaml =
+        writer.yaml().replace("    unencrypted_suffix:", "    encrypted_regex: ^data$\n    unencrypted_suffix:");
     assertRefused(yaml, SopsException.Reason.NOT_SOPS, "sops", "allows one of them");
   }
 
