@@ -2,8 +2,9 @@
 # Builds the test-bed binaries from their Go modules and caches them outside the repository:
 #   etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, and the real node's kubelet and kube-proxy
 # into ${GITFN_TESTENV_DIR:-~/.cache/gitfn-testenv}/<versions>/bin, and gitea, helm, kustomize and the real
-# node's registry and CoreDNS into folders of their own beside it (gitea-<version>, helm-<version>,
-# kustomize-<version>, registry-<version>, coredns-<version>), so that bumping one does not rebuild the others.
+# node's registry and CoreDNS, and sops, into folders of their own beside it (gitea-<version>, helm-<version>,
+# kustomize-<version>, registry-<version>, coredns-<version>, sops-<version>), so that bumping one does not rebuild
+# the others.
 # A binary already there is not rebuilt.
 # `build-testbed.sh flux` builds only Flux's source-controller and its CRDs, for the scale benchmark, into
 # source-controller-<version>; without the argument Flux is not built.
@@ -324,6 +325,9 @@ timed_tool kustomize "$KUSTOMIZE_VERSION" sigs.k8s.io/kustomize/kustomize/v5 "-s
 timed_tool registry "$REGISTRY_VERSION" github.com/distribution/distribution/v3/cmd/registry \
   "-s -w -X github.com/distribution/distribution/v3/version.version=${REGISTRY_VERSION}"
 timed_in "$(tool_root coredns "$COREDNS_VERSION")" coredns build_coredns
+# sops encrypts the Secrets that gitfn's own SOPS reader is tested on (SopsRoundTripIT); version.Version is set in
+# its source, so no -X is needed.
+timed_tool sops "$SOPS_VERSION" github.com/getsops/sops/v3/cmd/sops "-s -w"
 # Kyma's Function test program, which `mvn -B verify` runs against gitfn on the real node (issue 29).
 timed_in "$kyma_root" kyma-serverless-tests build_kyma_tests
-log "all binaries ready in $((SECONDS - total)) s: $bin, $gitea_root, $(tool_root helm "$HELM_VERSION"), $(tool_root kustomize "$KUSTOMIZE_VERSION"), $(tool_root registry "$REGISTRY_VERSION"), $(tool_root coredns "$COREDNS_VERSION"), $kyma_root"
+log "all binaries ready in $((SECONDS - total)) s: $bin, $gitea_root, $(tool_root helm "$HELM_VERSION"), $(tool_root kustomize "$KUSTOMIZE_VERSION"), $(tool_root registry "$REGISTRY_VERSION"), $(tool_root coredns "$COREDNS_VERSION"), $(tool_root sops "$SOPS_VERSION"), $kyma_root"
