@@ -1,6 +1,7 @@
 package io.gitfn.secrets.sops;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -10,9 +11,10 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 /**
  * An unencrypted value, typed as sops' YAML library (go-yaml v3, YAML 1.2's core schema) types it, because the
  * MAC hashes its typed form ({@code true} as {@code True}, {@code +5} as {@code 5}). SnakeYAML follows YAML 1.1
- * ({@code yes} is a boolean there), so its types are not used. Texts, {@code true}/{@code false}, nulls and decimal integers are
- * read; the rarer forms whose bytes would take Go's number and time formatting to reproduce (octal, hex, floats,
- * dates, {@code .inf}) are refused, to be quoted or encrypted, rather than failing later as a MAC mismatch.
+ * ({@code yes} is a boolean there), so its types are not used. Texts, {@code true}/{@code false}, nulls, decimal
+ * integers and plain decimal fractions are read; the rarer forms whose bytes would take more of Go's number and time
+ * formatting to reproduce (octal, hex, exponents, dates, {@code .inf}) are refused, to be quoted or encrypted,
+ * rather than failing later as a MAC mismatch.
  */
 final class PlainScalar {
 
@@ -21,6 +23,9 @@ final class PlainScalar {
   private static final Set<String> FALSE = Set.of("false", "False", "FALSE");
   private static final Set<String> NULL = Set.of("", "~", "null", "Null", "NULL");
   private static final Pattern DECIMAL = Pattern.compile("[-+]?(0|[1-9][0-9]*)");
+  private static final Pattern FRACTION = Pattern.compile("[-+]?(\\.[0-9]+|[0-9]+\\.[0-9]*)");
+  /** Up to 15 significant digits a decimal survives a round trip through a double, so Go prints it back as is. */
+  private static final int EXACT_DIGITS = 15;
   /**
    * What go-yaml may read as a number or a timestamp, underscores removed: floats, {@code .inf} and {@code .nan},
    * hex, octal and binary integers, and anything starting like a date. Broader than go-yaml (a text such as
@@ -57,10 +62,28 @@ final class PlainScalar {
         throw unsupported(file, path);
       }
     }
+    if (FRACTION.matcher(digits).matches()) {
+      return fraction(digits, file, path);
+    }
     if (NUMBER_OR_DATE.matcher(digits).matches()) {
       throw unsupported(file, path);
     }
     return text(text);
+  }
+
+  /**
+   * A decimal fraction as Go's {@code FormatFloat(v, 'f', -1, 64)} prints the double it parses to: the shortest
+   * decimal that reads back as the same double, which for at most 15 significant digits is the input without its
+   * trailing zeros.
+   */
+  private static Leaf fraction(String digits, String file, String path) throws SopsException {
+    BigDecimal value = new BigDecimal(digits).stripTrailingZeros();
+    int exponent = value.precision() - value.scale() - 1;
+    if (value.signum() != 0 && (value.precision() > EXACT_DIGITS || Math.abs(exponent) > 290)) {
+      throw unsupported(file, path);
+    }
+    String go = value.signum() != 0 ? value.toPlainString() : digits.startsWith("-") ? "-0" : "0";
+    return new Leaf(NODES.numberNode(Double.parseDouble(digits)), go.getBytes(StandardCharsets.UTF_8));
   }
 
   /** Whether go-yaml reads a plain scalar as null. */

@@ -33,10 +33,7 @@ record SopsMetadata(
     if (!(block instanceof MappingNode mapping)) {
       throw notSops(file, "sops", "is not a mapping; is this a file sops wrote?");
     }
-    Map<String, Node> fields = new HashMap<>();
-    for (NodeTuple tuple : mapping.getValue()) {
-      fields.put(((ScalarNode) tuple.getKeyNode()).getValue(), tuple.getValueNode());
-    }
+    Map<String, Node> fields = fields(mapping, file, "sops");
     if (fields.containsKey("key_groups") || fields.containsKey("shamir_threshold")) {
       throw new SopsException(SopsException.Reason.UNSUPPORTED, file, "sops.key_groups",
           "Shamir key groups are not supported; encrypt to age recipients in a single group");
@@ -62,13 +59,23 @@ record SopsMetadata(
       if (!(list.getValue().get(i) instanceof MappingNode entry)) {
         throw notSops(file, path, "is not a {recipient, enc} mapping");
       }
-      Map<String, Node> fields = new HashMap<>();
-      for (NodeTuple tuple : entry.getValue()) {
-        fields.put(((ScalarNode) tuple.getKeyNode()).getValue(), tuple.getValueNode());
-      }
+      Map<String, Node> fields = fields(entry, file, path);
       recipients.add(new AgeRecipient(text(fields, "recipient", file, path), text(fields, "enc", file, path)));
     }
     return List.copyOf(recipients);
+  }
+
+  /** A mapping's fields by key; a key given twice is refused, as sops' YAML decoder refuses it. */
+  private static Map<String, Node> fields(MappingNode mapping, String file, String path) throws SopsException {
+    Map<String, Node> fields = new HashMap<>();
+    for (NodeTuple tuple : mapping.getValue()) {
+      String key = ((ScalarNode) tuple.getKeyNode()).getValue();
+      if (fields.put(key, tuple.getValueNode()) != null) {
+        throw new SopsException(SopsException.Reason.NOT_YAML, file, path + "." + key,
+            "is given twice in the same mapping");
+      }
+    }
+    return fields;
   }
 
   private static EncryptionRule rule(Map<String, Node> fields, String file) throws SopsException {
