@@ -2,6 +2,7 @@ package io.gitfn.secrets.sops;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -36,13 +37,19 @@ public final class SopsFile {
       throw new SopsException(SopsException.Reason.NO_MATCHING_IDENTITY, file, "sops.age", e.getMessage());
     }
     byte[] key = dataKey.key();
-    TreeDecryption.Result result = TreeDecryption.decrypt(file, root, metadata, key);
-    String stored = TreeDecryption.storedMac(file, metadata, key);
+    TreeDecryption.Result result;
+    String stored;
+    try {
+      result = TreeDecryption.decrypt(file, root, metadata, key);
+      stored = TreeDecryption.storedMac(file, metadata, key);
+    } finally {
+      Arrays.fill(key, (byte) 0);
+    }
     if (!MessageDigest.isEqual(stored.getBytes(StandardCharsets.UTF_8),
         result.computedMac().getBytes(StandardCharsets.UTF_8))) {
       throw new SopsException(SopsException.Reason.MAC_MISMATCH, file, "sops.mac", "does not match the file's"
-          + " values: a value was replaced (with another valid one of this file), added, removed, moved, or an"
-          + " unencrypted value was changed; the file is refused whole");
+          + " values: a value was replaced by another valid one (an older version's), added, removed or"
+          + " reordered, or an unencrypted value was changed; the file is refused whole");
     }
     return new DecryptedDocument(file, result.document(), dataKey.recipient(), metadata.version());
   }
