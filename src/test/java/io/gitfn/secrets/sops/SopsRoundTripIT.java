@@ -1,0 +1,146 @@
+package io.gitfn.secrets.sops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gitfn.testbed.SecretTools;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real {@code sops -e}, at test time, on a fresh Secret encrypted to two fresh age recipients: gitfn's reader
+ * decrypts it with either identity, reports which recipient matched, gives the very document {@code sops -d} gives,
+ * and holds no value in any refusal. Fails, with the command to run, when sops or age is missing.
+ */
+class SopsRoundTripIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String PASSWORD = "round-trip-" + System.nanoTime();
+  private static final String SECRET = """
+      apiVersion: v1
+      kind: Secret
+      metadata:
+        name: db
+        labels:
+          app: orders
+      type: Opaque
+      stringData:
+        password: %s
+        config.yaml: |
+          url: postgres://db:5432/orders
+          pool: 5
+      data:
+        token: c2VjcmV0LXRva2Vu
+      replicas: 3
+      enabled: true
+      ratio: 1.5
+      hosts:
+        - a.example
+        - b.example
+      owner_unencrypted: team-orders
+      """.formatted(PASSWORD);
+
+  private static SecretTools tools;
+
+  @TempDir
+  Path dir;
+
+  @BeforeAll
+  static void locateTools() {
+    tools = SecretTools.locate();
+  }
+
+  @Test
+  void eitherIdentityDecryptsWhatSopsEncryptedAndSaysWhichRecipientMatched() throws Exception {
+    Identity first = identity("first");
+    Identity second = identity("second");
+    byte[] encrypted = encrypt(List.of("--age", first.recipient() + "," + second.recipient()));
+
+    DecryptedDocument withFirst = SopsFile.decrypt("db.sops.yaml", encrypted, keys(first));
+    DecryptedDocument withSecond = SopsFile.decrypt("db.sops.yaml", encrypted, keys(second));
+
+    assertThat(withFirst.recipient()).isEqualTo(first.recipient());
+    assertThat(withSecond.recipient()).isEqualTo(second.recipient());
+    JsonNode expected = sopsDecrypt(encrypted, first);
+    assertThat(normalized(withFirst.document())).isEqualTo(expected);
+    assertThat(normalized(withSecond.document())).isEqualTo(expected);
+    assertThat(withFirst.document().path("stringData").path("password").asText()).isEqualTo(PASSWORD);
+    assertThat(withFirst.sopsVersion()).isEqualTo(
+        io.gitfn.testbed.TestBedBinaries.versions().getProperty("SOPS_VERSION").substring(1));
+  }
+
+  @Test
+  void fluxsEncryptedRegexLayoutHashesTheUnencryptedFieldsAsSopsDoes() throws Exception {
+    Identity only = identity("only");
+    byte[] encrypted = encrypt(List.of("--age", only.recipient(), "--encrypted-regex", "^(data|stringData)$"));
+
+    DecryptedDocument decrypted = SopsFile.decrypt("db.sops.yaml", encrypted, keys(only));
+
+    assertThat(new String(encrypted, StandardCharsets.UTF_8)).contains("name: db").doesNotContain(PASSWORD);
+    assertThat(normalized(decrypted.document())).isEqualTo(sopsDecrypt(encrypted, only));
+  }
+
+  @Test
+  void anIdentityOfNeitherRecipientIsNoMatchAndAFlippedByteIsRefusedWithoutTheValue() throws Exception {
+    Identity first = identity("first");
+    Identity stranger = identity("stranger");
+    byte[] encrypted = encrypt(List.of("--age", first.recipient()));
+
+    SopsException noMatch = catchThrowableOfType(
+        () -> SopsFile.decrypt("db.sops.yaml", encrypted, keys(stranger)), SopsException.class);
+    assertThat(noMatch.reason()).isEqualTo(SopsException.Reason.NO_MATCHING_IDENTITY);
+
+    byte[] tampered = Fixtures.flipDataByte(new String(encrypted, StandardCharsets.UTF_8), "password")
+        .getBytes(StandardCharsets.UTF_8);
+    SopsException flipped = catchThrowableOfType(
+        () -> SopsFile.decrypt("db.sops.yaml", tampered, keys(first)), SopsException.class);
+    assertThat(flipped.reason()).isEqualTo(SopsException.Reason.VALUE_TAMPERED);
+    assertThat(flipped.path()).isEqualTo("stringData.password");
+    assertThat(flipped.getMessage()).doesNotContain(PASSWORD);
+  }
+
+  private record Identity(Path file, String recipient) {}
+
+  private Identity identity(String name) throws IOException {
+    Path file = dir.resolve(name + ".agekey");
+    Tool.ok(dir, Map.of(), new byte[0], List.of(tools.ageKeygen().toString(), "-o", file.toString()));
+    String recipient = new String(Tool.ok(dir, Map.of(), new byte[0],
+        List.of(tools.ageKeygen().toString(), "-y", file.toString())), StandardCharsets.UTF_8).strip();
+    return new Identity(file, recipient);
+  }
+
+  private byte[] encrypt(List<String> options) throws IOException {
+    Path plain = dir.resolve("db.yaml");
+    Files.writeString(plain, SECRET);
+    List<String> argv = new ArrayList<>(List.of(tools.sops().toString(), "encrypt"));
+    argv.addAll(options);
+    argv.add(plain.toString());
+    return Tool.ok(dir, Map.of(), new byte[0], argv);
+  }
+
+  private JsonNode sopsDecrypt(byte[] encrypted, Identity identity) throws IOException {
+    Path file = dir.resolve("db.sops.yaml");
+    Files.write(file, encrypted);
+    return JSON.readTree(Tool.ok(dir, Map.of("SOPS_AGE_KEY_FILE", identity.file().toString()), new byte[0],
+        List.of(tools.sops().toString(), "decrypt", "--output-type", "json", file.toString())));
+  }
+
+  private AgeCliKeys keys(Identity identity) {
+    return new AgeCliKeys(tools.age(), dir, List.of(identity.file()));
+  }
+
+  /** Jackson's trees compare number nodes by their Java type; both sides are read back from JSON text. */
+  private static JsonNode normalized(JsonNode tree) throws IOException {
+    return JSON.readTree(JSON.writeValueAsString(tree));
+  }
+}
