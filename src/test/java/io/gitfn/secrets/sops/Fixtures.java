@@ -1,9 +1,11 @@
 package io.gitfn.secrets.sops;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
@@ -83,8 +85,8 @@ final class Fixtures {
   }
 
   /** Every text value of a decrypted fixture's data and stringData: what no message may contain. */
-  static List<String> secretValues(com.fasterxml.jackson.databind.JsonNode document) {
-    List<String> values = new java.util.ArrayList<>();
+  static List<String> secretValues(JsonNode document) {
+    List<String> values = new ArrayList<>();
     for (String field : List.of("data", "stringData")) {
       document.path(field).forEach(value -> values.add(value.asText()));
     }

@@ -1,12 +1,13 @@
 package io.gitfn.secrets.sops;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.util.List;
+import java.util.Arrays;
+import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -80,7 +81,7 @@ class SopsFormatTest {
   @Test
   void anOversizeFileIsRefusedBeforeParsing() {
     byte[] big = new byte[SopsLimits.DEFAULT.maxBytes() + 1];
-    java.util.Arrays.fill(big, (byte) '[');
+    Arrays.fill(big, (byte) '[');
     SopsException e = refused(big);
     assertThat(e.reason()).isEqualTo(SopsException.Reason.TOO_LARGE);
     assertThat(e).hasMessageContaining(FILE).hasMessageContaining("1048577 bytes");
@@ -171,8 +172,8 @@ class SopsFormatTest {
 
   @Test
   void keysAndValuesDoNotPrintTheirSecrets() {
-    assertThat(new DataKey(key, "age1x").toString()).doesNotContain(java.util.HexFormat.of().formatHex(key));
-    assertThat(new Leaf(com.fasterxml.jackson.databind.node.TextNode.valueOf(SECRET), bytes(SECRET)).toString())
+    assertThat(new DataKey(key, "age1x").toString()).doesNotContain(HexFormat.of().formatHex(key));
+    assertThat(new Leaf(TextNode.valueOf(SECRET), bytes(SECRET)).toString())
         .doesNotContain(SECRET);
   }
 

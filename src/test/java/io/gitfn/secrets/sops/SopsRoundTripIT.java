@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gitfn.testbed.SecretTools;
+import io.gitfn.testbed.TestBedBinaries;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -76,7 +77,7 @@ class SopsRoundTripIT {
     assertThat(normalized(withSecond.document())).isEqualTo(expected);
     assertThat(withFirst.document().path("stringData").path("password").asText()).isEqualTo(PASSWORD);
     assertThat(withFirst.sopsVersion()).isEqualTo(
-        io.gitfn.testbed.TestBedBinaries.versions().getProperty("SOPS_VERSION").substring(1));
+        TestBedBinaries.versions().getProperty("SOPS_VERSION").substring(1));
   }
 
   @Test
