@@ -19,7 +19,7 @@ public record CommitSummary(String subject, String author, Instant time) {
   static final int SUBJECT = 200;
   static final int AUTHOR = 100;
 
-  static CommitSummary of(RevCommit commit) {
+  public static CommitSummary of(RevCommit commit) {
     PersonIdent author = commit.getAuthorIdent();
     return new CommitSummary(cut(subject(commit), SUBJECT), author == null ? null : cut(author.getName(), AUTHOR),
         author == null ? null : author.getWhenAsInstant());

@@ -233,11 +233,17 @@ public final class Mirror {
             describe(missing) + " moved in " + url.fetchUrl() + " while it was fetched; it will be resolved again");
   }
 
+  // A tag's revision needs its tag ref too, which holds the annotated tag object that signature verification checks;
+  // the commit alone may have come with a branch.
   private List<Revision> missing(Repository repo, Collection<Revision> revisions) throws SourceException {
     List<Revision> missing = new ArrayList<>();
+    RemoteRefs seen = lastSeen;
     try {
       for (Revision revision : revisions) {
-        if (!repo.getObjectDatabase().has(ObjectId.fromString(revision.sha()))) {
+        String tag = RefSelector.TAGS + revision.ref();
+        boolean isTag = seen != null && revision.sha().equals(seen.refs().get(tag));
+        if (!repo.getObjectDatabase().has(ObjectId.fromString(revision.sha()))
+            || isTag && repo.exactRef(tag) == null) {
           missing.add(revision);
         }
       }
@@ -357,7 +363,8 @@ public final class Mirror {
     }
   }
 
-  interface RepositoryReader<T> {
+  /** Reads a mirror's repository; it must not keep the repository or anything read from it past the call. */
+  public interface RepositoryReader<T> {
     T read(Repository repository) throws IOException, SourceException;
   }
 

@@ -91,6 +91,17 @@ public final class MirrorCache implements AutoCloseable {
     return read(mirror(url, credentials), revision);
   }
 
+  /**
+   * Runs {@code reader} on the mirror's repository once it holds {@code revision} (and, for a tag, its tag object),
+   * while the mirror cannot be evicted: for what a {@link Snapshot}'s files do not show, such as signatures.
+   */
+  public <T> T inspect(RepositoryUrl url, GitCredentials credentials, Revision revision,
+      Mirror.RepositoryReader<T> reader) throws SourceException {
+    Mirror mirror = mirror(url, credentials);
+    mirror.ensure(List.of(revision));
+    return mirror.read(reader);
+  }
+
   private static Snapshot read(Mirror mirror, Revision revision) throws SourceException {
     mirror.ensure(List.of(revision));
     return mirror.snapshot(revision);

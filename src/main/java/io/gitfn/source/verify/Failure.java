@@ -18,5 +18,10 @@ public enum Failure {
   /** The signature does not match the object's content, or is not a signature gitfn can read. */
   BadSignature,
   /** {@code Range} only: more new commits than one verification walks; nothing is trusted. */
-  TooManyCommits
+  TooManyCommits,
+  /**
+   * {@code Range} only: the last verified revision is not in the repository (history rewritten and collected, or a
+   * new URL), so which commits are new cannot be known; nothing is trusted.
+   */
+  LastVerifiedMissing
 }

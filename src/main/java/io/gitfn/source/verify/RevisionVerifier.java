@@ -45,7 +45,8 @@ import org.eclipse.jgit.revwalk.RevWalk;
  *
  * {@code Range} checks every commit reachable from the new head and not from the last verified revision, oldest
  * first by commit time, and stops at the first that does not verify. At most {@link #MAX_RANGE_COMMITS} are walked;
- * past that the range is refused as {@link Failure#TooManyCommits} and nothing in it is trusted. With no last
+ * past that the range is refused as {@link Failure#TooManyCommits} and nothing in it is trusted; a last verified
+ * revision the repository no longer holds is refused as {@link Failure#LastVerifiedMissing}. With no last
  * verified revision (the first verification) there is nothing to compare with, so only the head is checked, as in
  * {@code HEAD}.
  */
@@ -154,6 +155,13 @@ public final class RevisionVerifier {
       RevCommit head = walk.parseCommit(newHead);
       if (lastVerified == null) {
         return Verdict.of(VerifyMode.Range, List.of(commit(walk, head, new HashMap<>())));
+      }
+      if (!repository.getObjectDatabase().has(lastVerified)) {
+        return Verdict.of(VerifyMode.Range, List.of(new SignatureCheck(head.name(), "commit",
+            Optional.of(Failure.LastVerifiedMissing), "", "", "the last verified revision " + lastVerified.name()
+                + " is not in the repository (history rewritten, or a new URL), so the new commits cannot be told"
+                + " apart; verify in mode HEAD once, which makes the head the last verified revision, then return"
+                + " to Range")));
       }
       walk.markStart(head);
       walk.markUninteresting(walk.parseCommit(lastVerified));

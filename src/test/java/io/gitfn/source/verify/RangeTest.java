@@ -105,6 +105,21 @@ class RangeTest {
   }
 
   @Test
+  void aLastVerifiedRevisionTheRepositoryNoLongerHoldsTrustsNothing() throws Exception {
+    GitTool git = GitTool.init(work.resolve("repo"));
+    git.commit("unsigned, pushed over the verified history", null);
+    String head = TestSigner.ssh(alice).commit(git, "signed head");
+    ObjectId gone = id("0123456789abcdef0123456789abcdef01234567");
+
+    try (Repository repository = git.open()) {
+      Verdict verdict = verifier().range(repository, gone, id(head));
+
+      assertThat(verdict.failure()).contains(Failure.LastVerifiedMissing);
+      assertThat(verdict.message()).contains(gone.name()).contains("verify in mode HEAD once");
+    }
+  }
+
+  @Test
   void moreNewCommitsThanTheBoundAreRefusedWhole() throws Exception {
     GitTool git = GitTool.init(work.resolve("repo"));
     String lastVerified = git.commit("verified", null);
