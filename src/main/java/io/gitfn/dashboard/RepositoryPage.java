@@ -29,9 +29,12 @@ public record RepositoryPage(RepositorySummary repository, List<FunctionSummary>
    * @param message the first line of its commit's message, or null when it is not known
    * @param author its commit's author, or null
    * @param commitTime when its author wrote it, or null
+   * @param keyFingerprint with {@code spec.verify}, the fingerprint of the key that signed it; null otherwise
+   * @param signer who that key belongs to, or null
    */
   public record HistoryEntry(RepositorySummary.Revision revision, String time, String outcome, int created,
-      int updated, int deleted, String message, String author, String commitTime) {}
+      int updated, int deleted, String message, String author, String commitTime, String keyFingerprint,
+      String signer) {}
 
   private static final Comparator<FunctionSummary> ATTENTION_FIRST = Comparator
       .comparing((FunctionSummary f) -> switch (f.progress().phase()) {
@@ -58,7 +61,7 @@ public record RepositoryPage(RepositorySummary repository, List<FunctionSummary>
             .sorted(ATTENTION_FIRST).toList(),
         records.stream().limit(HISTORY).map(r -> new HistoryEntry(RepositorySummary.Revision.of(r.getRevision()),
             r.getTime(), r.getOutcome(), count(r.getCreated()), count(r.getUpdated()), count(r.getDeleted()),
-            r.getMessage(), r.getAuthor(), r.getCommitTime()))
+            r.getMessage(), r.getAuthor(), r.getCommitTime(), r.getKeyFingerprint(), r.getSigner()))
             .toList());
   }
 

@@ -129,6 +129,9 @@ class CustomResourcesIT {
         "{ref: {branch: main}, path: ../secrets}                | path must not contain a '..' segment",
         "{ref: {branch: main}, interval: 1s}                    | interval must be at least 10s",
         "{ref: {branch: main}, url: 'https://me:token@git.example.com/x.git'} | url must not carry credentials",
+        "{ref: {branch: main}, verify: {mode: Tag, secretRef: {name: keys}}} | verify.mode Tag and TagAndHEAD need ref.tag or ref.semver",
+        "{ref: {tag: v1}, verify: {mode: Commit, secretRef: {name: keys}}} | spec.verify.mode",
+        "{ref: {branch: main}, verify: {mode: HEAD}}             | spec.verify.secretRef: Required value",
       })
   void rejectsAnInvalidFunctionRepositoryWithTheCelMessage(
       String spec, String message, KubernetesClient client, TestNamespace ns) {

@@ -88,7 +88,7 @@ class DashboardServerTest {
   }
 
   @Test
-  void aRepositorysPageListsItsFunctionsWithTheFailedFirstAndItsRevisions() throws Exception {
+  void aRepositorysPageListsItsFunctionsWithTheFailedFirstAndItsRevisionsWithTheirSigners() throws Exception {
     FunctionRepository repository = repository("shop", "infra", "main@sha1:" + SHA, "False", "FunctionsFailed",
         "revision main@sha1:" + SHA + " is applied, but 1 of 2 Functions failed");
     io.gitfn.api.repository.SyncRecord record = new io.gitfn.api.repository.SyncRecord();
@@ -96,6 +96,8 @@ class DashboardServerTest {
     record.setOutcome("Applied");
     record.setTime("2026-11-26T09:00:00Z");
     record.setCreated(2);
+    record.setKeyFingerprint("SHA256:lHvC2nKJzVyC3Ryu/5e0wsWQP0AjyfTMtYTZK3sMjnE");
+    record.setSigner("alice@example.com");
     repository.getStatus().setHistory(List.of(record));
     repositories.add(repository);
     functions.add(function("shop", "a-fine", "shop.infra", "True"));
@@ -108,7 +110,8 @@ class DashboardServerTest {
     assertThat(page.statusCode()).isEqualTo(200);
     assertThat(page.body()).contains("<span class=\"badge failed\">Failed</span>")
         .doesNotContain("elsewhere")
-        .contains("<td>Applied</td>").contains("2 / 0 / 0");
+        .contains("<td>Applied</td>").contains("2 / 0 / 0")
+        .contains("signed by alice@example.com, <code title=\"SHA256:lHvC2nKJzVyC3Ryu/5e0wsWQP0AjyfTMtYTZK3sMjnE\">");
     assertThat(page.body().indexOf("z-broken")).as("failed first").isLessThan(page.body().indexOf("a-fine"));
     assertThat(page.headers().firstValue("etag")).isPresent();
   }

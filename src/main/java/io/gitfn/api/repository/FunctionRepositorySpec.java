@@ -11,6 +11,10 @@ import java.util.List;
 
 /** Which repository, ref and folder to read Functions from, how often, and what to do with what left Git. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+// A tag is what Tag and TagAndHEAD verify, and only ref.tag and ref.semver resolve to one.
+@ValidationRule(value = "!has(self.verify) || !has(self.verify.mode) || !(self.verify.mode in ['Tag', 'TagAndHEAD'])"
+    + " || has(self.ref.tag) || has(self.ref.semver)",
+    message = "verify.mode Tag and TagAndHEAD need ref.tag or ref.semver: a branch or commit has no tag to verify")
 public class FunctionRepositorySpec {
 
   /** A Go-style duration made of whole or decimal numbers with ms, s, m or h units, such as 1m30s. */
@@ -83,6 +87,10 @@ public class FunctionRepositorySpec {
 
   @JsonPropertyDescription("Send a signed JSON notification of each revision's state to an endpoint.")
   private Notification notification;
+
+  @JsonPropertyDescription("Verify each revision's signatures before applying it; an unverified revision is fetched,"
+      + " not applied, and the last verified one keeps running.")
+  private Verify verify;
 
   @Size(max = 32)
   @JsonPropertyDescription("FunctionRepositories that must run their revision (be Ready) before this one applies"
@@ -207,5 +215,13 @@ public class FunctionRepositorySpec {
 
   public void setNotification(Notification notification) {
     this.notification = notification;
+  }
+
+  public Verify getVerify() {
+    return verify;
+  }
+
+  public void setVerify(Verify verify) {
+    this.verify = verify;
   }
 }

@@ -63,6 +63,9 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
   @JsonPropertyDescription("The last value of the gitfn.io/requested-at annotation that was acted on.")
   private String lastHandledRequestedAt;
 
+  @JsonPropertyDescription("The last revision whose signatures verified (spec.verify), and who signed it.")
+  private VerificationStatus verification;
+
   public Long getObservedGeneration() {
     return observedGeneration;
   }
@@ -165,5 +168,13 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
 
   public void setLastSync(LastSync lastSync) {
     this.lastSync = lastSync;
+  }
+
+  public VerificationStatus getVerification() {
+    return verification;
+  }
+
+  public void setVerification(VerificationStatus verification) {
+    this.verification = verification;
   }
 }

@@ -31,5 +31,16 @@ public final class RepositoryConditionReason {
   public static final String SECRET_UNREADABLE = "SecretUnreadable";
   public static final String INVALID_SECRET = "InvalidSecret";
 
+  // Stalled=True and SourceVerified=False: the fetched revision's signatures did not verify (spec.verify); each is
+  // a failure of io.gitfn.source.verify, spelled as the condition shows it
+  public static final String UNSIGNED_COMMIT = "UnsignedCommit";
+  public static final String UNSIGNED_TAG = "UnsignedTag";
+  public static final String UNKNOWN_KEY = "UnknownKey";
+  public static final String EXPIRED_KEY = "ExpiredKey";
+  public static final String REVOKED_KEY = "RevokedKey";
+  public static final String BAD_SIGNATURE = "BadSignature";
+  public static final String TOO_MANY_COMMITS = "TooManyCommits";
+  public static final String LAST_VERIFIED_MISSING = "LastVerifiedMissing";
+
   private RepositoryConditionReason() {}
 }

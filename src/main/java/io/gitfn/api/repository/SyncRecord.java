@@ -25,6 +25,12 @@ public class SyncRecord {
   @JsonPropertyDescription("When the author wrote the commit, as the commit says, in RFC 3339.")
   private String commitTime;
 
+  @JsonPropertyDescription("With spec.verify: the fingerprint of the key that signed the revision.")
+  private String keyFingerprint;
+
+  @JsonPropertyDescription("With spec.verify: who the signing key belongs to, cut at 100 characters.")
+  private String signer;
+
   @JsonPropertyDescription("How many Functions were created.")
   private Integer created;
 
@@ -104,5 +110,21 @@ public class SyncRecord {
 
   public void setDeleted(Integer deleted) {
     this.deleted = deleted;
+  }
+
+  public String getKeyFingerprint() {
+    return keyFingerprint;
+  }
+
+  public void setKeyFingerprint(String keyFingerprint) {
+    this.keyFingerprint = keyFingerprint;
+  }
+
+  public String getSigner() {
+    return signer;
+  }
+
+  public void setSigner(String signer) {
+    this.signer = signer;
   }
 }

@@ -8,6 +8,7 @@ import io.gitfn.manifest.ManifestReader;
 import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.reconcile.ForgeReports;
 import io.gitfn.reconcile.RetryLater;
+import io.gitfn.reconcile.RevisionSignatures;
 import io.gitfn.reconcile.SourceBinding;
 import io.gitfn.reconcile.StatusWriter;
 import io.gitfn.reconcile.StepRunner;
@@ -35,7 +36,8 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>full: {@link SourceStep} (the watcher tracks the spec's source), {@link RequestStep} (a manual request is
- *       answered by a fresh check), {@link DependenciesStep}, {@link RevisionStep} (read, validate and sync the
+ *       answered by a fresh check), {@link VerifyStep} (with {@code spec.verify}: are its signatures trusted?),
+ *       {@link DependenciesStep}, {@link RevisionStep} (read, validate and sync the
  *       revision), {@link ProgressStep} (does it run?);
  *   <li>suspended: the source and requests are kept up, and nothing is applied ({@link SuspendStep});
  *   <li>at rest: only the Functions' progress can be new ({@link RepositoryState#atRest}), read from the Function
@@ -86,7 +88,8 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     ProgressStep progress = new ProgressStep();
     ForgeStep reports = new ForgeStep(forge);
     DependentsStep dependents = new DependentsStep(wakeUps);
-    this.full = Steps.of(source, request, new DependenciesStep(settings.shard(), written),
+    this.full = Steps.of(source, request, new VerifyStep(new RevisionSignatures(sources, mirrors, clock)),
+        new DependenciesStep(settings.shard(), written),
         new RevisionStep(mirrors, manifests, new FunctionSync(client), settings, client.getKubernetesSerialization(),
             confirmations),
         progress).always(reports, dependents);

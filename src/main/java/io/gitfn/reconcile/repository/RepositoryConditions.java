@@ -145,6 +145,10 @@ final class RepositoryConditions implements Summary<RepositoryState> {
     entry.setCreated(created);
     entry.setUpdated(updated);
     entry.setDeleted(deleted);
+    state.signature().filter(signed -> revision.toString().equals(signed.getRevision())).ifPresent(signed -> {
+      entry.setKeyFingerprint(signed.getKeyFingerprint());
+      entry.setSigner(signed.getSigner());
+    });
     state.commit().ifPresent(commit -> {
       entry.setMessage(commit.subject());
       entry.setAuthor(commit.author());

@@ -14,6 +14,7 @@ import io.gitfn.api.repository.FunctionRepositoryStatus;
 import io.gitfn.api.repository.InventoryEntry;
 import io.gitfn.api.repository.LastSync;
 import io.gitfn.api.repository.RepositoryConditionType;
+import io.gitfn.api.repository.VerificationStatus;
 import io.gitfn.reconcile.ForgeReports.Verdict;
 import io.gitfn.reconcile.PassState;
 import io.gitfn.reconcile.Requeue;
@@ -66,6 +67,7 @@ public final class RepositoryState extends PassState<FunctionRepository, Functio
   private String appliedNote;
   private Finding finding;
   private Verdict verdict;
+  private VerificationStatus signature;
 
   /**
    * @param source what the watcher knows of the repository's source as the pass begins
@@ -307,5 +309,14 @@ public final class RepositoryState extends PassState<FunctionRepository, Functio
 
   void verdict(Verdict verdict) {
     this.verdict = verdict;
+  }
+
+  /** Who signed the revision this pass verified (spec.verify), for its history entry; empty without verification. */
+  Optional<VerificationStatus> signature() {
+    return Optional.ofNullable(signature);
+  }
+
+  void signature(VerificationStatus signature) {
+    this.signature = signature;
   }
 }
