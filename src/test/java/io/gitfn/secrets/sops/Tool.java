@@ -9,7 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** Runs one of the real tools (sops, age, age-keygen) in a test and hands back what it printed. */
-record Tool(int exitCode, byte[] stdout, String stderr) {
+public record Tool(int exitCode, byte[] stdout, String stderr) {
 
   static Tool run(Path dir, Map<String, String> env, byte[] stdin, List<String> argv) {
     try {
@@ -35,7 +35,7 @@ record Tool(int exitCode, byte[] stdout, String stderr) {
   }
 
   /** {@link #run} that fails the test, with the tool's own words, unless the tool succeeded. */
-  static byte[] ok(Path dir, Map<String, String> env, byte[] stdin, List<String> argv) {
+  public static byte[] ok(Path dir, Map<String, String> env, byte[] stdin, List<String> argv) {
     Tool result = run(dir, env, stdin, argv);
     if (result.exitCode != 0) {
       throw new IllegalStateException(argv + " exited with " + result.exitCode + ": " + result.stderr);

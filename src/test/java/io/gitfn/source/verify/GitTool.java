@@ -16,7 +16,7 @@ import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
  * The real {@code git} and {@code ssh-keygen} in one working copy, reading no user or system configuration. A
  * machine without them fails the test that needs them, saying so: signatures made by git itself are the point.
  */
-final class GitTool {
+public final class GitTool {
 
   static final String NAME = "gitfn test";
   static final String EMAIL = "test@gitfn.invalid";
@@ -28,26 +28,26 @@ final class GitTool {
   }
 
   /** A new repository in {@code directory} on branch {@code main}. */
-  static GitTool init(Path directory) throws IOException {
+  public static GitTool init(Path directory) throws IOException {
     Files.createDirectories(directory);
     GitTool git = new GitTool(directory);
     git.git("init", "-q", "-b", "main");
     return git;
   }
 
-  Repository open() throws IOException {
+  public Repository open() throws IOException {
     return new FileRepositoryBuilder().setGitDir(directory.resolve(".git").toFile()).setMustExist(true).build();
   }
 
   /** {@code git <arguments>}; its standard output, stripped. */
-  String git(String... arguments) {
+  public String git(String... arguments) {
     List<String> argv = new ArrayList<>(List.of("git", "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"));
     argv.addAll(List.of(arguments));
     return run(directory, argv);
   }
 
   /** An empty commit; {@code sshKey} signs it with git's SSH signing when not null. */
-  String commit(String message, Path sshKey) {
+  public String commit(String message, Path sshKey) {
     if (sshKey == null) {
       git("commit", "-q", "--allow-empty", "-m", message);
     } else {
@@ -97,7 +97,7 @@ final class GitTool {
   }
 
   /** A new ed25519 key pair made by {@code ssh-keygen}; returns the private key's path ({@code .pub} beside it). */
-  static Path sshKey(Path directory, String name) throws IOException {
+  public static Path sshKey(Path directory, String name) throws IOException {
     return sshKey(directory, name, "ed25519");
   }
 
@@ -111,7 +111,7 @@ final class GitTool {
   }
 
   /** The {@code authorized_keys} line of a key {@link #sshKey} made. */
-  static String publicLine(Path key) throws IOException {
+  public static String publicLine(Path key) throws IOException {
     return Files.readString(Path.of(key + ".pub")).strip();
   }
 }

@@ -18,7 +18,7 @@ import org.eclipse.jgit.lib.TreeFormatter;
  * raw bytes signed and the signature put in a {@code gpgsig} header, or the tag's raw bytes signed and the
  * signature appended. This stands in for the {@code gpg} binary, which the tests must not need.
  */
-final class PgpSigning {
+public final class PgpSigning {
 
   private PgpSigning() {}
 
@@ -45,7 +45,7 @@ final class PgpSigning {
    * {@code count} commits on top of {@code parent}, each signed by {@code key}, written straight into the object
    * database (git would take a process per commit); the last one's id.
    */
-  static ObjectId chain(Repository repository, ObjectId parent, int count, PgpTestKey key) throws IOException {
+  public static ObjectId chain(Repository repository, ObjectId parent, int count, PgpTestKey key) throws IOException {
     try (ObjectInserter inserter = repository.newObjectInserter()) {
       ObjectId tree = inserter.insert(new TreeFormatter());
       ObjectId head = parent;

@@ -30,7 +30,7 @@ import org.bouncycastle.openpgp.operator.bc.BcPGPDigestCalculatorProvider;
 import org.bouncycastle.openpgp.operator.bc.BcPGPKeyPair;
 
 /** An OpenPGP Ed25519 key made in the test with Bouncy Castle, as gpg would make it: no gpg binary needed. */
-final class PgpTestKey {
+public final class PgpTestKey {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -45,7 +45,7 @@ final class PgpTestKey {
   }
 
   /** A key made now that never expires. */
-  static PgpTestKey generate(String userId) {
+  public static PgpTestKey generate(String userId) {
     return generate(userId, Instant.now(), null);
   }
 
@@ -117,7 +117,7 @@ final class PgpTestKey {
   }
 
   /** {@code gpg --export --armor}. */
-  byte[] armoredPublicKey() {
+  public byte[] armoredPublicKey() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (ArmoredOutputStream armored = new ArmoredOutputStream(out)) {
       ring.encode(armored);
