@@ -9,22 +9,34 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Format 1: every document of kind Function in a {@code .yaml}/{@code .yml} file. Documents of other kinds are
- * noticed and skipped; a Function document must match the schema exactly, so a misspelt field is an error.
+ * Format 1: every document of kind Function in a {@code .yaml}/{@code .yml} file. A SOPS-encrypted Secret is kept
+ * as its file holds it ({@link EncryptedSecretReader}); documents of other kinds are noticed and skipped. A Function
+ * document must match the schema exactly, so a misspelt field is an error.
  */
 final class FunctionDocumentReader {
 
   static final String API_VERSION = Function.GROUP + "/" + Function.VERSION;
 
-  List<Candidate> read(String file, String text, List<ManifestError> errors, List<ManifestNotice> notices) {
+  List<Candidate> read(String file, String text, List<ManifestError> errors, List<ManifestNotice> notices,
+      List<EncryptedDocument> secrets) {
     List<Candidate> candidates = new ArrayList<>();
-    for (YamlDocument document : YamlFile.parse(file, text, errors)) {
+    List<YamlDocument> documents = YamlFile.parse(file, text, errors);
+    for (YamlDocument document : documents) {
       JsonNode tree = document.tree();
       String kind = tree.path("kind").asText("");
       String apiVersion = tree.path("apiVersion").asText("");
       if (!tree.isObject() || kind.isEmpty()) {
         notices.add(new ManifestNotice(file, document.lines().documentLine(),
             "a YAML document with no kind, not a Kubernetes object; ignored"));
+        continue;
+      }
+      if (EncryptedSecretReader.isSops(tree)) {
+        EncryptedSecretReader.read(document, documents.size(), text, errors, notices)
+            .ifPresent(secrets::add);
+        continue;
+      }
+      if (kind.equals("Secret") && apiVersion.equals("v1")) {
+        notices.add(EncryptedSecretReader.plainSecret(document));
         continue;
       }
       if (!kind.equals("Function") || !apiVersion.startsWith(Function.GROUP + "/")) {

@@ -6,12 +6,20 @@ import java.util.List;
 
 /**
  * The desired Functions of one revision, sorted by name, each annotated with {@link Annotations#SOURCE_PATH} (the
- * file or folder it came from), and what the reader skipped.
+ * file or folder it came from); its SOPS-encrypted Secrets, still encrypted, sorted by file; and what the reader
+ * skipped.
  */
-public record Manifest(List<Function> functions, List<ManifestNotice> notices) {
+public record Manifest(List<Function> functions, List<ManifestNotice> notices,
+    List<EncryptedDocument> encryptedSecrets) {
 
   public Manifest {
     functions = List.copyOf(functions);
     notices = List.copyOf(notices);
+    encryptedSecrets = List.copyOf(encryptedSecrets);
+  }
+
+  /** A revision without encrypted Secrets. */
+  public Manifest(List<Function> functions, List<ManifestNotice> notices) {
+    this(functions, notices, List.of());
   }
 }

@@ -19,7 +19,8 @@ import java.util.TreeSet;
 
 /**
  * Reads the desired Functions of one revision from a folder of its tree, in three formats: Function YAML
- * documents, Kyma CLI folders ({@code config.yaml}) and plain function folders. Pure: it sees files only through
+ * documents, Kyma CLI folders ({@code config.yaml}) and plain function folders; and its SOPS-encrypted Secrets,
+ * kept encrypted. Pure: it sees files only through
  * the {@link SourceTree} it is given.
  *
  * <p>All or nothing: any error in any file rejects the whole revision, and every error is reported at once.
@@ -56,6 +57,7 @@ public final class ManifestReader {
     String root = normalized.get();
     List<ManifestError> errors = new ArrayList<>();
     List<ManifestNotice> notices = new ArrayList<>();
+    List<EncryptedDocument> secrets = new ArrayList<>();
 
     List<String> listed = tree.list(root, options.maxFiles());
     if (listed.size() > options.maxFiles()) {
@@ -91,7 +93,7 @@ public final class ManifestReader {
     }
     for (String file : files.all()) {
       if (isYaml(file) && !taken.contains(file) && !RepoPaths.name(file).equals(KymaConfigReader.FILE_NAME)) {
-        files.text(file).ifPresent(text -> candidates.addAll(documents.read(file, text, errors, notices)));
+        files.text(file).ifPresent(text -> candidates.addAll(documents.read(file, text, errors, notices, secrets)));
       }
     }
 
@@ -131,7 +133,7 @@ public final class ManifestReader {
       functions.add(function);
     }
     functions.sort(Comparator.comparing(f -> f.getMetadata().getName()));
-    return new Manifest(functions, notices);
+    return new Manifest(functions, notices, secrets);
   }
 
   private IgnoreRules ignoreRules(SourceTree tree, List<String> listed, List<String> patterns, String root,

@@ -113,7 +113,8 @@ class RenderCommandTest {
 
     assertThat(run.exitCode()).isZero();
     assertThat(run.out()).isEmpty();
-    assertThat(run.err()).contains("notice: secret.yaml:2: a Secret (v1), not a Function; ignored");
+    assertThat(run.err()).contains("notice: secret.yaml:2: a Secret (v1) in plain text; ignored: a Secret in Git"
+        + " must be encrypted with SOPS (see docs/security.md#encrypted-secrets)");
   }
 
   @Test

@@ -97,7 +97,8 @@ class ManifestReaderTest {
 
     assertThat(names(manifest)).containsExactly("a", "b");
     assertThat(manifest.notices()).extracting(ManifestNotice::toString)
-        .containsExactly("functions/all.yml:12: a Secret (v1), not a Function; ignored");
+        .containsExactly("functions/all.yml:12: a Secret (v1) in plain text; ignored: a Secret in Git must be"
+            + " encrypted with SOPS (see docs/security.md#encrypted-secrets)");
   }
 
   @Test
