@@ -6,8 +6,7 @@ import static io.gitfn.manifest.ManifestReaderTest.names;
 import static io.gitfn.manifest.ManifestReaderTest.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.InputStream;
+import io.gitfn.secrets.sops.Fixtures;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -20,8 +19,8 @@ class EncryptedSecretReaderTest {
 
   @Test
   void anEncryptedSecretIsKeptByteForByteWithItsFileAndLine() throws Exception {
-    byte[] defaults = fixture("secret.sops.yaml");
-    byte[] fluxLayout = fixture("secret-regex.sops.yaml");
+    byte[] defaults = Fixtures.bytes("orders-db.sops.yaml");
+    byte[] fluxLayout = Fixtures.bytes("orders-db-flux.sops.yaml");
 
     Manifest manifest = read(new FakeTree()
         .bytes("functions/secrets/db.sops.yaml", defaults)
@@ -37,7 +36,7 @@ class EncryptedSecretReaderTest {
 
   @Test
   void sopsDefaultsEncryptKindAndApiVersionSoAnEncryptedKindIsKeptToBeCheckedOnceDecrypted() throws Exception {
-    String defaults = new String(fixture("secret.sops.yaml"), StandardCharsets.UTF_8);
+    String defaults = Fixtures.text("orders-db.sops.yaml");
 
     assertThat(defaults).startsWith("apiVersion: ENC[").contains("\nkind: ENC[");
     assertThat(read(FakeTree.of("functions/db.yaml", defaults)).encryptedSecrets()).hasSize(1);
@@ -56,7 +55,7 @@ class EncryptedSecretReaderTest {
 
   @Test
   void aSopsDocumentSharingItsFileWithAnotherIsInvalidNamingTheFileAndLine() throws Exception {
-    String encrypted = new String(fixture("secret-regex.sops.yaml"), StandardCharsets.UTF_8);
+    String encrypted = Fixtures.text("orders-db-flux.sops.yaml");
 
     assertThat(errors(FakeTree.of("functions/db.yaml", function("hello") + "---\n" + encrypted)))
         .singleElement().asString()
@@ -98,7 +97,7 @@ class EncryptedSecretReaderTest {
 
   @Test
   void anEncryptedSecretCountsAgainstTheRevisionsReadBudget() throws Exception {
-    byte[] encrypted = fixture("secret.sops.yaml");
+    byte[] encrypted = Fixtures.bytes("orders-db.sops.yaml");
 
     assertThat(errors(new FakeTree().bytes("functions/db.yaml", encrypted),
         ManifestOptions.defaults().withMaxReadBytes(encrypted.length - 1)))
@@ -125,11 +124,5 @@ class EncryptedSecretReaderTest {
       }
     }
     throw new IllegalArgumentException("no sops block");
-  }
-
-  private static byte[] fixture(String name) throws IOException {
-    try (InputStream in = EncryptedSecretReaderTest.class.getResourceAsStream("/io/gitfn/secrets/sops/" + name)) {
-      return in.readAllBytes();
-    }
   }
 }

@@ -15,15 +15,15 @@ import java.util.regex.Pattern;
 
 /**
  * The files the real sops wrote (src/test/resources/io/gitfn/secrets/sops, README.md there), and the edits the tests
- * make to them.
+ * make to them; public for the tests of what is built on the SOPS reader ({@code io.gitfn.secrets}, render).
  */
-final class Fixtures {
+public final class Fixtures {
 
   private static final Pattern PUBLIC_KEY = Pattern.compile("# public key: (age1[0-9a-z]+)");
 
   private Fixtures() {}
 
-  static String text(String name) {
+  public static String text(String name) {
     try (InputStream in = Fixtures.class.getResourceAsStream(name)) {
       if (in == null) {
         throw new IllegalStateException("no fixture " + name + " beside " + Fixtures.class.getName());
@@ -34,12 +34,12 @@ final class Fixtures {
     }
   }
 
-  static byte[] bytes(String name) {
+  public static byte[] bytes(String name) {
     return text(name).getBytes(StandardCharsets.UTF_8);
   }
 
   /** The recipient of a test identity, from the comment age-keygen writes into it. */
-  static String recipient(String identity) {
+  public static String recipient(String identity) {
     Matcher m = PUBLIC_KEY.matcher(text(identity));
     if (!m.find()) {
       throw new IllegalStateException(identity + " has no `# public key:` line");
@@ -65,7 +65,7 @@ final class Fixtures {
   }
 
   /** {@code yaml} with one byte of {@code key}'s ciphertext flipped: still well-formed, no longer authentic. */
-  static String flipDataByte(String yaml, String key) {
+  public static String flipDataByte(String yaml, String key) {
     Matcher m = Pattern.compile("(\\s" + Pattern.quote(key) + ": ENC\\[AES256_GCM,data:)([^,]+)").matcher(yaml);
     if (!m.find()) {
       throw new IllegalArgumentException("no encrypted " + key + " in the file");
@@ -76,7 +76,7 @@ final class Fixtures {
   }
 
   /** The ENC[...] value of the first {@code key} in {@code yaml}. */
-  static String encValue(String yaml, String key) {
+  public static String encValue(String yaml, String key) {
     Matcher m = Pattern.compile("\\s" + Pattern.quote(key) + ": (ENC\\[[^]]+])").matcher(yaml);
     if (!m.find()) {
       throw new IllegalArgumentException("no encrypted " + key + " in the file");

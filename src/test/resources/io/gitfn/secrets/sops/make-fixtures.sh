@@ -16,6 +16,9 @@ second=$(age-keygen -y identity-2.agekey)
 "$sops" encrypt --age "$first,$second" secret.yaml >secret.sops.yaml
 "$sops" encrypt --age "$first,$second" --encrypted-regex '^(data|stringData)$' secret.yaml >secret-regex.sops.yaml
 SOPS_AGE_KEY_FILE=identity-1.agekey "$sops" decrypt --output-type json secret.sops.yaml >secret.decrypted.json
+# A Secret as gitfn applies it (secret.yaml's owner_unencrypted is no Secret field), in both layouts.
+"$sops" encrypt --age "$first,$second" orders-db.yaml >orders-db.sops.yaml
+"$sops" encrypt --age "$first,$second" --encrypted-regex '^(data|stringData)$' orders-db.yaml >orders-db-flux.sops.yaml
 # A second version of the same file: sops set keeps the data key and re-encrypts the one value.
 cp secret.sops.yaml secret-v2.sops.yaml
 SOPS_AGE_KEY_FILE=identity-2.agekey "$sops" set secret-v2.sops.yaml '["stringData"]["password"]' '"rotated-password-2"'
