@@ -1,5 +1,6 @@
 package io.gitfn.secrets.sops;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;
@@ -14,6 +15,9 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  * MAC, and only then the document.
  */
 public final class SopsFile {
+
+  /** What {@link #outline} shows in place of an encrypted value. */
+  public static final String ENCRYPTED = "<encrypted>";
 
   private SopsFile() {}
 
@@ -52,6 +56,19 @@ public final class SopsFile {
           + " reordered, or an unencrypted value was changed; the file is refused whole");
     }
     return new DecryptedDocument(file, result.document(), dataKey.recipient(), metadata.version());
+  }
+
+  /**
+   * The document without its {@code sops} block and with {@link #ENCRYPTED} in place of each encrypted value: what
+   * can be shown of the file without a key. Read within {@link SopsLimits#DEFAULT}; nothing is decrypted, and nothing
+   * is authenticated either, so a value in clear is only what the file claims.
+   *
+   * @throws SopsException when the file is too large, not YAML, or has no {@code sops} block
+   */
+  public static ObjectNode outline(String file, byte[] content) throws SopsException {
+    MappingNode root = BoundedYaml.read(content, file, SopsLimits.DEFAULT);
+    sopsBlock(root, file);
+    return Outline.of(file, root);
   }
 
   private static Node sopsBlock(MappingNode root, String file) throws SopsException {
