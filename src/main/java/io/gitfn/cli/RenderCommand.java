@@ -2,8 +2,10 @@ package io.gitfn.cli;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesList;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.BuildInfo;
+import io.gitfn.api.KubernetesNames;
 import io.gitfn.api.function.ConditionReason;
 import io.gitfn.api.function.BuildMode;
 import io.gitfn.api.function.Function;
@@ -12,6 +14,7 @@ import io.gitfn.build.BuildContextTooLargeException;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ImageBuilder;
 import io.gitfn.build.FunctionBuildPlan;
+import io.gitfn.manifest.EncryptedDocument;
 import io.gitfn.manifest.InvalidManifestException;
 import io.gitfn.manifest.Manifest;
 import io.gitfn.manifest.ManifestError;
@@ -21,6 +24,13 @@ import io.gitfn.registry.FunctionImages;
 import io.gitfn.registry.ImageAssembler;
 import io.gitfn.registry.RegistryAccess;
 import io.gitfn.registry.RegistryFailure;
+import io.gitfn.secrets.DecryptedSecret;
+import io.gitfn.secrets.MaskedSecret;
+import io.gitfn.secrets.SecretDecryptor;
+import io.gitfn.secrets.SecretException;
+import io.gitfn.secrets.age.AgeException;
+import io.gitfn.secrets.age.AgeIdentity;
+import io.gitfn.secrets.sops.SopsFile;
 import io.gitfn.source.FolderTree;
 import io.gitfn.source.GitBaseDir;
 import io.gitfn.source.GitCredentials;
@@ -54,6 +64,9 @@ import picocli.CommandLine;
  * {@code gitfn render}: the Functions a folder or a Git repository declares, as gitfn would apply them. No cluster
  * is needed; an invalid revision prints every error with its file and line and exits 1.
  *
+ * <p>Its SOPS-encrypted Secrets come first, each with its values masked ({@link MaskedSecret}); with
+ * {@code --age-identity} they are decrypted in memory, as the controller will, and printed as they would be applied.
+ *
  * <p>With {@code --with-workloads} each Function is followed by the children the Function controller would create
  * for it on a fresh cluster ({@link FunctionChildren}), less the owner references and UID label that only a live
  * Function can give them.
@@ -61,7 +74,8 @@ import picocli.CommandLine;
 @Command(
     name = "render",
     mixinStandardHelpOptions = true,
-    description = "Print the Functions that a folder or a Git repository declares, without a cluster.",
+    description = "Print the Functions and encrypted Secrets that a folder or a Git repository declares, without a"
+        + " cluster.",
     footerHeading = "%nWith --with-workloads:%n",
     footer = {
         "Each Function is followed by the ConfigMap and install Job of its dependencies when the registry lacks"
@@ -74,10 +88,20 @@ import picocli.CommandLine;
         "A Function with a Git source is resolved as the controller would now: its reference is looked up and its"
             + " baseDir read (a notice on stderr names the revision). Without credentials, render reads public and"
             + " local repositories only; when it cannot resolve one, it prints that Function's Service and HPA"
-            + " and says why on stderr."},
+            + " and says why on stderr.",
+        "%nEncrypted Secrets:",
+        "A Secret encrypted with SOPS (a file of one document with a top-level sops block) is printed before the"
+            + " Functions without being decrypted: each value of data and stringData shows as " + SopsFile.ENCRYPTED
+            + " (" + MaskedSecret.NOT_SHOWN + " if sops left it in clear), and so does whatever else sops encrypted,"
+            + " the name included with its defaults. With --age-identity FILE (age identities, as age-keygen writes"
+            + " them) render decrypts them in memory as the controller would, checks them (a namespace they name must"
+            + " be -n's) and prints each as it would be applied, stringData folded into base64 data: the values"
+            + " appear on stdout. A file that does not decrypt, or is not a Secret the controller applies, exits 1"
+            + " naming the file and the reason."},
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:the Functions were printed", "1:the revision is invalid, or with --with-workloads the"
-        + " controller would refuse a Function's spec; the errors are on stderr",
+    exitCodeList = {"0:the Functions and Secrets were printed", "1:the revision is invalid, or with --with-workloads the"
+        + " controller would refuse a Function's spec, or with --age-identity an encrypted Secret does not decrypt or"
+        + " is not one the controller applies; the errors are on stderr",
         "2:the folder or repository could not be read, or the options do not go together"})
 final class RenderCommand implements Callable<Integer> {
 
@@ -145,8 +169,14 @@ final class RenderCommand implements Callable<Integer> {
 
   @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
       description = "With --with-workloads: the namespace of Functions that name none, as a FunctionRepository"
-          + " places them in its own; their children and image names use it. Default: ${DEFAULT-VALUE}.")
+          + " places them in its own; their children and image names use it. With --age-identity: the namespace"
+          + " of the encrypted Secrets, which they may name but not change. Default: ${DEFAULT-VALUE}.")
   String namespace = "default";
+
+  @Option(names = "--age-identity", paramLabel = "FILE",
+      description = "Decrypt the encrypted Secrets in memory with the age identities in FILE (as age-keygen writes"
+          + " them) and print them as they would be applied, values included; see below. Default: values masked.")
+  Path ageIdentity;
 
   @Option(names = "--offline",
       description = "With --with-workloads: do not fetch the repositories of Functions with a Git source (print"
@@ -179,6 +209,13 @@ final class RenderCommand implements Callable<Integer> {
     resolveGitSources = true;
     try {
       checkWorkloadOptions();
+      List<AgeIdentity> identities;
+      try {
+        identities = ageIdentity == null ? null : AgeIdentityFile.read(ageIdentity);
+      } catch (IOException | AgeException.MalformedIdentity e) {
+        err.println("cannot read --age-identity " + ageIdentity + ": " + e.getMessage());
+        return UNREADABLE;
+      }
       if (offline) {
         dependencyImages = request -> {
           throw new RegistryFailure("--offline does not ask registry " + request.dependencyRepository().registry(),
@@ -195,10 +232,19 @@ final class RenderCommand implements Callable<Integer> {
       }
       Manifest manifest = render();
       manifest.notices().forEach(notice -> err.println("notice: " + notice));
-      return print(manifest.functions(), out, err);
+      return print(secrets(manifest.encryptedSecrets(), identities, err), manifest.functions(), out, err);
     } catch (InvalidManifestException e) {
       err.println("the revision is invalid; nothing would be applied:");
       e.errors().stream().map(ManifestError::toString).forEach(err::println);
+      return INVALID;
+    } catch (SecretException e) {
+      err.println("an encrypted Secret cannot be applied (" + e.reason().value() + "); nothing would be applied:");
+      err.println(e.getMessage());
+      if (e.reason() == SecretException.Reason.INVALID_SECRET
+          && !spec.commandLine().getParseResult().hasMatchedOption("--namespace")) {
+        err.println("(checked as a FunctionRepository in namespace " + namespace + " would check them; -n NS names"
+            + " the repository's namespace)");
+      }
       return INVALID;
     } catch (IOException | SourceException | IllegalArgumentException e) {
       err.println("cannot read " + source + ": " + e.getMessage());
@@ -217,10 +263,18 @@ final class RenderCommand implements Callable<Integer> {
   private void checkWorkloadOptions() {
     CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
     for (String option : List.of("--registry", "--builder", "--insecure-registry", "--build-mode",
-        "--dependency-cache-claim", "--namespace", "--offline", BaseImageOption.FLAG)) {
+        "--dependency-cache-claim", "--offline", BaseImageOption.FLAG)) {
       if (!withWorkloads && parsed.hasMatchedOption(option)) {
         throw new CommandLine.ParameterException(spec.commandLine(), option + " applies with --with-workloads");
       }
+    }
+    if (!withWorkloads && ageIdentity == null && parsed.hasMatchedOption("--namespace")) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "--namespace applies with --with-workloads or --age-identity");
+    }
+    if (ageIdentity != null && KubernetesNames.namespace(namespace).isPresent()) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "--namespace: " + KubernetesNames.namespace(namespace).get());
     }
     try {
       buildSettings();
@@ -243,12 +297,40 @@ final class RenderCommand implements Callable<Integer> {
   }
 
   /**
-   * Prints the Functions, each followed by its children with {@code --with-workloads}; returns the exit code.
-   * Like an invalid revision, a spec the controller would refuse prints nothing on stdout and every error on
-   * stderr.
+   * The encrypted Secrets to print: masked, with a notice saying so, or decrypted with {@code identities} when
+   * {@code --age-identity} gave them.
+   *
+   * @throws SecretException for the first file that is not SOPS, or with identities does not decrypt or is not a
+   *     Secret the controller applies
    */
+  List<Secret> secrets(List<EncryptedDocument> encrypted, List<AgeIdentity> identities, PrintWriter err)
+      throws SecretException {
+    if (identities != null) {
+      return SecretDecryptor.decrypt(encrypted, identities, namespace).stream().map(DecryptedSecret::secret).toList();
+    }
+    List<Secret> masked = new ArrayList<>();
+    for (EncryptedDocument document : encrypted) {
+      masked.add(MaskedSecret.of(document));
+    }
+    if (!masked.isEmpty()) {
+      err.println("notice: " + masked.size() + " encrypted Secret" + (masked.size() == 1 ? " is" : "s are")
+          + " printed with " + SopsFile.ENCRYPTED + " in place of each value; --age-identity FILE decrypts them");
+    }
+    return masked;
+  }
+
+  /** {@link #print(List, List, PrintWriter, PrintWriter)} of a revision without encrypted Secrets. */
   int print(List<Function> functions, PrintWriter out, PrintWriter err) {
-    List<HasMetadata> documents = new ArrayList<>();
+    return print(List.of(), functions, out, err);
+  }
+
+  /**
+   * Prints the Secrets, then the Functions, each followed by its children with {@code --with-workloads}; returns the
+   * exit code. Like an invalid revision, a spec the controller would refuse prints nothing on stdout and every
+   * error on stderr.
+   */
+  int print(List<Secret> secrets, List<Function> functions, PrintWriter out, PrintWriter err) {
+    List<HasMetadata> documents = new ArrayList<>(secrets);
     List<String> refused = new ArrayList<>();
     BuildSettings builds = buildSettings();
     for (Function function : functions) {
