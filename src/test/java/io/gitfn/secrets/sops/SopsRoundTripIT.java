@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gitfn.manifest.EncryptedDocument;
+import io.gitfn.secrets.DecryptedSecret;
+import io.gitfn.secrets.SecretDecryptor;
+import io.gitfn.secrets.age.AgeIdentities;
 import io.gitfn.testbed.SecretTools;
 import io.gitfn.testbed.TestBedBinaries;
 import java.io.IOException;
@@ -12,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,7 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The real {@code sops -e}, at test time, on a fresh Secret encrypted to two fresh age recipients: gitfn's reader
  * decrypts it with either identity, reports which recipient matched, gives the very document {@code sops -d} gives,
- * and holds no value in any refusal. Fails, with the command to run, when sops or age is missing.
+ * and holds no value in any refusal; and {@link SecretDecryptor}, with gitfn's own age code, makes of it the Secret
+ * to apply, whose digest follows the content, not the encryption. Fails, with the command to run, when sops or age
+ * is missing.
  */
 class SopsRoundTripIT {
 
@@ -49,6 +56,18 @@ class SopsRoundTripIT {
         - a.example
         - b.example
       owner_unencrypted: team-orders
+      """.formatted(PASSWORD);
+
+  /** A Secret as gitfn applies it: SECRET has fields no Secret has, for the reader's sake. */
+  private static final String APPLIED = """
+      apiVersion: v1
+      kind: Secret
+      metadata:
+        name: db
+      stringData:
+        password: %s
+      data:
+        token: c2VjcmV0LXRva2Vu
       """.formatted(PASSWORD);
 
   private static SecretTools tools;
@@ -110,6 +129,42 @@ class SopsRoundTripIT {
     assertThat(flipped.getMessage()).doesNotContain(PASSWORD);
   }
 
+  @Test
+  void theSecretToApplyHoldsWhatSopsEncryptedAndItsDigestMovesWithTheContentNotTheEncryption() throws Exception {
+    Identity first = identity("first");
+    Identity second = identity("second");
+    Path file = dir.resolve("db.sops.yaml");
+    Files.write(file, encrypt(APPLIED, List.of("--age", first.recipient())));
+    DecryptedSecret original = decrypted(file, first);
+
+    Tool.ok(dir, Map.of("SOPS_AGE_KEY_FILE", first.file().toString()), new byte[0], List.of(tools.sops().toString(),
+        "rotate", "-i", "--add-age", second.recipient(), file.toString()));
+    DecryptedSecret rotated = decrypted(file, second);
+    Tool.ok(dir, Map.of("SOPS_AGE_KEY_FILE", first.file().toString()), new byte[0], List.of(tools.sops().toString(),
+        "set", file.toString(), "[\"stringData\"][\"password\"]", "\"changed-" + PASSWORD + "\""));
+    DecryptedSecret changed = decrypted(file, first);
+
+    assertThat(original.secret().getData()).containsOnly(Map.entry("password", base64(PASSWORD)),
+        Map.entry("token", "c2VjcmV0LXRva2Vu"));
+    assertThat(original.secret().getMetadata().getNamespace()).isEqualTo("shop");
+    assertThat(rotated.recipient()).isEqualTo(second.recipient());
+    assertThat(rotated.digest()).as("a new data key and a new recipient, the same content").isEqualTo(
+        original.digest());
+    assertThat(changed.digest()).isNotEqualTo(original.digest());
+    assertThat(changed.secret().getData()).containsEntry("password", base64("changed-" + PASSWORD));
+  }
+
+  private DecryptedSecret decrypted(Path file, Identity identity) throws Exception {
+    List<DecryptedSecret> secrets = SecretDecryptor.decrypt(List.of(new EncryptedDocument("db.sops.yaml", 1,
+        Files.readAllBytes(file))), AgeIdentities.parse("identity", Files.readString(identity.file())), "shop");
+    assertThat(secrets).hasSize(1);
+    return secrets.get(0);
+  }
+
+  private static String base64(String text) {
+    return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
+  }
+
   private record Identity(Path file, String recipient) {}
 
   private Identity identity(String name) throws IOException {
@@ -121,8 +176,12 @@ class SopsRoundTripIT {
   }
 
   private byte[] encrypt(List<String> options) throws IOException {
+    return encrypt(SECRET, options);
+  }
+
+  private byte[] encrypt(String plaintext, List<String> options) throws IOException {
     Path plain = dir.resolve("db.yaml");
-    Files.writeString(plain, SECRET);
+    Files.writeString(plain, plaintext);
     List<String> argv = new ArrayList<>(List.of(tools.sops().toString(), "encrypt"));
     argv.addAll(options);
     argv.add(plain.toString());
