@@ -101,7 +101,7 @@ final class SecretValidator {
   }
 
   private String name(JsonNode name) throws SecretException {
-    if (name.isMissingNode() || name.isNull()) {
+    if (absent(name)) {
       throw invalid("metadata.name: is missing; a Secret needs a name");
     }
     if (!name.isTextual() || !KubernetesNames.isDns1123Subdomain(name.asText())) {
@@ -112,7 +112,7 @@ final class SecretValidator {
   }
 
   private void checkNamespace(JsonNode given, String namespace) throws SecretException {
-    if (given.isMissingNode() || given.isNull() || is(given, namespace)) {
+    if (absent(given) || is(given, namespace)) {
       return;
     }
     String shown = given.isTextual() && KubernetesNames.isDns1123Label(given.asText())
@@ -125,14 +125,7 @@ final class SecretValidator {
   /** A mapping of label or annotation keys to texts; empty when it is not there. */
   private Map<String, String> strings(JsonNode mapping, String field) throws SecretException {
     Map<String, String> strings = new LinkedHashMap<>();
-    if (mapping.isMissingNode() || mapping.isNull()) {
-      return strings;
-    }
-    if (!mapping.isObject()) {
-      throw invalid(field + ": is not a mapping");
-    }
-    for (Iterator<Map.Entry<String, JsonNode>> entries = mapping.fields(); entries.hasNext(); ) {
-      Map.Entry<String, JsonNode> entry = entries.next();
+    for (Map.Entry<String, JsonNode> entry : entries(mapping, field).entrySet()) {
       String key = entry.getKey();
       Optional<String> wrong = KubernetesNames.qualifiedKey(key);
       if (wrong.isPresent()) {
@@ -175,27 +168,31 @@ final class SecretValidator {
 
   /** The entries of {@code data} or {@code stringData}, their keys checked as Kubernetes checks them. */
   private Map<String, JsonNode> values(JsonNode mapping, String field) throws SecretException {
-    Map<String, JsonNode> values = new LinkedHashMap<>();
-    if (mapping.isMissingNode() || mapping.isNull()) {
-      return values;
-    }
-    if (!mapping.isObject()) {
-      throw invalid(field + ": is not a mapping of keys to values");
-    }
-    for (Iterator<Map.Entry<String, JsonNode>> entries = mapping.fields(); entries.hasNext(); ) {
-      Map.Entry<String, JsonNode> entry = entries.next();
-      String key = entry.getKey();
+    Map<String, JsonNode> values = entries(mapping, field);
+    for (String key : values.keySet()) {
       if (!KEY.matcher(key).matches() || key.equals(".") || key.startsWith("..")) {
         throw invalid(field + ": key `" + key + "` is not a Secret key: at most 253 letters, digits, '-', '_'"
             + " and '.', other than . and .. and not starting with ..");
       }
-      values.put(key, entry.getValue());
     }
     return values;
   }
 
+  /** The entries of the mapping {@code field}, in order; none when it is not there. */
+  private Map<String, JsonNode> entries(JsonNode mapping, String field) throws SecretException {
+    Map<String, JsonNode> entries = new LinkedHashMap<>();
+    if (absent(mapping)) {
+      return entries;
+    }
+    if (!mapping.isObject()) {
+      throw invalid(field + ": is not a mapping");
+    }
+    mapping.fields().forEachRemaining(entry -> entries.put(entry.getKey(), entry.getValue()));
+    return entries;
+  }
+
   private String type(JsonNode type) throws SecretException {
-    if (type.isMissingNode() || type.isNull()) {
+    if (absent(type)) {
       return null;
     }
     String text = text(type, "type");
@@ -207,7 +204,7 @@ final class SecretValidator {
   }
 
   private Boolean immutable(JsonNode immutable) throws SecretException {
-    if (immutable.isMissingNode() || immutable.isNull()) {
+    if (absent(immutable)) {
       return null;
     }
     if (!immutable.isBoolean()) {
@@ -223,6 +220,10 @@ final class SecretValidator {
           : value.isContainerNode() ? "a mapping or a list" : "null") + ", not text; quote it");
     }
     return value.asText();
+  }
+
+  private static boolean absent(JsonNode value) {
+    return value.isMissingNode() || value.isNull();
   }
 
   private static boolean is(JsonNode value, String text) {

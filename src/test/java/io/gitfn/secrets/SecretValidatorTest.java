@@ -136,7 +136,7 @@ class SecretValidatorTest {
         rule("a null value is no value", with("stringData", "password", NODES.nullNode()),
             "s.yaml: stringData.password: is null, not text; quote it"),
         rule("data is a mapping", with("", "data", NODES.textNode(SECRET)),
-            "s.yaml: data: is not a mapping of keys to values"),
+            "s.yaml: data: is not a mapping"),
         rule("keys are Secret keys", with("data", "../etc", NODES.textNode("czNjcjN0")),
             "s.yaml: data: key `../etc` is not a Secret key: at most 253 letters, digits, '-', '_' and '.', other"
                 + " than . and .. and not starting with .."),
