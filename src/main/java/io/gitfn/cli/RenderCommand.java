@@ -99,9 +99,10 @@ import picocli.CommandLine;
             + " appear on stdout. A file that does not decrypt, or is not a Secret the controller applies, exits 1"
             + " naming the file and the reason."},
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:the Functions and Secrets were printed", "1:the revision is invalid, or with --with-workloads the"
-        + " controller would refuse a Function's spec, or with --age-identity an encrypted Secret does not decrypt or"
-        + " is not one the controller applies; the errors are on stderr",
+    exitCodeList = {"0:the Functions and Secrets were printed",
+        "1:the revision is invalid, or with --with-workloads the controller would refuse a Function's spec, or with"
+            + " --age-identity an encrypted Secret does not decrypt or is not one the controller applies; the errors"
+            + " are on stderr",
         "2:the folder or repository could not be read, or the options do not go together"})
 final class RenderCommand implements Callable<Integer> {
 

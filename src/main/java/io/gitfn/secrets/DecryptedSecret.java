@@ -3,6 +3,7 @@ package io.gitfn.secrets;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -21,7 +22,8 @@ public record DecryptedSecret(String file, Secret secret, String recipient, Stri
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(recipient, "recipient");
     Objects.requireNonNull(digest, "digest");
-    secret = new SecretBuilder(Objects.requireNonNull(secret, "secret")).build();
+    Objects.requireNonNull(Objects.requireNonNull(secret, "secret").getMetadata(), "secret.metadata");
+    secret = new SecretBuilder(secret).build();
   }
 
   /** The Secret, a fresh copy each call. */
@@ -32,8 +34,9 @@ public record DecryptedSecret(String file, Secret secret, String recipient, Stri
 
   @Override
   public String toString() {
+    Set<String> keys = secret.getData() == null ? Set.of() : new TreeSet<>(secret.getData().keySet());
     return "DecryptedSecret[file=" + file + ", secret=" + secret.getMetadata().getNamespace() + "/"
-        + secret.getMetadata().getName() + ", keys=" + new TreeSet<>(secret.getData().keySet()) + ", recipient="
-        + recipient + ", digest=" + digest + ", values hidden]";
+        + secret.getMetadata().getName() + ", keys=" + keys + ", recipient=" + recipient + ", digest=" + digest
+        + ", values hidden]";
   }
 }
