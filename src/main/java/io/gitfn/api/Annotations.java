@@ -54,6 +54,13 @@ public final class Annotations {
   /** On a Function read from Git: the file or folder of the repository it came from. */
   public static final String SOURCE_PATH = "gitfn.io/source-path";
 
+  /**
+   * On a Function a FunctionRepository applied: a keyed digest of the decrypted Secrets of the repository that the
+   * Function reads (env {@code secretKeyRef}, {@code secretMounts}). The Deployment's Pod template carries it, so
+   * the Function's Pods roll when a Secret's content changes, with no build (it is not part of the content key).
+   */
+  public static final String SECRETS_DIGEST = "gitfn.io/secrets-digest";
+
   private Annotations() {}
 
   /** The annotation's value on {@code object}; empty when it has none or no annotations at all. */

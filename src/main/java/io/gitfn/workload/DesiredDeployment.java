@@ -11,10 +11,14 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.SecretMount;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 
 /** The Deployment that runs a Function's image (reference §2.5, §5.3, §5.4). */
 public final class DesiredDeployment {
@@ -35,6 +39,22 @@ public final class DesiredDeployment {
    * (§1.1), so the Function's replicas is what moves and the Deployment copies it. Without one it is 1, or the
    * HPA's minimum when there is an HPA.
    */
+  /**
+   * The Function's {@code spec.annotations}, and the digest of the Secrets it reads when its repository set one: a
+   * new digest is a new Pod template, so the Pods roll with the image they have.
+   */
+  static Map<String, String> podAnnotations(Function fn) {
+    String digest = fn.getMetadata().getAnnotations() == null ? null
+        : fn.getMetadata().getAnnotations().get(Annotations.SECRETS_DIGEST);
+    if (digest == null) {
+      return fn.getSpec().getAnnotations();
+    }
+    Map<String, String> annotations = new TreeMap<>(Objects.requireNonNullElse(fn.getSpec().getAnnotations(),
+        Map.of()));
+    annotations.put(Annotations.SECRETS_DIGEST, digest);
+    return annotations;
+  }
+
   public static Deployment forFunction(Function fn, String image, WorkloadSettings settings) {
     String name = fn.getMetadata().getName();
     return new DeploymentBuilder()
@@ -59,7 +79,7 @@ public final class DesiredDeployment {
         .withNewTemplate()
         .withNewMetadata()
         .withLabels(ChildLabels.ofPod(fn))
-        .withAnnotations(fn.getSpec().getAnnotations())
+        .withAnnotations(podAnnotations(fn))
         .endMetadata()
         .withNewSpec()
         .withServiceAccountName(settings.serviceAccountName())

@@ -127,6 +127,7 @@ class LeastPrivilegeIT {
     // Not vacuous: the impersonated client gets exactly the chart's rules, not the admin's.
     assertThat(allowed("get", "", "secrets", "default")).isTrue();
     assertThat(allowed("list", "", "secrets", "default")).isFalse();
+    assertThat(allowed("watch", "", "secrets", "default")).isFalse();
     assertThat(allowed("create", "", "pods", "default")).isFalse();
     assertThat(allowed("delete", "apps", "deployments", "default")).isFalse();
     assertThat(allowed("update", "serverless.kyma-project.io", "functions", "default")).isFalse();

@@ -12,7 +12,8 @@ import io.gitfn.manifest.EncryptedDocument;
 import org.junit.jupiter.api.Test;
 
 /**
- * Decrypting a revision's Secrets is pure: encrypted documents and identities in, Secrets out. Of the JDK it uses
+ * Decrypting a revision's Secrets is pure: encrypted documents and identities in, Secrets out (and, from a Function's
+ * spec, which of them it reads). Of the JDK it uses
  * neither files, sockets nor processes, so plaintext goes nowhere but to the caller.
  */
 class SecretsPurityTest {
@@ -25,8 +26,8 @@ class SecretsPurityTest {
   void secretsDependOnTheirFormatsTheKubernetesModelNamesAndTheJdksValuesAndCryptoOnly() {
     classes().that().resideInAPackage("io.gitfn.secrets")
         .should().onlyDependOnClassesThat(resideInAnyPackage("io.gitfn.secrets..", "java.lang..", "java.util..",
-                "java.nio", "java.nio.charset..", "java.security..", "com.fasterxml.jackson.databind..",
-                "io.fabric8.kubernetes.api.model..")
+                "java.nio", "java.nio.charset..", "java.security..", "javax.crypto..",
+                "com.fasterxml.jackson.databind..", "io.fabric8.kubernetes.api.model..", "io.gitfn.api.function..")
             .or(type(EncryptedDocument.class))
             .or(type(KubernetesNames.class)))
         .check(secrets);

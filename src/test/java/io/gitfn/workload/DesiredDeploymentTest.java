@@ -11,12 +11,16 @@ import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.TestFunction;
+import io.gitfn.build.BuildSettings;
+import io.gitfn.build.ContentKey;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -89,6 +93,22 @@ class DesiredDeploymentTest {
     assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations()).containsExactly(
         java.util.Map.entry("note", "b"));
     assertThat(deployment.getMetadata().getLabels()).isEqualTo(ChildLabels.ofFunction(fn));
+  }
+
+  @Test
+  void theDigestOfTheSecretsAFunctionReadsIsOnThePodTemplateSoANewDigestRollsItButBuildsNothing() {
+    Function before = TestFunction.inline().annotation("note", "b").build();
+    Function after = TestFunction.inline().annotation("note", "b").build();
+    after.getMetadata().setAnnotations(Map.of(Annotations.SECRETS_DIGEST, "hmac-sha256:1a2b"));
+
+    assertThat(DesiredDeployment.forFunction(after, IMAGE, SETTINGS).getSpec().getTemplate().getMetadata()
+        .getAnnotations()).containsEntry("note", "b")
+        .containsEntry(Annotations.SECRETS_DIGEST, "hmac-sha256:1a2b");
+    assertThat(DesiredDeployment.forFunction(before, IMAGE, SETTINGS).getSpec().getTemplate().getMetadata()
+        .getAnnotations()).doesNotContainKey(Annotations.SECRETS_DIGEST);
+    BuildSettings builds = BuildSettings.defaults();
+    assertThat(ContentKey.ofInline(after, builds))
+        .as("the content key, so no build").isEqualTo(ContentKey.ofInline(before, builds));
   }
 
   @Test

@@ -92,6 +92,10 @@ public class FunctionRepositorySpec {
       + " not applied, and the last verified one keeps running.")
   private Verify verify;
 
+  @JsonPropertyDescription("Decrypt the revision's SOPS-encrypted Secrets in the controller and apply them with its"
+      + " Functions, in the repository's namespace.")
+  private Decryption decryption;
+
   @Size(max = 32)
   @JsonPropertyDescription("FunctionRepositories that must run their revision (be Ready) before this one applies"
       + " a revision, as a Flux Kustomization's dependsOn.")
@@ -223,5 +227,13 @@ public class FunctionRepositorySpec {
 
   public void setVerify(Verify verify) {
     this.verify = verify;
+  }
+
+  public Decryption getDecryption() {
+    return decryption;
+  }
+
+  public void setDecryption(Decryption decryption) {
+    this.decryption = decryption;
   }
 }

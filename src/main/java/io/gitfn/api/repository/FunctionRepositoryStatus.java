@@ -66,6 +66,10 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
   @JsonPropertyDescription("The last revision whose signatures verified (spec.verify), and who signed it.")
   private VerificationStatus verification;
 
+  @JsonPropertyDescription("The Secrets this repository decrypted from its applied revision and owns: pruned when"
+      + " they leave Git. Names, files and recipients only, never a value.")
+  private List<AppliedSecret> secrets;
+
   public Long getObservedGeneration() {
     return observedGeneration;
   }
@@ -176,5 +180,13 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
 
   public void setVerification(VerificationStatus verification) {
     this.verification = verification;
+  }
+
+  public List<AppliedSecret> getSecrets() {
+    return secrets;
+  }
+
+  public void setSecrets(List<AppliedSecret> secrets) {
+    this.secrets = secrets;
   }
 }

@@ -42,5 +42,8 @@ public final class RepositoryConditionReason {
   public static final String TOO_MANY_COMMITS = "TooManyCommits";
   public static final String LAST_VERIFIED_MISSING = "LastVerifiedMissing";
 
+  // Stalled=True: an encrypted Secret of the revision could not be decrypted (spec.decryption); nothing applied
+  public static final String DECRYPTION_FAILED = "DecryptionFailed";
+
   private RepositoryConditionReason() {}
 }

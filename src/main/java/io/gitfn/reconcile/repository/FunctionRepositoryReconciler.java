@@ -1,8 +1,10 @@
 package io.gitfn.reconcile.repository;
 
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.repository.AppliedSecret;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.manifest.ManifestReader;
 import io.gitfn.reconcile.ControllerSettings;
@@ -28,6 +30,7 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import java.time.Clock;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -91,7 +94,7 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     this.full = Steps.of(source, request, new VerifyStep(new RevisionSignatures(sources, mirrors, clock)),
         new DependenciesStep(settings.shard(), written),
         new RevisionStep(mirrors, manifests, new FunctionSync(client), settings, client.getKubernetesSerialization(),
-            confirmations),
+            confirmations, new RevisionSecrets(sources)),
         progress).always(reports, dependents);
     this.suspended = Steps.of(source, request, new SuspendStep()).always(reports, dependents);
     this.atRest = Steps.of(new FetchedStep(), progress).always(reports, dependents);
@@ -120,8 +123,9 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
   }
 
   /**
-   * A deleted repository takes its Functions with it, as a Flux Kustomization with prune does, unless
-   * {@code spec.prune} is false: then they stay, unowned. Only Functions with this repository's label go.
+   * A deleted repository takes its Functions and the Secrets it decrypted with it, as a Flux Kustomization with
+   * prune does, unless {@code spec.prune} is false: then they stay, unowned. Only objects with this repository's
+   * label go.
    */
   @Override
   public DeleteControl cleanup(FunctionRepository repository, Context<FunctionRepository> context) {
@@ -132,6 +136,16 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     if (!Boolean.FALSE.equals(repository.getSpec().getPrune())) {
       String owner = Labels.repository(repository.getMetadata().getNamespace(), repository.getMetadata().getName());
       client.resources(Function.class).inAnyNamespace().withLabel(Labels.REPOSITORY, owner).delete();
+      // By name, from status: the controller never lists Secrets.
+      List<AppliedSecret> secrets = repository.getStatus() == null ? null : repository.getStatus().getSecrets();
+      for (AppliedSecret secret : Objects.requireNonNullElse(secrets, List.<AppliedSecret>of())) {
+        var named = client.secrets().inNamespace(repository.getMetadata().getNamespace()).withName(secret.getName());
+        Secret live = named.get();
+        if (live != null && live.getMetadata().getLabels() != null
+            && owner.equals(live.getMetadata().getLabels().get(Labels.REPOSITORY))) {
+          named.delete();
+        }
+      }
     }
     return DeleteControl.defaultDelete();
   }

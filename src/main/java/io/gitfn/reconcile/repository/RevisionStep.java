@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionProgress;
+import io.gitfn.api.repository.AppliedSecret;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositorySpec;
 import io.gitfn.api.repository.FunctionRepositoryStatus;
@@ -30,6 +31,8 @@ import io.gitfn.reconcile.sync.SyncFailedException;
 import io.gitfn.reconcile.sync.SyncRefusedException;
 import io.gitfn.reconcile.sync.SyncRequest;
 import io.gitfn.reconcile.sync.SyncResult;
+import io.gitfn.secrets.DecryptedSecret;
+import io.gitfn.secrets.SecretReferences;
 import io.gitfn.source.MirrorCache;
 import io.gitfn.source.Revision;
 import io.gitfn.source.Snapshot;
@@ -48,9 +51,10 @@ import java.util.function.BinaryOperator;
 import java.util.stream.Collectors;
 
 /**
- * Guarantees that the revision Git holds is what the cluster runs: it is read, validated whole and synced with
- * server-side apply (dry run of everything, then every write), and {@code status} names it, its inventory and a
- * history entry when anything changed. Nothing of an invalid or refused revision is applied: the pass stalls
+ * Guarantees that the revision Git holds is what the cluster runs: it is read, validated whole, its encrypted Secrets
+ * decrypted ({@link RevisionSecrets}), and synced with server-side apply (dry run of everything, then every write),
+ * and {@code status} names it, its inventory, its Secrets and a history entry when anything changed. A Function
+ * that reads one of those Secrets carries their keyed digest, so its Pods roll when one changes. Nothing of an invalid or refused revision is applied: the pass stalls
  * naming the file, line and field at fault, and what was applied before stays. A read or an apply that may pass by
  * itself is retried.
  */
@@ -65,9 +69,11 @@ final class RevisionStep implements Step<RepositoryState> {
   private final ControllerSettings settings;
   private final KubernetesSerialization json;
   private final ConfirmedSyncs confirmations;
+  private final RevisionSecrets secrets;
 
   RevisionStep(MirrorCache mirrors, ManifestReader manifests, FunctionSync sync, ControllerSettings settings,
-      KubernetesSerialization json, ConfirmedSyncs confirmations) {
+      KubernetesSerialization json, ConfirmedSyncs confirmations, RevisionSecrets secrets) {
+    this.secrets = secrets;
     this.confirmations = confirmations;
     this.mirrors = mirrors;
     this.manifests = manifests;
@@ -82,11 +88,14 @@ final class RevisionStep implements Step<RepositoryState> {
     state.attempted(revision);
     state.status().setLastAttemptedRevision(revision.toString());
     Manifest manifest = read(state, revision);
+    RevisionSecrets.Decrypted secrets = this.secrets.decrypt(state, revision, manifest);
     FunctionRepository repository = state.resource();
-    SyncResult result = apply(state, revision, manifest);
+    SyncResult result = apply(state, revision, manifest, secrets);
     List<Function> functions = result.functions().stream().map(f -> json.convertValue(f, Function.class)).toList();
     Applied before = Applied.of(state.status());
     applied(state, revision, manifest.functions(), result, functions);
+    state.status().setSecrets(secrets.secrets().isEmpty() ? null : secrets.secrets().stream()
+        .map(d -> new AppliedSecret(d.secret().getMetadata().getName(), d.file(), d.recipient())).toList());
     state.functions(functions.stream().map(FunctionProgress::of).toList());
     LastSync sync = new LastSync(state.now().toString(), repository.getMetadata().getGeneration(),
         RepositoryState.labelsDigest(repository));
@@ -150,10 +159,21 @@ final class RevisionStep implements Step<RepositoryState> {
     }
   }
 
-  private SyncResult apply(RepositoryState state, Revision revision, Manifest manifest) throws StepFailure {
+  private SyncResult apply(RepositoryState state, Revision revision, Manifest manifest,
+      RevisionSecrets.Decrypted secrets) throws StepFailure {
     FunctionRepository repository = state.resource();
     FunctionRepositorySpec spec = repository.getSpec();
     List<Function> desired = settings.shard().label(manifest.functions(), repository.getMetadata().getLabels());
+    Map<String, String> digests = secrets.secrets().stream().collect(Collectors.toMap(
+        d -> d.secret().getMetadata().getName(), DecryptedSecret::digest));
+    for (Function fn : desired) {
+      SecretReferences.digest(fn, digests, secrets.digestKey()).ifPresent(digest -> {
+        Map<String, String> annotations = new TreeMap<>(Objects.requireNonNullElse(
+            fn.getMetadata().getAnnotations(), Map.of()));
+        annotations.put(Annotations.SECRETS_DIGEST, digest);
+        fn.getMetadata().setAnnotations(annotations);
+      });
+    }
     if (Boolean.FALSE.equals(spec.getAutoRollback())) {
       for (Function fn : desired) {
         Map<String, String> annotations = new TreeMap<>(Objects.requireNonNullElse(
@@ -165,7 +185,9 @@ final class RevisionStep implements Step<RepositoryState> {
     try {
       return sync.apply(new SyncRequest(repository.getMetadata().getNamespace(), repository.getMetadata().getName(),
           revision, desired, spec.getPrune() == null || spec.getPrune(), Boolean.TRUE.equals(spec.getAllowEmpty()),
-          settings.allowedTargetNamespaces()));
+          settings.allowedTargetNamespaces(), secrets.secrets().stream().map(DecryptedSecret::secret).toList(),
+          Objects.requireNonNullElse(state.status().getSecrets(), List.<AppliedSecret>of()).stream()
+              .map(AppliedSecret::getName).collect(Collectors.toSet())));
     } catch (SyncRefusedException e) {
       throw StepFailure.stalled(APPLY_REFUSED, "revision " + revision + " was not applied: "
           + String.join("; ", e.reasons()));
@@ -183,7 +205,8 @@ final class RevisionStep implements Step<RepositoryState> {
       List<Function> written) {
     FunctionRepositoryStatus status = state.status();
     boolean changed = !revision.toString().equals(status.getLastAppliedRevision()) || result.created().size()
-        + result.updated().size() + result.deleted().size() > 0;
+        + result.updated().size() + result.deleted().size() > 0 || result.secrets().created().size()
+        + result.secrets().updated().size() + result.secrets().deleted().size() > 0;
     status.setLastAppliedRevision(revision.toString());
     String namespace = state.resource().getMetadata().getNamespace();
     Map<String, Long> generations = written.stream().collect(Collectors.toMap(
@@ -200,8 +223,14 @@ final class RevisionStep implements Step<RepositoryState> {
           result.updated().size(), result.deleted().size());
       state.appliedNote("Applied revision " + revision + ": " + declared.size() + " Functions ("
           + result.created().size() + " created, " + result.updated().size() + " updated, "
-          + result.deleted().size() + " deleted)");
+          + result.deleted().size() + " deleted)" + secretsNote(result.secrets()));
     }
+  }
+
+  private static String secretsNote(SyncResult.SecretChanges secrets) {
+    int changed = secrets.created().size() + secrets.updated().size() + secrets.deleted().size();
+    return changed == 0 ? "" : "; Secrets: " + secrets.created().size() + " created, " + secrets.updated().size()
+        + " updated, " + secrets.deleted().size() + " deleted";
   }
 
   private static List<String> ignoreLines(FunctionRepositorySpec spec) {

@@ -1,6 +1,7 @@
 package io.gitfn.reconcile.sync;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gitfn.api.function.Function;
@@ -15,7 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes the Functions in the cluster match one revision of a FunctionRepository. A revision the API server rejects writes nothing.
+ * Makes the Functions in the cluster match one revision of a FunctionRepository, with the Secrets it decrypted from
+ * that revision ({@link RepositorySecrets}). A revision the API server rejects writes nothing.
  *
  * <p>A sync runs four steps, and the first that cannot go on stops it:
  *
@@ -39,9 +41,11 @@ public final class FunctionSync {
   private static final Logger log = LoggerFactory.getLogger(FunctionSync.class);
 
   private final ClusterFunctions cluster;
+  private final RepositorySecrets secrets;
 
   public FunctionSync(KubernetesClient client) {
     this.cluster = new ClusterFunctions(client);
+    this.secrets = new RepositorySecrets(client);
   }
 
   /** The object a sync would server-side apply for {@code desired}, so that {@code gitfn diff} dry-runs the same. */
@@ -64,15 +68,20 @@ public final class FunctionSync {
     }
     Map<FunctionKey, GenericKubernetesResource> live = new HashMap<>();
     SyncPlan plan = plan(request, live);
-    if (!plan.conflicts().isEmpty()) {
-      throw new SyncRefusedException(plan.conflicts());
+    RepositorySecrets.Plan secretPlan = secrets.plan(request);
+    List<String> conflicts = new ArrayList<>(plan.conflicts());
+    conflicts.addAll(secretPlan.conflicts());
+    if (!conflicts.isEmpty()) {
+      throw new SyncRefusedException(conflicts);
     }
-    dryRun(plan);
-    SyncResult result = execute(plan, live);
+    dryRun(plan, request.namespace(), secretPlan);
+    SyncResult result = execute(plan, live, request.namespace(), secretPlan);
     log.info(
-        "synced {}/{} at {}: {} created, {} updated, {} deleted, {} unchanged",
+        "synced {}/{} at {}: {} created, {} updated, {} deleted, {} unchanged; Secrets: {} created, {} updated, {}"
+            + " deleted",
         request.namespace(), request.repository(), request.revision(),
-        result.created().size(), result.updated().size(), result.deleted().size(), result.unchanged().size());
+        result.created().size(), result.updated().size(), result.deleted().size(), result.unchanged().size(),
+        result.secrets().created().size(), result.secrets().updated().size(), result.secrets().deleted().size());
     return result;
   }
 
@@ -122,8 +131,9 @@ public final class FunctionSync {
   }
 
   /** Guarantees that the API server accepts every write of the plan, or throws with each rejection. */
-  private void dryRun(SyncPlan plan) throws SyncRefusedException {
-    List<String> rejections = new ArrayList<>();
+  private void dryRun(SyncPlan plan, String namespace, RepositorySecrets.Plan secretPlan)
+      throws SyncRefusedException {
+    List<String> rejections = new ArrayList<>(secrets.dryRun(namespace, secretPlan));
     List<AppliedFunction> applies = new ArrayList<>(plan.creates());
     applies.addAll(plan.updates());
     for (AppliedFunction function : applies) {
@@ -155,11 +165,18 @@ public final class FunctionSync {
   }
 
   /**
-   * Writes the plan: applies first, then prunes, so a Function that moved is never missing in between. The result
-   * holds each desired Function as the server answered the apply, or as it was listed when unchanged.
+   * Writes the plan: Secrets first, so that a Function's new Pods find the Secret they read; then Functions; then
+   * prunes, Functions before the Secrets they may read, so a Function that moved is never missing in between. The
+   * result holds each desired Function as the server answered the apply, or as it was listed when unchanged.
    */
-  private SyncResult execute(SyncPlan plan, Map<FunctionKey, GenericKubernetesResource> live) {
+  private SyncResult execute(SyncPlan plan, Map<FunctionKey, GenericKubernetesResource> live, String namespace,
+      RepositorySecrets.Plan secretPlan) {
     Progress progress = new Progress(plan);
+    for (Secret secret : secretPlan.applies()) {
+      writeSecret(progress, namespace, secret.getMetadata().getName(), () -> secrets.apply(secret, false));
+    }
+    progress.secretsCreated.addAll(secretPlan.creates());
+    progress.secretsUpdated.addAll(secretPlan.updates());
     plan.unchanged().stream().map(live::get).filter(Objects::nonNull).forEach(progress.functions::add);
     for (AppliedFunction function : plan.creates()) {
       progress.functions.add(write(progress, function.key(), () -> cluster.apply(function.object(), false)));
@@ -176,7 +193,21 @@ public final class FunctionSync {
       });
       progress.deleted.add(key.toString());
     }
+    for (String name : secretPlan.deletes()) {
+      writeSecret(progress, namespace, name, () -> secrets.delete(namespace, name, false));
+      progress.secretsDeleted.add(name);
+    }
     return progress.result();
+  }
+
+  private static void writeSecret(Progress progress, String namespace, String name, Runnable call) {
+    progress.writes++;
+    try {
+      call.run();
+    } catch (KubernetesClientException e) {
+      throw new SyncFailedException("writing Secret " + namespace + "/" + name + " failed after the dry run accepted"
+          + " it: " + ApiErrors.message(e), progress.result(), e);
+    }
   }
 
   private static GenericKubernetesResource write(Progress progress, FunctionKey key,
@@ -202,6 +233,9 @@ public final class FunctionSync {
     final List<String> deleted = new ArrayList<>();
     final List<String> unchanged;
     final List<GenericKubernetesResource> functions = new ArrayList<>();
+    final List<String> secretsCreated = new ArrayList<>();
+    final List<String> secretsUpdated = new ArrayList<>();
+    final List<String> secretsDeleted = new ArrayList<>();
     int writes;
 
     Progress(SyncPlan plan) {
@@ -209,7 +243,8 @@ public final class FunctionSync {
     }
 
     SyncResult result() {
-      return new SyncResult(created, updated, deleted, unchanged, writes, functions);
+      return new SyncResult(created, updated, deleted, unchanged, writes, functions,
+          new SyncResult.SecretChanges(secretsCreated, secretsUpdated, secretsDeleted));
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.gitfn.reconcile.sync;
 
+import io.fabric8.kubernetes.api.model.Secret;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.source.Revision;
@@ -19,6 +20,9 @@ import java.util.TreeSet;
  * @param prune whether Functions of this repository that left Git are deleted
  * @param allowEmpty whether a revision with no Functions may be synced (and so prune all of them)
  * @param allowedTargetNamespaces namespaces other than {@code namespace} this repository may write to
+ * @param secrets the Secrets the revision declares (decrypted), all in {@code namespace}
+ * @param ownedSecrets the names of the Secrets this repository applied before, as its status records them: what it
+ *     prunes when they leave Git
  */
 public record SyncRequest(
     String namespace,
@@ -27,7 +31,15 @@ public record SyncRequest(
     List<Function> desired,
     boolean prune,
     boolean allowEmpty,
-    Set<String> allowedTargetNamespaces) {
+    Set<String> allowedTargetNamespaces,
+    List<Secret> secrets,
+    Set<String> ownedSecrets) {
+
+  /** A request with no Secrets. */
+  public SyncRequest(String namespace, String repository, Revision revision, List<Function> desired, boolean prune,
+      boolean allowEmpty, Set<String> allowedTargetNamespaces) {
+    this(namespace, repository, revision, desired, prune, allowEmpty, allowedTargetNamespaces, List.of(), Set.of());
+  }
 
   public SyncRequest {
     Objects.requireNonNull(namespace, "namespace");
@@ -35,6 +47,8 @@ public record SyncRequest(
     Objects.requireNonNull(revision, "revision");
     desired = List.copyOf(Objects.requireNonNull(desired, "desired"));
     allowedTargetNamespaces = Set.copyOf(Objects.requireNonNull(allowedTargetNamespaces, "allowedTargetNamespaces"));
+    secrets = List.copyOf(Objects.requireNonNull(secrets, "secrets"));
+    ownedSecrets = Set.copyOf(Objects.requireNonNull(ownedSecrets, "ownedSecrets"));
   }
 
   /** The value of {@link Labels#REPOSITORY} on every Function of this repository. */

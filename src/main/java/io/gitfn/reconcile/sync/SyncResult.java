@@ -2,6 +2,7 @@ package io.gitfn.reconcile.sync;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What a sync did. Each list holds {@code <namespace>/<name>} of Functions, sorted.
@@ -15,11 +16,31 @@ import java.util.List;
  * @param functions the revision's Functions as the API server holds them after the sync, status included: the
  *     answer to the apply of a written one, the listed object of an unchanged one. What the repository's
  *     readiness is judged from, with no call of its own.
+ * @param secrets what the sync did with the repository's Secrets, by name
  */
 public record SyncResult(List<String> created, List<String> updated, List<String> deleted, List<String> unchanged,
-    int writes, List<GenericKubernetesResource> functions) {
+    int writes, List<GenericKubernetesResource> functions, SecretChanges secrets) {
+
+  /** The names of the Secrets a sync created, updated and pruned. */
+  public record SecretChanges(List<String> created, List<String> updated, List<String> deleted) {
+
+    public static final SecretChanges NONE = new SecretChanges(List.of(), List.of(), List.of());
+
+    public SecretChanges {
+      created = List.copyOf(created);
+      updated = List.copyOf(updated);
+      deleted = List.copyOf(deleted);
+    }
+  }
+
+  /** A result with no Secrets. */
+  public SyncResult(List<String> created, List<String> updated, List<String> deleted, List<String> unchanged,
+      int writes, List<GenericKubernetesResource> functions) {
+    this(created, updated, deleted, unchanged, writes, functions, SecretChanges.NONE);
+  }
 
   public SyncResult {
+    secrets = Objects.requireNonNull(secrets, "secrets");
     created = List.copyOf(created);
     updated = List.copyOf(updated);
     deleted = List.copyOf(deleted);
