@@ -29,6 +29,7 @@ import io.gitfn.api.repository.SecretRef;
 import io.gitfn.secrets.sops.Tool;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.SecretTools;
+import io.gitfn.testbed.SecretTools.AgeKey;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeApi;
 import io.gitfn.testbed.git.BareRepository;
@@ -90,9 +91,9 @@ class EncryptedSecretsIT {
   void anEncryptedSecretAppliesWithEitherIdentityRollsItsFunctionAndARefusedOneKeepsWhatRuns(
       KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository, GitClient git)
       throws Exception {
-    Identity first = identity("first");
-    Identity second = identity("second");
-    Identity stranger = identity("stranger");
+    AgeKey first = identity("first");
+    AgeKey second = identity("second");
+    AgeKey stranger = identity("stranger");
     String recipients = first.recipient() + "," + second.recipient();
     WorkingCopy copy = git.clone(http.url(repository.name()));
     copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").secretMount("db", "/db").toYaml())
@@ -183,7 +184,7 @@ class EncryptedSecretsIT {
   void anEncryptedSecretWithoutSpecDecryptionOrForAnotherNamespaceAppliesNothing(
       KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository, GitClient git)
       throws Exception {
-    Identity only = identity("only");
+    AgeKey only = identity("only");
     WorkingCopy copy = git.clone(http.url(repository.name()));
     copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml())
         .write("functions/db.yaml", encrypt(secret(PASSWORD), only.recipient()));
@@ -278,18 +279,12 @@ class EncryptedSecretsIT {
     return encrypted.substring(0, at) + flipped + encrypted.substring(at + 1);
   }
 
-  private record Identity(Path file, String recipient) {}
-
-  private static Identity identity(String name) throws IOException {
-    Path file = dir.resolve(name + "-" + System.nanoTime() + ".agekey");
-    Tool.ok(dir, Map.of(), new byte[0], List.of(tools.ageKeygen().toString(), "-o", file.toString()));
-    String recipient = new String(Tool.ok(dir, Map.of(), new byte[0],
-        List.of(tools.ageKeygen().toString(), "-y", file.toString())), StandardCharsets.UTF_8).strip();
-    return new Identity(file, recipient);
+  private static AgeKey identity(String name) {
+    return tools.newIdentity(dir.resolve(name + "-" + System.nanoTime() + ".agekey"));
   }
 
   /** The Secret {@code age} holds exactly this identity, as a file age-keygen wrote (comments included). */
-  private static void identities(KubernetesClient client, String namespace, Identity identity) throws IOException {
+  private static void identities(KubernetesClient client, String namespace, AgeKey identity) throws IOException {
     Secret secret = new SecretBuilder().withNewMetadata().withName("age").endMetadata()
         .withStringData(Map.of("identity.agekey", Files.readString(identity.file()))).build();
     client.secrets().inNamespace(namespace).resource(secret).createOr(NonDeletingOperation::update);

@@ -1,10 +1,13 @@
 package io.gitfn.testbed;
 
 import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The real tools that write SOPS files: {@code sops}, which {@code scripts/build-testbed.sh} builds from its Go module
@@ -30,6 +33,32 @@ public record SecretTools(Path sops, Path age, Path ageKeygen) {
       throw new IllegalStateException("The SOPS tools are missing: " + String.join("; ", missing));
     }
     return new SecretTools(sops, age, keygen);
+  }
+
+  /** An age identity that {@code age-keygen} wrote to {@code file}, and its {@code age1} recipient. */
+  public record AgeKey(Path file, String recipient) {}
+
+  /** A fresh identity made by {@code age-keygen} in {@code file}. */
+  public AgeKey newIdentity(Path file) {
+    run(ageKeygen.toString(), "-o", file.toString());
+    return new AgeKey(file, run(ageKeygen.toString(), "-y", file.toString()).strip());
+  }
+
+  private static String run(String... argv) {
+    try {
+      Process process = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      process.getOutputStream().close();
+      String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+        throw new IllegalStateException(String.join(" ", argv) + " failed");
+      }
+      return out;
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot run " + String.join(" ", argv), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   private static Path onPath(String name) {

@@ -10,6 +10,7 @@ import io.gitfn.secrets.DecryptedSecret;
 import io.gitfn.secrets.SecretDecryptor;
 import io.gitfn.secrets.age.AgeIdentities;
 import io.gitfn.testbed.SecretTools;
+import io.gitfn.testbed.SecretTools.AgeKey;
 import io.gitfn.testbed.TestBedBinaries;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -82,8 +83,8 @@ class SopsRoundTripIT {
 
   @Test
   void eitherIdentityDecryptsWhatSopsEncryptedAndSaysWhichRecipientMatched() throws Exception {
-    Identity first = identity("first");
-    Identity second = identity("second");
+    AgeKey first = identity("first");
+    AgeKey second = identity("second");
     byte[] encrypted = encrypt(List.of("--age", first.recipient() + "," + second.recipient()));
 
     DecryptedDocument withFirst = SopsFile.decrypt("db.sops.yaml", encrypted, keys(first));
@@ -101,7 +102,7 @@ class SopsRoundTripIT {
 
   @Test
   void fluxsEncryptedRegexLayoutHashesTheUnencryptedFieldsAsSopsDoes() throws Exception {
-    Identity only = identity("only");
+    AgeKey only = identity("only");
     byte[] encrypted = encrypt(List.of("--age", only.recipient(), "--encrypted-regex", "^(data|stringData)$"));
 
     DecryptedDocument decrypted = SopsFile.decrypt("db.sops.yaml", encrypted, keys(only));
@@ -112,8 +113,8 @@ class SopsRoundTripIT {
 
   @Test
   void anIdentityOfNeitherRecipientIsNoMatchAndAFlippedByteIsRefusedWithoutTheValue() throws Exception {
-    Identity first = identity("first");
-    Identity stranger = identity("stranger");
+    AgeKey first = identity("first");
+    AgeKey stranger = identity("stranger");
     byte[] encrypted = encrypt(List.of("--age", first.recipient()));
 
     SopsException noMatch = catchThrowableOfType(
@@ -131,8 +132,8 @@ class SopsRoundTripIT {
 
   @Test
   void theSecretToApplyHoldsWhatSopsEncryptedAndItsDigestMovesWithTheContentNotTheEncryption() throws Exception {
-    Identity first = identity("first");
-    Identity second = identity("second");
+    AgeKey first = identity("first");
+    AgeKey second = identity("second");
     Path file = dir.resolve("db.sops.yaml");
     Files.write(file, encrypt(APPLIED, List.of("--age", first.recipient())));
     DecryptedSecret original = decrypted(file, first);
@@ -154,7 +155,7 @@ class SopsRoundTripIT {
     assertThat(changed.secret().getData()).containsEntry("password", base64("changed-" + PASSWORD));
   }
 
-  private DecryptedSecret decrypted(Path file, Identity identity) throws Exception {
+  private DecryptedSecret decrypted(Path file, AgeKey identity) throws Exception {
     List<DecryptedSecret> secrets = SecretDecryptor.decrypt(List.of(new EncryptedDocument("db.sops.yaml", 1,
         Files.readAllBytes(file))), AgeIdentities.parse("identity", Files.readString(identity.file())), "shop");
     assertThat(secrets).hasSize(1);
@@ -165,14 +166,8 @@ class SopsRoundTripIT {
     return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
   }
 
-  private record Identity(Path file, String recipient) {}
-
-  private Identity identity(String name) throws IOException {
-    Path file = dir.resolve(name + ".agekey");
-    Tool.ok(dir, Map.of(), new byte[0], List.of(tools.ageKeygen().toString(), "-o", file.toString()));
-    String recipient = new String(Tool.ok(dir, Map.of(), new byte[0],
-        List.of(tools.ageKeygen().toString(), "-y", file.toString())), StandardCharsets.UTF_8).strip();
-    return new Identity(file, recipient);
+  private AgeKey identity(String name) {
+    return tools.newIdentity(dir.resolve(name + ".agekey"));
   }
 
   private byte[] encrypt(List<String> options) throws IOException {
@@ -188,14 +183,14 @@ class SopsRoundTripIT {
     return Tool.ok(dir, Map.of(), new byte[0], argv);
   }
 
-  private JsonNode sopsDecrypt(byte[] encrypted, Identity identity) throws IOException {
+  private JsonNode sopsDecrypt(byte[] encrypted, AgeKey identity) throws IOException {
     Path file = dir.resolve("db.sops.yaml");
     Files.write(file, encrypted);
     return JSON.readTree(Tool.ok(dir, Map.of("SOPS_AGE_KEY_FILE", identity.file().toString()), new byte[0],
         List.of(tools.sops().toString(), "decrypt", "--output-type", "json", file.toString())));
   }
 
-  private AgeCliKeys keys(Identity identity) {
+  private AgeCliKeys keys(AgeKey identity) {
     return new AgeCliKeys(tools.age(), dir, List.of(identity.file()));
   }
 
