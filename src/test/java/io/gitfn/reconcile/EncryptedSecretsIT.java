@@ -17,6 +17,7 @@ import ch.qos.logback.core.read.ListAppender;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.gitfn.api.Annotations;
@@ -96,8 +97,10 @@ class EncryptedSecretsIT {
     AgeKey stranger = identity("stranger");
     String recipients = first.recipient() + "," + second.recipient();
     WorkingCopy copy = git.clone(http.url(repository.name()));
-    copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").secretMount("db", "/db").toYaml())
-        .write("functions/lonely.yaml", function("lonely", NODEJS22, "v1").toYaml())
+    // Buildless, so that its Deployment exists on a test bed that runs no build: what rolls is visible there.
+    copy.write("functions/hello.yaml", hello("v1"))
+        .write("functions/lonely.yaml", function("lonely", NODEJS22, "v1")
+            .metadataAnnotation(Annotations.BUILD_MODE, "buildless").toYaml())
         .write("functions/db.yaml", encrypt(secret(PASSWORD), recipients));
     copy.commit("hello with its database password");
     copy.push();
@@ -114,6 +117,7 @@ class EncryptedSecretsIT {
         assertThat(s.getRecipient()).isEqualTo(first.recipient());
       });
       assertThat(digest(client, ns.name(), "hello")).startsWith("hmac-sha256:");
+      assertThat(podTemplateDigest(client, ns.name())).isEqualTo(digest(client, ns.name(), "hello"));
     });
     Secret applied = client.secrets().inNamespace(ns.name()).withName("db").get();
     assertThat(applied.getMetadata().getLabels()).containsEntry(Labels.REPOSITORY, ns.name() + ".infra");
@@ -136,14 +140,16 @@ class EncryptedSecretsIT {
     await().atMost(WAIT).untilAsserted(() -> {
       assertThat(password(client, ns.name())).isEqualTo(CHANGED);
       assertThat(digest(client, ns.name(), "hello")).isNotEqualTo(firstDigest);
+      assertThat(podTemplateDigest(client, ns.name())).as("new Pods").isEqualTo(digest(client, ns.name(), "hello"));
     });
     assertThat(fn(client, ns.name(), "hello").getMetadata().getGeneration())
-        .as("no spec change, so no new build").isEqualTo(generation);
+        .as("no spec change, so the same content key").isEqualTo(generation);
+    assertThat(client.batch().v1().jobs().inNamespace(ns.name()).list().getItems()).as("no build Job").isEmpty();
     String applyingRevision = repository(client, ns.name(), "infra").getStatus().getLastAppliedRevision();
 
     // A flipped byte in one value: the revision is refused whole, and the Secret keeps its value.
     copy.write("functions/db.yaml", flipValueByte(encrypt(secret("never-" + PASSWORD), recipients)))
-        .write("functions/hello.yaml", function("hello", NODEJS22, "v2").secretMount("db", "/db").toYaml());
+        .write("functions/hello.yaml", hello("v2"));
     String tampered = copy.commit("a tampered value beside a new version");
     copy.push();
     requestReconcile(client, ns.name(), "infra");
@@ -153,6 +159,16 @@ class EncryptedSecretsIT {
     assertThat(Repositories.version(client, ns.name(), "hello")).as("nothing of the revision").isEqualTo("v1");
     assertThat(repository(client, ns.name(), "infra").getStatus().getLastAppliedRevision())
         .isEqualTo(applyingRevision);
+
+    // The MAC changed instead: refused the same way.
+    copy.write("functions/db.yaml", flipMacByte(encrypt(secret("never-" + PASSWORD), recipients)))
+        .write("functions/hello.yaml", hello("v2"));
+    String badMac = copy.commit("a tampered MAC");
+    copy.push();
+    requestReconcile(client, ns.name(), "infra");
+    assertThat(awaitRefused(client, ns.name(), badMac).getMessage()).contains("functions/db.yaml")
+        .contains("MacMismatch");
+    assertThat(password(client, ns.name())).isEqualTo(CHANGED);
 
     // An identity that opens neither recipient.
     copy.write("functions/db.yaml", encrypt(secret(CHANGED), recipients));
@@ -270,6 +286,25 @@ class EncryptedSecretsIT {
     } finally {
       Files.delete(plain);
     }
+  }
+
+  /** One base64 character of the MAC's ciphertext changed. */
+  private static String flipMacByte(String encrypted) {
+    int at = encrypted.indexOf("mac: ENC[AES256_GCM,data:") + "mac: ENC[AES256_GCM,data:".length();
+    char flipped = encrypted.charAt(at) == 'A' ? 'B' : 'A';
+    return encrypted.substring(0, at) + flipped + encrypted.substring(at + 1);
+  }
+
+  private static String hello(String version) {
+    return function("hello", NODEJS22, version).secretMount("db", "/db")
+        .metadataAnnotation(Annotations.BUILD_MODE, "buildless").toYaml();
+  }
+
+  /** The digest on the Pod template of hello's Deployment, null while it has none. */
+  private static String podTemplateDigest(KubernetesClient client, String namespace) {
+    Deployment deployment = client.apps().deployments().inNamespace(namespace).withName("hello").get();
+    return deployment == null || deployment.getSpec().getTemplate().getMetadata().getAnnotations() == null ? null
+        : deployment.getSpec().getTemplate().getMetadata().getAnnotations().get(Annotations.SECRETS_DIGEST);
   }
 
   /** One base64 character of the password's ciphertext changed, as an attacker with push rights could. */
