@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,9 @@ class InstallExitTest {
     Thread.sleep(100);
     assertThat(code).as("no file yet").isNotDone();
 
-    Files.writeString(exit, "0\n");
+    // As the install's script writes it: whole, renamed into place (a reader never sees it half written).
+    Path written = Files.writeString(dir.resolve("exit.tmp"), "0\n");
+    Files.move(written, exit, StandardCopyOption.ATOMIC_MOVE);
 
     assertThat(code.get(5, TimeUnit.SECONDS)).isZero();
   }
