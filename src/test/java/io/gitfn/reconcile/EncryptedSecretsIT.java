@@ -213,11 +213,20 @@ class EncryptedSecretsIT {
     assertThat(refused.getMessage()).contains("functions/db.yaml").contains("spec.decryption is not set");
     assertThat(Repositories.functionNames(client, ns.name())).isEmpty();
 
-    identities(client, ns.name(), only);
+    // A Secret of identities with garbage in it: the entry at fault is named, and the value is not.
+    client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("age")
+        .endMetadata().withStringData(Map.of("garbage.agekey", "AGE-SECRET-KEY-1GARBAGEGARBAGE")).build()).create();
     client.resources(FunctionRepository.class).inNamespace(ns.name()).withName("infra").edit(r -> {
       r.getSpec().setDecryption(new Decryption("sops", new SecretRef("age")));
       return r;
     });
+    await().atMost(WAIT).untilAsserted(() -> assertThat(condition(client, ns.name(), "infra", "Ready"))
+        .hasValueSatisfying(c -> {
+          assertThat(c.getReason()).isEqualTo("InvalidSecret");
+          assertThat(c.getMessage()).contains("garbage.agekey").doesNotContain("GARBAGEGARBAGE");
+        }));
+    identities(client, ns.name(), only);
+    requestReconcile(client, ns.name(), "infra");
     await().atMost(WAIT).untilAsserted(() -> assertThat(repository(client, ns.name(), "infra").getStatus()
         .getLastAppliedRevision()).as("the same revision, now that the controller holds its key")
         .isEqualTo("main@sha1:" + head));
