@@ -6,6 +6,7 @@ import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.gitfn.api.CommitStatusReport;
 import io.gitfn.api.ConditionedStatus;
+import io.gitfn.api.VerificationStatus;
 import java.util.List;
 
 /** What gitfn last did with a FunctionRepository: kstatus conditions, revisions, inventory and history. */

@@ -4,9 +4,9 @@ import static io.gitfn.api.repository.RepositoryConditionReason.INVALID_SPEC;
 import static io.gitfn.api.repository.RepositoryConditionReason.SUCCEEDED;
 import static io.gitfn.api.repository.RepositoryConditionType.SOURCE_VERIFIED;
 
+import io.gitfn.api.VerificationStatus;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.Verify;
-import io.gitfn.api.repository.VerificationStatus;
 import io.gitfn.reconcile.Result;
 import io.gitfn.reconcile.RevisionSignatures;
 import io.gitfn.reconcile.Step;

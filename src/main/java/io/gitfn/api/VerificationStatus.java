@@ -1,4 +1,4 @@
-package io.gitfn.api.repository;
+package io.gitfn.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
