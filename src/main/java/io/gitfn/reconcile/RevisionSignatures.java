@@ -3,6 +3,7 @@ package io.gitfn.reconcile;
 import static io.gitfn.api.repository.RepositoryConditionReason.INVALID_SECRET;
 import static io.gitfn.api.repository.RepositoryConditionReason.SOURCE_READ_FAILED;
 
+import io.gitfn.api.VerificationStatus;
 import io.gitfn.source.MirrorCache;
 import io.gitfn.source.Revision;
 import io.gitfn.source.SourceException;
@@ -46,11 +47,11 @@ public final class RevisionSignatures {
   /**
    * What to verify.
    *
-   * @param secretField how the spec names the key Secret, for messages ({@code spec.verify.secretRef})
-   * @param lastVerified the commit last verified, for {@code Range}; empty when there is none yet
+   * @param secretField how the resource names the key Secret, for messages ({@code spec.verify.secretRef})
+   * @param last the resource's {@code status.verification}, where {@code Range} starts; null when there is none yet
    */
   public record Request(String namespace, String secretName, String secretField, VerifyMode mode,
-      TrackedSource source, Revision revision, Optional<String> lastVerified) {}
+      TrackedSource source, Revision revision, VerificationStatus last) {}
 
   /**
    * Verifies {@code request}'s revision.
@@ -63,7 +64,8 @@ public final class RevisionSignatures {
     Revision revision = request.revision();
     try {
       return MirrorSignatures.verify(mirrors, request.source().url(), request.source().credentials(), revision,
-          request.mode(), verifier, request.lastVerified());
+          request.mode(), verifier, request.mode() == VerifyMode.Range ? VerifiedRevisions.rangeStart(request.last())
+              : Optional.empty());
     } catch (SourceException e) {
       if (Failures.stalls(e)) {
         throw StepFailure.stalled(SOURCE_READ_FAILED, "cannot verify " + revision + ": " + Failures.message(e));

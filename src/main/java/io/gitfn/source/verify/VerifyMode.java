@@ -12,5 +12,19 @@ public enum VerifyMode {
    * Every commit from the last verified revision to the new head, so that an unsigned commit in the middle of a
    * push cannot ride in under a signed one.
    */
-  Range
+  Range;
+
+  /**
+   * The mode spelled {@code text}, as {@code spec.verify.mode} and {@code gitfn.io/verify-mode} spell it.
+   *
+   * @throws IllegalArgumentException naming the modes there are
+   */
+  public static VerifyMode named(String text) {
+    for (VerifyMode mode : values()) {
+      if (mode.name().equals(text)) {
+        return mode;
+      }
+    }
+    throw new IllegalArgumentException("`" + text + "` is not HEAD, Tag, TagAndHEAD or Range");
+  }
 }
