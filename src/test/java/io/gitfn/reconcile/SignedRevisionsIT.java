@@ -25,14 +25,12 @@ import io.gitfn.testbed.git.BareRepository;
 import io.gitfn.testbed.git.GitClient;
 import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;
+import io.gitfn.testbed.git.SigningKey;
 import io.gitfn.testbed.git.WorkingCopy;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,16 +53,16 @@ class SignedRevisionsIT {
   private static KubeTestBed testBed;
 
   @TempDir static Path keys;
-  static Path alice;
-  static Path mallory;
-  static Path forge;
+  static SigningKey alice;
+  static SigningKey mallory;
+  static SigningKey forge;
 
   @BeforeAll
   static void start(KubeTestBed bed) throws Exception {
     testBed = bed;
-    alice = sshKey("alice", "alice@gitfn.invalid");
-    mallory = sshKey("mallory", "mallory@gitfn.invalid");
-    forge = sshKey("web-flow", "noreply@forge.invalid");
+    alice = SigningKey.generate(keys, "alice", "alice@gitfn.invalid");
+    mallory = SigningKey.generate(keys, "mallory", "mallory@gitfn.invalid");
+    forge = SigningKey.generate(keys, "web-flow", "noreply@forge.invalid");
     running = ControllerUnderTest.start(bed, "signed", ControllerSettings.defaults());
   }
 
@@ -79,9 +77,9 @@ class SignedRevisionsIT {
       throws Exception {
     WorkingCopy copy = git.clone(http.url(repository.name()));
     copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml());
-    String signed = signedCommit(copy, alice, "v1");
+    String signed = alice.commit(copy, "v1");
     copy.push();
-    setUp(client, ns.name(), http, Map.of("alice.sshpub", publicLine(alice)));
+    setUp(client, ns.name(), http, Map.of("alice.sshpub", alice.publicLine()));
     create(client, ns.name(), "infra", http.url(repository.name()),
         Map.of("verify", Map.of("mode", "HEAD", "secretRef", Map.of("name", "trusted"))));
 
@@ -89,7 +87,7 @@ class SignedRevisionsIT {
       assertThat(version(client, ns.name(), "hello")).isEqualTo("v1");
       VerificationStatus verified = repository(client, ns.name(), "infra").getStatus().getVerification();
       assertThat(verified.getRevision()).isEqualTo("main@sha1:" + signed);
-      assertThat(verified.getKeyFingerprint()).isEqualTo(fingerprint(alice));
+      assertThat(verified.getKeyFingerprint()).isEqualTo(alice.fingerprint());
       assertThat(verified.getSigner()).contains("alice@gitfn.invalid");
       assertThat(condition(client, ns.name(), "infra", "SourceVerified")).hasValueSatisfying(c -> {
         assertThat(c.getStatus()).isEqualTo("True");
@@ -98,7 +96,7 @@ class SignedRevisionsIT {
     });
     SyncRecord applied = repository(client, ns.name(), "infra").getStatus().getHistory().get(0);
     assertThat(applied.getOutcome()).isEqualTo("Applied");
-    assertThat(applied.getKeyFingerprint()).isEqualTo(fingerprint(alice));
+    assertThat(applied.getKeyFingerprint()).isEqualTo(alice.fingerprint());
 
     copy.write("functions/hello.yaml", function("hello", NODEJS22, "v2").toYaml());
     String unsigned = copy.commit("v2, unsigned");
@@ -107,21 +105,21 @@ class SignedRevisionsIT {
     assertRefused(client, ns.name(), "UnsignedCommit", unsigned, signed);
 
     copy.write("functions/hello.yaml", function("hello", NODEJS22, "v3").toYaml());
-    String byMallory = signedCommit(copy, mallory, "v3, signed by a key nobody trusts");
+    String byMallory = mallory.commit(copy, "v3, signed by a key nobody trusts");
     copy.push();
     requestReconcile(client, ns.name(), "infra");
     Condition unknown = assertRefused(client, ns.name(), "UnknownKey", byMallory, signed);
-    assertThat(unknown.getMessage()).contains(fingerprint(mallory));
+    assertThat(unknown.getMessage()).contains(mallory.fingerprint());
 
     // Trusting Mallory's key in the Secret is what a person does to let the revision in; the next pass sees it.
-    String mallorysKey = publicLine(mallory);
+    String mallorysKey = mallory.publicLine();
     client.secrets().inNamespace(ns.name()).withName("trusted").edit(s -> new SecretBuilder(s)
         .addToStringData("mallory.sshpub", mallorysKey).build());
     requestReconcile(client, ns.name(), "infra");
     await().atMost(WAIT).untilAsserted(() -> {
       assertThat(version(client, ns.name(), "hello")).isEqualTo("v3");
       assertThat(repository(client, ns.name(), "infra").getStatus().getVerification().getKeyFingerprint())
-          .isEqualTo(fingerprint(mallory));
+          .isEqualTo(mallory.fingerprint());
     });
   }
 
@@ -131,9 +129,9 @@ class SignedRevisionsIT {
       throws Exception {
     WorkingCopy copy = git.clone(http.url(repository.name()));
     copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml());
-    String first = signedCommit(copy, alice, "v1");
+    String first = alice.commit(copy, "v1");
     copy.push();
-    setUp(client, ns.name(), http, Map.of("alice.sshpub", publicLine(alice)));
+    setUp(client, ns.name(), http, Map.of("alice.sshpub", alice.publicLine()));
     create(client, ns.name(), "infra", http.url(repository.name()),
         Map.of("verify", Map.of("mode", "Range", "secretRef", Map.of("name", "trusted"))));
     await().atMost(WAIT).untilAsserted(() -> assertThat(version(client, ns.name(), "hello")).isEqualTo("v1"));
@@ -143,7 +141,7 @@ class SignedRevisionsIT {
     copy.write("functions/hello.yaml", function("hello", NODEJS22, "v2").toYaml());
     String unsigned = copy.commit("v2, unsigned");
     copy.write("functions/hello.yaml", function("hello", NODEJS22, "v3").toYaml());
-    signedCommit(copy, alice, "v3, signed on top");
+    alice.commit(copy, "v3, signed on top");
     copy.push();
     running = ControllerUnderTest.start(testBed, "signed-again", ControllerSettings.defaults());
     requestReconcile(client, ns.name(), "infra");
@@ -156,9 +154,9 @@ class SignedRevisionsIT {
     // Signing the commit in the middle (a rewrite of the branch) lets the range through.
     copy.git("reset", "--quiet", "--hard", first);
     copy.write("functions/hello.yaml", function("hello", NODEJS22, "v2").toYaml());
-    signedCommit(copy, alice, "v2, signed");
+    alice.commit(copy, "v2, signed");
     copy.write("functions/hello.yaml", function("hello", NODEJS22, "v3").toYaml());
-    String head = signedCommit(copy, alice, "v3, signed");
+    String head = alice.commit(copy, "v3, signed");
     copy.git("push", "--quiet", "--force", "origin", "HEAD");
     requestReconcile(client, ns.name(), "infra");
     await().atMost(WAIT).untilAsserted(() -> {
@@ -175,9 +173,9 @@ class SignedRevisionsIT {
     WorkingCopy copy = git.clone(http.url(repository.name()));
     copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml());
     copy.commit("v1, the commit itself unsigned");
-    String tag = signedTag(copy, alice, "v1.0.0");
+    String tag = alice.tag(copy, "v1.0.0");
     copy.push("HEAD", "refs/tags/v1.0.0");
-    setUp(client, ns.name(), http, Map.of("alice.sshpub", publicLine(alice)));
+    setUp(client, ns.name(), http, Map.of("alice.sshpub", alice.publicLine()));
     client.resource(client.getKubernetesSerialization().unmarshal("""
         ---
         {apiVersion: gitfn.io/v1alpha1, kind: FunctionRepository, metadata: {name: infra, namespace: %s},
@@ -205,10 +203,10 @@ class SignedRevisionsIT {
       throws Exception {
     WorkingCopy copy = git.clone(http.url(repository.name()));
     copy.write("functions/hello.yaml", function("hello", NODEJS22, "v1").toYaml());
-    String base = signedCommit(copy, alice, "v1");
+    String base = alice.commit(copy, "v1");
     copy.push();
-    setUp(client, ns.name(), http, Map.of("alice.sshpub", publicLine(alice),
-        "web-flow.forge.sshpub", publicLine(forge)));
+    setUp(client, ns.name(), http, Map.of("alice.sshpub", alice.publicLine(),
+        "web-flow.forge.sshpub", forge.publicLine()));
     create(client, ns.name(), "infra", http.url(repository.name()),
         Map.of("verify", Map.of("mode", "HEAD", "secretRef", Map.of("name", "trusted"))));
     await().atMost(WAIT).untilAsserted(() -> assertThat(version(client, ns.name(), "hello")).isEqualTo("v1"));
@@ -216,7 +214,7 @@ class SignedRevisionsIT {
     // A pull request whose one commit is signed, merged in the forge's web UI: the forge signs the merge.
     copy.git("checkout", "--quiet", "-b", "signed-branch");
     copy.write("functions/hello.yaml", function("hello", NODEJS22, "v2").toYaml());
-    signedCommit(copy, alice, "v2");
+    alice.commit(copy, "v2");
     String merge = webMerge(copy, "signed-branch");
     copy.push();
     requestReconcile(client, ns.name(), "infra");
@@ -224,7 +222,7 @@ class SignedRevisionsIT {
       assertThat(version(client, ns.name(), "hello")).isEqualTo("v2");
       VerificationStatus verified = repository(client, ns.name(), "infra").getStatus().getVerification();
       assertThat(verified.getRevision()).isEqualTo("main@sha1:" + merge);
-      assertThat(verified.getKeyFingerprint()).isEqualTo(fingerprint(forge));
+      assertThat(verified.getKeyFingerprint()).isEqualTo(forge.fingerprint());
     });
 
     // The same with an unsigned commit: the forge's signature vouches for nothing it did not check.
@@ -280,50 +278,10 @@ class SignedRevisionsIT {
         .endMetadata().withStringData(trusted).build()).create();
   }
 
-  private static String signedCommit(WorkingCopy copy, Path key, String message) {
-    copy.git("add", "--all");
-    copy.git("-c", "gpg.format=ssh", "-c", "user.signingkey=" + key, "commit", "--quiet", "--allow-empty", "-S",
-        "--message", message);
-    return copy.head();
-  }
-
-  private static String signedTag(WorkingCopy copy, Path key, String name) {
-    copy.git("-c", "gpg.format=ssh", "-c", "user.signingkey=" + key, "tag", "-s", name, "-m", "release " + name);
-    return copy.git("rev-parse", "refs/tags/" + name).strip();
-  }
-
   /** What a forge's merge button does: a merge commit into main, signed with the forge's key. */
   private static String webMerge(WorkingCopy copy, String branch) {
     copy.git("checkout", "--quiet", "main");
-    copy.git("-c", "gpg.format=ssh", "-c", "user.signingkey=" + forge, "merge", "--quiet", "--no-ff", "-S",
-        "--message", "Merge pull request from " + branch, branch);
+    forge.git(copy, "merge", "--quiet", "--no-ff", "-S", "--message", "Merge pull request from " + branch, branch);
     return copy.head();
-  }
-
-  private static Path sshKey(String name, String comment) throws IOException, InterruptedException {
-    Path key = keys.resolve(name);
-    Process process = new ProcessBuilder("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", comment, "-f",
-        key.toString()).redirectErrorStream(true).start();
-    byte[] output = process.getInputStream().readAllBytes();
-    if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
-      throw new IllegalStateException("ssh-keygen failed (it makes the test's keys): " + new String(output));
-    }
-    return key;
-  }
-
-  private static String publicLine(Path key) throws IOException {
-    return Files.readString(Path.of(key + ".pub")).strip();
-  }
-
-  /** The key's SHA256 fingerprint as {@code ssh-keygen -l} prints it. */
-  private static String fingerprint(Path key) {
-    try {
-      Process process = new ProcessBuilder("ssh-keygen", "-l", "-E", "sha256", "-f", key + ".pub").start();
-      String line = new String(process.getInputStream().readAllBytes()).strip();
-      process.waitFor(30, TimeUnit.SECONDS);
-      return line.split(" ")[1];
-    } catch (IOException | InterruptedException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }
