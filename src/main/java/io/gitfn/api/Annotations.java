@@ -51,6 +51,20 @@ public final class Annotations {
   /** With {@link #COMMIT_STATUS_SECRET}: the forge's API base, where it is not where gitfn derives it. */
   public static final String COMMIT_STATUS_API_URL = "gitfn.io/commit-status-api-url";
 
+  /**
+   * On a Function with a Git source: what must be signed before a revision is built, {@code HEAD}, {@code Tag},
+   * {@code TagAndHEAD} or {@code Range}, as a FunctionRepository's {@code spec.verify.mode} (whose schema a
+   * Function lacks: its spec stays Kyma's). {@code HEAD} when only {@link #VERIFY_SECRET} is set; without it, or
+   * with another value, the spec is invalid.
+   */
+  public static final String VERIFY_MODE = "gitfn.io/verify-mode";
+
+  /**
+   * On a Function with a Git source: the Secret of its namespace holding the keys its revisions must be signed with,
+   * laid out as a FunctionRepository's {@code spec.verify.secretRef}.
+   */
+  public static final String VERIFY_SECRET = "gitfn.io/verify-secret";
+
   /** On a Function read from Git: the file or folder of the repository it came from. */
   public static final String SOURCE_PATH = "gitfn.io/source-path";
 

@@ -22,8 +22,8 @@ import java.util.Optional;
 /**
  * Verifies the signatures of a fetched revision with the keys of the resource that tracks it: reads the resource's
  * key Secret, then checks the revision in the mirror (the commit, its tag, or every commit since the last verified
- * one). It holds nothing of a resource's own, so a Git-sourced Function can verify through it as a
- * FunctionRepository does (not wired for Functions yet).
+ * one). It holds nothing of a resource's own: a FunctionRepository ({@code spec.verify}) and a Git-sourced
+ * Function (its {@code gitfn.io/verify-*} annotations) verify through it alike.
  *
  * <p>Keys are read and parsed on every call, per resource: nothing is shared between tenants or kept between
  * passes, so a restart costs nothing and a key removed from the Secret is distrusted at the next pass.

@@ -11,6 +11,12 @@ public final class ConditionReason {
   public static final String SOURCE_UPDATE_FAILED = "SourceUpdateFailed";
   /** gitfn's addition: the pinned revision has no known-good image in the history. */
   public static final String PINNED_REVISION_UNKNOWN = "PinnedRevisionUnknown";
+  /**
+   * gitfn's addition: the Git source's revision did not verify with the keys of {@code gitfn.io/verify-secret}, so
+   * it is not built; the running version stays. The message starts with the failure, such as
+   * {@code UnsignedCommit}.
+   */
+  public static final String SOURCE_VERIFICATION_FAILED = "SourceVerificationFailed";
 
   // BuildReady
   public static final String JOB_CREATED = "JobCreated";

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.model.annotation.LabelSelector;
 import io.fabric8.kubernetes.model.annotation.StatusReplicas;
 import io.gitfn.api.CommitStatusReport;
 import io.gitfn.api.ConditionedStatus;
+import io.gitfn.api.VerificationStatus;
 import java.util.List;
 import java.util.Map;
 
@@ -91,6 +92,11 @@ public class FunctionStatus implements ConditionedStatus {
   @JsonPropertyDescription("For a Git source with the gitfn.io/commit-status-secret annotation: the last commit"
       + " status sent to the forge, and how the forge took it.")
   private CommitStatusReport commitStatus;
+
+  @JsonPropertyDescription("For a Git source with the gitfn.io/verify-mode or gitfn.io/verify-secret annotation: the"
+      + " last revision whose signatures verified. Range verifies the commits after it, so a restarted controller"
+      + " or a new leader starts from the same commit.")
+  private VerificationStatus verification;
 
   @Size(max = HISTORY_LIMIT)
   @JsonPropertyDescription("The latest builds and rollouts, newest first.")
@@ -254,6 +260,14 @@ public class FunctionStatus implements ConditionedStatus {
 
   public void setRollback(AutoRollback rollback) {
     this.rollback = rollback;
+  }
+
+  public VerificationStatus getVerification() {
+    return verification;
+  }
+
+  public void setVerification(VerificationStatus verification) {
+    this.verification = verification;
   }
 
   public CommitStatusReport getCommitStatus() {

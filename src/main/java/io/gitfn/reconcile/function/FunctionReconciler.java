@@ -10,6 +10,7 @@ import io.gitfn.build.BuildSettings;
 import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.reconcile.ForgeReports;
 import io.gitfn.reconcile.RetryLater;
+import io.gitfn.reconcile.RevisionSignatures;
 import io.gitfn.reconcile.SecretData;
 import io.gitfn.reconcile.SourceBinding;
 import io.gitfn.reconcile.StatusWriter;
@@ -87,7 +88,8 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     this.repositories = repositories;
     this.clock = clock;
     this.runner = new StepRunner<>(new FunctionConditions(), writer);
-    this.plan = new PlanStep(sources, mirrors, builds, settings.functionSourceInterval());
+    this.plan = new PlanStep(sources, mirrors, builds, settings.functionSourceInterval(),
+        new RevisionSignatures(sources, mirrors, clock));
     BuildJobs buildJobs = new BuildJobs(client, builds);
     BuildlessSources buildless = new BuildlessSources(client, builds);
     AutoRollbacks rollbacks = new AutoRollbacks(settings.autoRollback(), clock, meters);

@@ -18,6 +18,7 @@ import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.manifest.FunctionRules;
 import io.gitfn.reconcile.Failures;
 import io.gitfn.reconcile.Result;
+import io.gitfn.reconcile.RevisionSignatures;
 import io.gitfn.reconcile.SourceBinding;
 import io.gitfn.reconcile.StepFailure;
 import io.gitfn.source.GitBaseDir;
@@ -41,12 +42,13 @@ import java.util.Optional;
  * <p>An inline source is in the spec. A Git source is bound to the watcher as a FunctionRepository's is
  * ({@link SourceBinding}), so a webhook or a poll of its mirror wakes the Function. Its {@code baseDir} is read from
  * the mirror at the resolved commit ({@link GitBaseDir}), so build Pods never see Git credentials, and a commit
- * elsewhere in the repository keeps the key and builds nothing.
+ * elsewhere in the repository keeps the key and builds nothing. With the {@code gitfn.io/verify-*} annotations a
+ * revision is planned only once its signatures verify ({@link SourceVerification}).
  *
  * <p>A spec that can never build (one that breaks Kyma's rules, as a Function applied with kubectl may; a context
- * over the ConfigMap limit; a bad Git URL or Secret) stalls with InvalidFunctionSpec, naming every broken field; a
- * Secret is looked at again an interval later, since Secrets are not watched. A Git source that cannot be read says
- * SourceUpdateFailed; the watcher wakes the Function when Git changes.
+ * over the ConfigMap limit; a bad Git URL, Secret or verify annotation) stalls with InvalidFunctionSpec, naming every
+ * broken field; a Secret is looked at again an interval later, since Secrets are not watched. A Git source that
+ * cannot be read says SourceUpdateFailed; the watcher wakes the Function when Git changes.
  */
 final class PlanStep implements FunctionStep {
 
@@ -57,13 +59,19 @@ final class PlanStep implements FunctionStep {
   private final BuildSettings builds;
   private final Duration interval;
   private final SourceBinding sources;
+  private final SourceVerification verification;
 
-  /** @param interval how often a Function's Git source is checked without a webhook */
-  PlanStep(SourceBinding sources, MirrorCache mirrors, BuildSettings builds, Duration interval) {
+  /**
+   * @param interval how often a Function's Git source is checked without a webhook
+   * @param signatures verifies a revision for the {@code gitfn.io/verify-*} annotations
+   */
+  PlanStep(SourceBinding sources, MirrorCache mirrors, BuildSettings builds, Duration interval,
+      RevisionSignatures signatures) {
     this.sources = sources;
     this.mirrors = mirrors;
     this.builds = builds;
     this.interval = interval;
+    this.verification = new SourceVerification(signatures, interval);
   }
 
   @Override
@@ -112,6 +120,13 @@ final class PlanStep implements FunctionStep {
     FunctionStatus status = state.status();
     status.setReference(git.getReference());
     status.setBaseDir(git.getBaseDir());
+    Optional<SourceVerification.Asked> verify;
+    try {
+      verify = SourceVerification.asked(fn);
+    } catch (StepFailure.Stalled e) {
+      untrack(fn);
+      throw e;
+    }
     TrackedSource source = track(fn, git);
     Annotations.get(fn, Annotations.REQUESTED_AT).ifPresent(requested -> sources.request(source.id(), requested));
     SourceState known = sources.state(source.id());
@@ -125,6 +140,7 @@ final class PlanStep implements FunctionStep {
       return; // the watcher wakes the Function when the check ends
     }
     Revision revision = known.revision().get();
+    verification.verify(state, verify, source, revision);
     GitBaseDir baseDir = GitBaseDir.read(fn, mirrors.read(source.url(), source.credentials(), revision), builds);
     status.setCommit(revision.sha());
     status.setGitRepository(new GitRepositoryStatus(git.getUrl(), git.getBaseDir(), git.getReference(),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionRuntime;
 import io.gitfn.api.function.TestFunction;
@@ -14,6 +15,7 @@ import io.gitfn.build.RuntimeSource;
 import io.gitfn.manifest.FunctionRules;
 import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.reconcile.Result;
+import io.gitfn.reconcile.RevisionSignatures;
 import io.gitfn.reconcile.SourceBinding;
 import io.gitfn.reconcile.StepFailure;
 import io.gitfn.source.Backoff;
@@ -30,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What an inline Function's spec asks to build, its plan, and ConfigurationReady saying so; a spec that can never
- * build stalls with InvalidFunctionSpec, naming every broken field. Git sources are GitFunctionIT's.
+ * build stalls with InvalidFunctionSpec, naming every broken field, and so do invalid verify annotations. Git sources
+ * are GitFunctionIT's, signed ones GitFunctionVerifyIT's.
  */
 class PlanStepTest {
 
@@ -128,8 +131,22 @@ class PlanStepTest {
     assertThat(state.plan()).isEmpty();
   }
 
+  @Test
+  void aGitSourceWhoseVerifyAnnotationsAreInvalidStallsBeforeAnyRevisionIsReadAndPlansNothing() {
+    Function fn = TestFunction.fromGit("/orders").metadataAnnotation(Annotations.VERIFY_MODE, "Range").build();
+    FunctionState state = Passes.of(fn);
+
+    assertThatThrownBy(() -> step(BUILDS).run(state)).isInstanceOfSatisfying(StepFailure.Stalled.class, stalled -> {
+      assertThat(stalled.reason()).isEqualTo("InvalidFunctionSpec");
+      assertThat(stalled.getMessage()).startsWith("annotation gitfn.io/verify-mode asks for signed revisions");
+    });
+    assertThat(state.plan()).isEmpty();
+    assertThat(state.status().getCommit()).isNull();
+  }
+
   private PlanStep step(BuildSettings builds) {
     SourceBinding sources = new SourceBinding(null, watcher, ControllerSettings.defaults(), Passes.CLOCK, id -> { });
-    return new PlanStep(sources, mirrors, builds, Duration.ofMinutes(1));
+    return new PlanStep(sources, mirrors, builds, Duration.ofMinutes(1),
+        new RevisionSignatures(sources, mirrors, Passes.CLOCK));
   }
 }
