@@ -1,17 +1,21 @@
 package io.gitfn.reconcile;
 
+import static io.gitfn.reconcile.GitFunctions.V1;
+import static io.gitfn.reconcile.GitFunctions.V2;
+import static io.gitfn.reconcile.GitFunctions.WAIT;
+import static io.gitfn.reconcile.GitFunctions.awaitReady;
+import static io.gitfn.reconcile.GitFunctions.condition;
+import static io.gitfn.reconcile.GitFunctions.deployment;
+import static io.gitfn.reconcile.GitFunctions.get;
+import static io.gitfn.reconcile.GitFunctions.hello;
+import static io.gitfn.reconcile.GitFunctions.image;
+import static io.gitfn.reconcile.Repositories.gitSecret;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Annotations;
-import io.gitfn.api.function.AuthType;
 import io.gitfn.api.function.Function;
-import io.gitfn.api.function.TestFunction;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeCluster;
@@ -20,7 +24,6 @@ import io.gitfn.testbed.git.GitClient;
 import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;
 import io.gitfn.testbed.git.WorkingCopy;
-import io.gitfn.workload.DesiredDeployment;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,9 +38,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(GitServers.class)
 class GitFunctionIT {
 
-  private static final Duration WAIT = Duration.ofSeconds(60);
-  private static final String V1 = "module.exports = { main: () => 'v1' };\n";
-  private static final String V2 = "module.exports = { main: () => 'v2' };\n";
   private static ControllerUnderTest running;
 
   @BeforeAll
@@ -180,28 +180,21 @@ class GitFunctionIT {
           assertThat(c.getMessage()).contains("Secret " + ns.name() + "/git not found");
         }));
 
-    createSecret(client, ns, http);
+    gitSecret(client, ns.name(), http);
 
     awaitReady(client, ns, "main@sha1:" + first);
   }
 
   private static void createFunction(KubernetesClient client, TestNamespace ns, GitHttpServer http,
       BareRepository repository) {
-    createSecret(client, ns, http);
+    gitSecret(client, ns.name(), http);
     createFunctionWithoutSecret(client, ns, http, repository);
-  }
-
-  private static void createSecret(KubernetesClient client, TestNamespace ns, GitHttpServer http) {
-    client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("git")
-        .endMetadata().addToStringData("username", http.credentials().username())
-        .addToStringData("password", http.credentials().password()).build()).create();
   }
 
   /** A Function that reads its repository with the Secret {@code git}. */
   private static void createFunctionWithoutSecret(KubernetesClient client, TestNamespace ns, GitHttpServer http,
       BareRepository repository) {
-    client.resource(TestFunction.fromGit(http.url(repository.name()), "main", "functions/hello").named("hello")
-        .inNamespace(ns.name()).uid(null).gitAuth(AuthType.BASIC, "git").build()).create();
+    client.resource(hello(ns, http, repository).build()).create();
   }
 
   /** Sets or removes the pin with a merge patch, as `gitfn rollback function` does: no conflict with the controller. */
@@ -210,39 +203,5 @@ class GitFunctionIT {
     client.resources(Function.class).inNamespace(ns.name()).withName("hello").patch(
         io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
         "{\"metadata\": {\"annotations\": {\"" + Annotations.PINNED_REVISION + "\": " + value + "}}}");
-  }
-
-  /** Waits until the Function runs what it resolved at this revision, and returns it. */
-  private static Function awaitReady(KubernetesClient client, TestNamespace ns, String revision) {
-    await().atMost(WAIT).untilAsserted(() -> {
-      Function fn = get(client, ns);
-      assertThat(fn.getStatus()).isNotNull();
-      assertThat(fn.getStatus().getSourceRevision()).isEqualTo(revision);
-      assertThat(fn.getStatus().getConditions()).allSatisfy(c -> assertThat(c.getStatus())
-          .as(c.getType() + ": " + c.getMessage()).isEqualTo("True")).hasSize(3);
-      assertThat(image(deployment(client, ns))).isEqualTo(fn.getStatus().getImage());
-    });
-    return get(client, ns);
-  }
-
-  private static Condition condition(Function fn, String type) {
-    assertThat(fn.getStatus()).isNotNull();
-    return fn.getStatus().getConditions().stream().filter(c -> c.getType().equals(type)).findFirst()
-        .orElseThrow(() -> new AssertionError("no condition " + type));
-  }
-
-  private static Function get(KubernetesClient client, TestNamespace ns) {
-    return client.resources(Function.class).inNamespace(ns.name()).withName("hello").get();
-  }
-
-  private static Deployment deployment(KubernetesClient client, TestNamespace ns) {
-    Deployment deployment = client.apps().deployments().inNamespace(ns.name()).withName("hello").get();
-    assertThat(deployment).as("Deployment hello").isNotNull();
-    return deployment;
-  }
-
-  private static String image(Deployment deployment) {
-    return deployment.getSpec().getTemplate().getSpec().getContainers().stream()
-        .filter(c -> c.getName().equals(DesiredDeployment.CONTAINER)).findFirst().map(Container::getImage).orElse(null);
   }
 }
