@@ -17,6 +17,7 @@ import io.gitfn.build.ContentKey;
 import io.gitfn.build.FunctionBuildPlan;
 import io.gitfn.reconcile.PassState;
 import io.gitfn.reconcile.function.Rollout.Release;
+import io.gitfn.source.Revision;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import java.time.Clock;
 import java.time.Instant;
@@ -47,6 +48,7 @@ public final class FunctionState extends PassState<Function, FunctionStatus> {
   private AutoRollback holding;
   private boolean rolledOut;
   private String revision;
+  private Revision attempted;
 
   public FunctionState(Function fn, Context<Function> context, Collection<Job> jobs, Clock clock,
       KubernetesSerialization json) {
@@ -121,6 +123,18 @@ public final class FunctionState extends PassState<Function, FunctionStatus> {
 
   void release(Optional<Release> release) {
     this.release = release;
+  }
+
+  /**
+   * The revision of the Git source this pass worked on, whether it was planned or refused (its signatures, its
+   * {@code baseDir}); empty when the pass did not get as far as a revision.
+   */
+  Optional<Revision> attempted() {
+    return Optional.ofNullable(attempted);
+  }
+
+  void attempted(Revision revision) {
+    this.attempted = revision;
   }
 
   /** The quarantine of a version that failed to roll out, while it holds; null otherwise. */

@@ -140,6 +140,7 @@ final class PlanStep implements FunctionStep {
       return; // the watcher wakes the Function when the check ends
     }
     Revision revision = known.revision().get();
+    state.attempted(revision);
     verification.verify(state, verify, source, revision);
     GitBaseDir baseDir = GitBaseDir.read(fn, mirrors.read(source.url(), source.credentials(), revision), builds);
     status.setCommit(revision.sha());

@@ -11,6 +11,7 @@ import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.reconcile.ForgeReports;
 import io.gitfn.reconcile.GitHosts;
 import io.gitfn.reconcile.Result;
+import io.gitfn.source.Revision;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -18,8 +19,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A Git-sourced Function with {@code gitfn.io/commit-status-secret} tells the forge how the commit it is on is doing:
- * pending while it builds and rolls out, success once it runs, failure once a condition is False; a pinned Function,
- * which runs another commit, reports nothing, and so does a Function that does not ask.
+ * pending while it builds and rolls out, success once it runs, failure once a condition is False, on the commit it
+ * refused when it refused one; a pinned Function, which runs another commit, reports nothing, and so does a Function
+ * that does not ask.
  *
  * <p>The forge's API URL here is on a host the controller may not reach, so each report is refused before any Secret
  * is read, and the refusal in {@code status.commitStatus} shows the state it would have sent. Sending is
@@ -92,6 +94,21 @@ class ForgeStepTest {
     step.run(state);
 
     assertThat(state.status().getCommitStatus().getState()).isEqualTo("pending");
+  }
+
+  @Test
+  void aCommitRefusedBeforeItWasPlannedHearsOfTheFailureNotTheCommitThatRuns() {
+    FunctionState state = onCommit();
+    String refused = "e".repeat(40);
+    state.attempted(new Revision("main", refused));
+    conditions(state, "False", "True", "True");
+
+    step.run(state);
+
+    assertThat(state.status().getCommitStatus()).satisfies(shown -> {
+      assertThat(shown.getRevision()).isEqualTo("main@sha1:" + refused);
+      assertThat(shown.getState()).isEqualTo("failure");
+    });
   }
 
   @Test
