@@ -10,15 +10,16 @@ import java.util.Set;
 
 /**
  * Format 1: every document of kind Function in a {@code .yaml}/{@code .yml} file. A SOPS-encrypted Secret is kept
- * as its file holds it ({@link EncryptedSecretReader}); documents of other kinds are noticed and skipped. A Function
- * document must match the schema exactly, so a misspelt field is an error.
+ * as its file holds it ({@link EncryptedSecretReader}), a ConfigMap once checked ({@link ConfigMapReader}); documents
+ * of other kinds are noticed and skipped. A Function document must match the schema exactly, so a misspelt field is
+ * an error.
  */
 final class FunctionDocumentReader {
 
   static final String API_VERSION = Function.GROUP + "/" + Function.VERSION;
 
   List<Candidate> read(String file, String text, List<ManifestError> errors, List<ManifestNotice> notices,
-      List<EncryptedDocument> secrets) {
+      List<EncryptedDocument> secrets, List<DeclaredConfigMap> configMaps) {
     List<Candidate> candidates = new ArrayList<>();
     List<YamlDocument> documents = YamlFile.parse(file, text, errors);
     for (YamlDocument document : documents) {
@@ -37,6 +38,10 @@ final class FunctionDocumentReader {
       }
       if (kind.equals("Secret") && apiVersion.equals("v1")) {
         notices.add(EncryptedSecretReader.plainSecret(document));
+        continue;
+      }
+      if (ConfigMapReader.isConfigMap(tree)) {
+        ConfigMapReader.read(document, errors).ifPresent(configMaps::add);
         continue;
       }
       if (!kind.equals("Function") || !apiVersion.startsWith(Function.GROUP + "/")) {

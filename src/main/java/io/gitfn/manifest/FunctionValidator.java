@@ -285,7 +285,7 @@ final class FunctionValidator {
     }
   }
 
-  private static void checkLabels(
+  static void checkLabels(
       Map<String, String> labels, String field, boolean reservedPrefix, List<Violation> violations) {
     if (labels == null) {
       return;
@@ -298,7 +298,7 @@ final class FunctionValidator {
     }
   }
 
-  private static void checkAnnotations(
+  static void checkAnnotations(
       Map<String, String> annotations, String field, boolean reservedPrefix, List<Violation> violations) {
     if (annotations == null) {
       return;

@@ -28,9 +28,10 @@ record Lines(Map<String, Integer> byPath, int documentLine) {
     return documentLine;
   }
 
-  // spec.labels[app.kubernetes.io/name] is stored as spec.labels.app.kubernetes.io/name.
+  // spec.labels[app.kubernetes.io/name] is stored as spec.labels.app.kubernetes.io/name, data[1.conf] as
+  // data.1.conf; only an index, spec.env[0], stays in brackets.
   private static String dotted(String field) {
-    return field.replaceAll("\\[([^\\]0-9][^\\]]*)\\]", ".$1");
+    return field.replaceAll("\\[(?!\\d+\\])([^\\]]+)\\]", ".$1");
   }
 
   private static String parent(String path) {

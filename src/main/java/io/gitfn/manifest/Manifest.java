@@ -6,19 +6,25 @@ import java.util.List;
 
 /**
  * The desired Functions of one revision, sorted by name, each annotated with {@link Annotations#SOURCE_PATH} (the
- * file or folder it came from); its SOPS-encrypted Secrets, still encrypted, sorted by file; and what the reader
- * skipped.
+ * file or folder it came from); its SOPS-encrypted Secrets, still encrypted, sorted by file; its ConfigMaps, checked
+ * and sorted by name; and what the reader skipped.
  */
 public record Manifest(List<Function> functions, List<ManifestNotice> notices,
-    List<EncryptedDocument> encryptedSecrets) {
+    List<EncryptedDocument> encryptedSecrets, List<DeclaredConfigMap> configMaps) {
 
   public Manifest {
     functions = List.copyOf(functions);
     notices = List.copyOf(notices);
     encryptedSecrets = List.copyOf(encryptedSecrets);
+    configMaps = List.copyOf(configMaps);
   }
 
-  /** A revision without encrypted Secrets. */
+  /** A revision without ConfigMaps. */
+  public Manifest(List<Function> functions, List<ManifestNotice> notices, List<EncryptedDocument> encryptedSecrets) {
+    this(functions, notices, encryptedSecrets, List.of());
+  }
+
+  /** A revision of Functions alone. */
   public Manifest(List<Function> functions, List<ManifestNotice> notices) {
     this(functions, notices, List.of());
   }

@@ -9,26 +9,31 @@ package io.gitfn.manifest;
  *     invalid, so that one repository's size costs bounded time and memory
  * @param maxReadBytes the most bytes of files the reader reads from one revision, all files together
  * @param maxFunctions the most Functions one revision may declare
+ * @param maxConfigMaps the most ConfigMaps one revision may declare: a few bytes of YAML make one, and each is kept
+ *     in memory until the revision is applied
  */
-public record ManifestOptions(long maxSourceBytes, int maxFiles, long maxReadBytes, int maxFunctions) {
+public record ManifestOptions(long maxSourceBytes, int maxFiles, long maxReadBytes, int maxFunctions,
+    int maxConfigMaps) {
 
   public static final long DEFAULT_MAX_SOURCE_BYTES = 900L * 1024;
   /** A hundred times what an infra repository of a thousand Functions holds. */
   public static final int DEFAULT_MAX_FILES = 10_000;
   public static final long DEFAULT_MAX_READ_BYTES = 64L << 20;
   public static final int DEFAULT_MAX_FUNCTIONS = 5_000;
+  /** As many as Functions: the ones a Function reads, and a few shared. */
+  public static final int DEFAULT_MAX_CONFIG_MAPS = 5_000;
 
   public ManifestOptions {
     if (maxSourceBytes <= 0) {
       throw new IllegalArgumentException("maxSourceBytes must be positive, not " + maxSourceBytes);
     }
-    if (maxFiles <= 0 || maxReadBytes <= 0 || maxFunctions <= 0) {
+    if (maxFiles <= 0 || maxReadBytes <= 0 || maxFunctions <= 0 || maxConfigMaps <= 0) {
       throw new IllegalArgumentException("manifest limits must be positive");
     }
   }
 
   public ManifestOptions(long maxSourceBytes) {
-    this(maxSourceBytes, DEFAULT_MAX_FILES, DEFAULT_MAX_READ_BYTES, DEFAULT_MAX_FUNCTIONS);
+    this(maxSourceBytes, DEFAULT_MAX_FILES, DEFAULT_MAX_READ_BYTES, DEFAULT_MAX_FUNCTIONS, DEFAULT_MAX_CONFIG_MAPS);
   }
 
   public static ManifestOptions defaults() {
@@ -36,14 +41,18 @@ public record ManifestOptions(long maxSourceBytes, int maxFiles, long maxReadByt
   }
 
   public ManifestOptions withMaxFiles(int files) {
-    return new ManifestOptions(maxSourceBytes, files, maxReadBytes, maxFunctions);
+    return new ManifestOptions(maxSourceBytes, files, maxReadBytes, maxFunctions, maxConfigMaps);
   }
 
   public ManifestOptions withMaxReadBytes(long bytes) {
-    return new ManifestOptions(maxSourceBytes, maxFiles, bytes, maxFunctions);
+    return new ManifestOptions(maxSourceBytes, maxFiles, bytes, maxFunctions, maxConfigMaps);
   }
 
   public ManifestOptions withMaxFunctions(int functions) {
-    return new ManifestOptions(maxSourceBytes, maxFiles, maxReadBytes, functions);
+    return new ManifestOptions(maxSourceBytes, maxFiles, maxReadBytes, functions, maxConfigMaps);
+  }
+
+  public ManifestOptions withMaxConfigMaps(int configMaps) {
+    return new ManifestOptions(maxSourceBytes, maxFiles, maxReadBytes, maxFunctions, configMaps);
   }
 }

@@ -19,8 +19,8 @@ import java.util.TreeSet;
 
 /**
  * Reads the desired Functions of one revision from a folder of its tree, in three formats: Function YAML
- * documents, Kyma CLI folders ({@code config.yaml}) and plain function folders; and its SOPS-encrypted Secrets,
- * kept encrypted. Pure: it sees files only through
+ * documents, Kyma CLI folders ({@code config.yaml}) and plain function folders; its SOPS-encrypted Secrets, kept
+ * encrypted; and its ConfigMaps. Pure: it sees files only through
  * the {@link SourceTree} it is given.
  *
  * <p>All or nothing: any error in any file rejects the whole revision, and every error is reported at once.
@@ -58,6 +58,7 @@ public final class ManifestReader {
     List<ManifestError> errors = new ArrayList<>();
     List<ManifestNotice> notices = new ArrayList<>();
     List<EncryptedDocument> secrets = new ArrayList<>();
+    List<DeclaredConfigMap> configMaps = new ArrayList<>();
 
     List<String> listed = tree.list(root, options.maxFiles());
     if (listed.size() > options.maxFiles()) {
@@ -93,7 +94,16 @@ public final class ManifestReader {
     }
     for (String file : files.all()) {
       if (isYaml(file) && !taken.contains(file) && !RepoPaths.name(file).equals(KymaConfigReader.FILE_NAME)) {
-        files.text(file).ifPresent(text -> candidates.addAll(documents.read(file, text, errors, notices, secrets)));
+        files.text(file).ifPresent(text -> candidates.addAll(documents.read(file, text, errors, notices, secrets,
+            configMaps)));
+      }
+      if (configMaps.size() > options.maxConfigMaps()) {
+        // Each is kept whole until the revision is applied: stop before a few bytes per document add up.
+        errors.add(new ManifestError(RepoPaths.shown(root), 0, null, "declares more than "
+            + options.maxConfigMaps() + " ConfigMaps, the most one revision may declare; split them over several"
+            + " FunctionRepositories"));
+        configMaps.clear();
+        break;
       }
     }
 
@@ -111,6 +121,7 @@ public final class ManifestReader {
       }
     }
     checkUniqueNames(candidates, errors);
+    checkUniqueConfigMapNames(configMaps, errors);
     if (!errors.isEmpty()) {
       List<ManifestError> sorted = new ArrayList<>(new LinkedHashSet<>(errors));
       sorted.sort(ManifestError.BY_PLACE);
@@ -133,7 +144,8 @@ public final class ManifestReader {
       functions.add(function);
     }
     functions.sort(Comparator.comparing(f -> f.getMetadata().getName()));
-    return new Manifest(functions, notices, secrets);
+    configMaps.sort(Comparator.comparing(DeclaredConfigMap::name));
+    return new Manifest(functions, notices, secrets, configMaps);
   }
 
   private IgnoreRules ignoreRules(SourceTree tree, List<String> listed, List<String> patterns, String root,
@@ -166,6 +178,19 @@ public final class ManifestReader {
         ManifestError there = earlier.origin().error("metadata.name", "");
         errors.add(candidate.origin().error("metadata.name", "Function `" + name + "` is also defined in "
             + there.file() + (there.line() > 0 ? ":" + there.line() : "") + "; Function names must be unique"));
+      }
+    }
+  }
+
+  /** Two ConfigMaps of one name would be one object in the repository's namespace, the last applied winning. */
+  private static void checkUniqueConfigMapNames(List<DeclaredConfigMap> configMaps, List<ManifestError> errors) {
+    Map<String, DeclaredConfigMap> first = new HashMap<>();
+    for (DeclaredConfigMap configMap : configMaps) {
+      DeclaredConfigMap earlier = first.putIfAbsent(configMap.name(), configMap);
+      if (earlier != null) {
+        errors.add(new ManifestError(configMap.file(), configMap.line(), "metadata.name", "ConfigMap `"
+            + configMap.name() + "` is also declared in " + earlier.file() + ":" + earlier.line()
+            + "; ConfigMap names must be unique"));
       }
     }
   }

@@ -1,0 +1,41 @@
+package io.gitfn.manifest;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import java.util.Objects;
+
+/**
+ * A ConfigMap of the revision, checked as Kubernetes would check it and with no key of the controller's: its name,
+ * labels, annotations, {@code data}, {@code binaryData} (base64, as the API takes it) and {@code immutable}. Its
+ * namespace is as the file has it, or none: only the controller knows the repository's namespace, which is the one
+ * a ConfigMap may name.
+ *
+ * @param line the 1-based line its document starts on, for messages
+ * @param configMap copied in and out, so that no caller changes what another reads
+ */
+public record DeclaredConfigMap(String file, int line, ConfigMap configMap) {
+
+  public DeclaredConfigMap {
+    Objects.requireNonNull(file, "file");
+    if (line < 0) {
+      throw new IllegalArgumentException("line must be 0 (none) or more, not " + line);
+    }
+    Objects.requireNonNull(configMap.getMetadata().getName(), "configMap's name");
+    configMap = new ConfigMapBuilder(configMap).build();
+  }
+
+  @Override
+  public ConfigMap configMap() {
+    return new ConfigMapBuilder(configMap).build();
+  }
+
+  public String name() {
+    return configMap.getMetadata().getName();
+  }
+
+  /** Its place and name, not its data, which may be a megabyte. */
+  @Override
+  public String toString() {
+    return "DeclaredConfigMap[" + file + (line > 0 ? ":" + line : "") + ", " + name() + "]";
+  }
+}
