@@ -14,6 +14,7 @@ import io.gitfn.build.BuildContextTooLargeException;
 import io.gitfn.build.BuildSettings;
 import io.gitfn.build.ImageBuilder;
 import io.gitfn.build.FunctionBuildPlan;
+import io.gitfn.manifest.DeclaredConfigMap;
 import io.gitfn.manifest.EncryptedDocument;
 import io.gitfn.manifest.InvalidManifestException;
 import io.gitfn.manifest.Manifest;
@@ -66,6 +67,8 @@ import picocli.CommandLine;
  *
  * <p>Its SOPS-encrypted Secrets come first, each with its values masked ({@link MaskedSecret}); with
  * {@code --age-identity} they are decrypted in memory, as the controller will, and printed as they would be applied.
+ * Its ConfigMaps follow, in the namespace {@code -n} names, as a FunctionRepository there places them
+ * ({@link DeclaredConfigMap#in}).
  *
  * <p>With {@code --with-workloads} each Function is followed by the children the Function controller would create
  * for it on a fresh cluster ({@link FunctionChildren}), less the owner references and UID label that only a live
@@ -74,8 +77,8 @@ import picocli.CommandLine;
 @Command(
     name = "render",
     mixinStandardHelpOptions = true,
-    description = "Print the Functions and encrypted Secrets that a folder or a Git repository declares, without a"
-        + " cluster.",
+    description = "Print the Functions, ConfigMaps and encrypted Secrets that a folder or a Git repository declares,"
+        + " without a cluster.",
     footerHeading = "%nWith --with-workloads:%n",
     footer = {
         "Each Function is followed by the ConfigMap and install Job of its dependencies when the registry lacks"
@@ -97,12 +100,17 @@ import picocli.CommandLine;
             + " them) render decrypts them in memory as the controller would, checks them (a namespace they name must"
             + " be -n's) and prints each as it would be applied, stringData folded into base64 data: the values"
             + " appear on stdout. A file that does not decrypt, or is not a Secret the controller applies, exits 1"
-            + " naming the file and the reason."},
+            + " naming the file and the reason.",
+        "%nConfigMaps:",
+        "A ConfigMap (v1) is printed after the encrypted Secrets and before the Functions, checked as the controller"
+            + " checks it (its data are strings: quote an unquoted number or true) and in the namespace of -n, as the"
+            + " FunctionRepository there applies it: one that names another namespace exits 1. Like the Functions,"
+            + " it has none of the gitfn.io/ labels the controller adds to know it as the repository's."},
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:the Functions and Secrets were printed",
-        "1:the revision is invalid, or with --with-workloads the controller would refuse a Function's spec, or with"
-            + " --age-identity an encrypted Secret does not decrypt or is not one the controller applies; the errors"
-            + " are on stderr",
+    exitCodeList = {"0:the Functions, ConfigMaps and Secrets were printed",
+        "1:the revision is invalid, or a ConfigMap names another namespace than -n, or with --with-workloads the"
+            + " controller would refuse a Function's spec, or with --age-identity an encrypted Secret does not decrypt"
+            + " or is not one the controller applies; the errors are on stderr",
         "2:the folder or repository could not be read, or the options do not go together"})
 final class RenderCommand implements Callable<Integer> {
 
@@ -169,9 +177,10 @@ final class RenderCommand implements Callable<Integer> {
   String dependencyCacheClaim;
 
   @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
-      description = "With --with-workloads: the namespace of Functions that name none, as a FunctionRepository"
-          + " places them in its own; their children and image names use it. With --age-identity: the namespace"
-          + " of the encrypted Secrets, which they may name but not change. Default: ${DEFAULT-VALUE}.")
+      description = "The namespace of the FunctionRepository that would apply the revision: its ConfigMaps, and with"
+          + " --age-identity its encrypted Secrets, go there, and may name it but not another. With"
+          + " --with-workloads: the namespace of Functions that name none; their children and image names use it."
+          + " Default: ${DEFAULT-VALUE}.")
   String namespace = "default";
 
   @Option(names = "--age-identity", paramLabel = "FILE",
@@ -233,7 +242,17 @@ final class RenderCommand implements Callable<Integer> {
       }
       Manifest manifest = render();
       manifest.notices().forEach(notice -> err.println("notice: " + notice));
-      return print(secrets(manifest.encryptedSecrets(), identities, err), manifest.functions(), out, err);
+      List<HasMetadata> first = new ArrayList<>(secrets(manifest.encryptedSecrets(), identities, err));
+      List<ManifestError> elsewhere = manifest.configMaps().stream()
+          .flatMap(configMap -> configMap.refusedIn(namespace).stream()).toList();
+      if (!elsewhere.isEmpty()) {
+        err.println("a ConfigMap names another namespace than the repository's; nothing would be applied:");
+        elsewhere.forEach(err::println);
+        printNamespaceChecked(err);
+        return INVALID;
+      }
+      manifest.configMaps().forEach(configMap -> first.add(configMap.in(namespace)));
+      return print(first, manifest.functions(), out, err);
     } catch (InvalidManifestException e) {
       err.println("the revision is invalid; nothing would be applied:");
       e.errors().stream().map(ManifestError::toString).forEach(err::println);
@@ -241,10 +260,8 @@ final class RenderCommand implements Callable<Integer> {
     } catch (SecretException e) {
       err.println("an encrypted Secret cannot be applied (" + e.reason().value() + "); nothing would be applied:");
       err.println(e.getMessage());
-      if (e.reason() == SecretException.Reason.INVALID_SECRET
-          && !spec.commandLine().getParseResult().hasMatchedOption("--namespace")) {
-        err.println("(checked as a FunctionRepository in namespace " + namespace + " would check them; -n NS names"
-            + " the repository's namespace)");
+      if (e.reason() == SecretException.Reason.INVALID_SECRET) {
+        printNamespaceChecked(err);
       }
       return INVALID;
     } catch (IOException | SourceException | IllegalArgumentException e) {
@@ -261,6 +278,14 @@ final class RenderCommand implements Callable<Integer> {
     }
   }
 
+  /** Says which namespace a refusal was checked against, when it is the default rather than the user's. */
+  private void printNamespaceChecked(PrintWriter err) {
+    if (!spec.commandLine().getParseResult().hasMatchedOption("--namespace")) {
+      err.println("(checked as a FunctionRepository in namespace " + namespace + " would check them; -n NS names"
+          + " the repository's namespace)");
+    }
+  }
+
   private void checkWorkloadOptions() {
     CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
     for (String option : List.of("--registry", "--builder", "--insecure-registry", "--build-mode",
@@ -269,11 +294,7 @@ final class RenderCommand implements Callable<Integer> {
         throw new CommandLine.ParameterException(spec.commandLine(), option + " applies with --with-workloads");
       }
     }
-    if (!withWorkloads && ageIdentity == null && parsed.hasMatchedOption("--namespace")) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          "--namespace applies with --with-workloads or --age-identity");
-    }
-    if (ageIdentity != null && KubernetesNames.namespace(namespace).isPresent()) {
+    if (KubernetesNames.namespace(namespace).isPresent()) {
       throw new CommandLine.ParameterException(spec.commandLine(),
           "--namespace: " + KubernetesNames.namespace(namespace).get());
     }
@@ -320,18 +341,18 @@ final class RenderCommand implements Callable<Integer> {
     return masked;
   }
 
-  /** {@link #print(List, List, PrintWriter, PrintWriter)} of a revision without encrypted Secrets. */
+  /** {@link #print(List, List, PrintWriter, PrintWriter)} of a revision of Functions alone. */
   int print(List<Function> functions, PrintWriter out, PrintWriter err) {
     return print(List.of(), functions, out, err);
   }
 
   /**
-   * Prints the Secrets, then the Functions, each followed by its children with {@code --with-workloads}; returns the
-   * exit code. Like an invalid revision, a spec the controller would refuse prints nothing on stdout and every
-   * error on stderr.
+   * Prints {@code first} (the Secrets and ConfigMaps, as they would be applied), then the Functions, each followed by
+   * its children with {@code --with-workloads}; returns the exit code. Like an invalid revision, a spec the
+   * controller would refuse prints nothing on stdout and every error on stderr.
    */
-  int print(List<Secret> secrets, List<Function> functions, PrintWriter out, PrintWriter err) {
-    List<HasMetadata> documents = new ArrayList<>(secrets);
+  int print(List<? extends HasMetadata> first, List<Function> functions, PrintWriter out, PrintWriter err) {
+    List<HasMetadata> documents = new ArrayList<>(first);
     List<String> refused = new ArrayList<>();
     BuildSettings builds = buildSettings();
     for (Function function : functions) {

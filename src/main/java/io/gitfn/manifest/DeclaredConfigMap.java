@@ -3,6 +3,7 @@ package io.gitfn.manifest;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A ConfigMap of the revision, checked as Kubernetes would check it and with no key of the controller's: its name,
@@ -31,6 +32,30 @@ public record DeclaredConfigMap(String file, int line, ConfigMap configMap) {
 
   public String name() {
     return configMap.getMetadata().getName();
+  }
+
+  /**
+   * Why a FunctionRepository in {@code namespace} does not apply it, or empty: a repository's ConfigMaps go to its
+   * own namespace, which one may name but not change.
+   */
+  public Optional<ManifestError> refusedIn(String namespace) {
+    String named = configMap.getMetadata().getNamespace();
+    if (named == null || named.equals(namespace)) {
+      return Optional.empty();
+    }
+    return Optional.of(new ManifestError(file, line, "metadata.namespace", "is `" + named + "`, not `" + namespace
+        + "`, the namespace of the FunctionRepository; a repository's ConfigMaps go to its own namespace: remove"
+        + " metadata.namespace or set it to " + namespace));
+  }
+
+  /** The ConfigMap as a FunctionRepository in {@code namespace} applies it: in that namespace. */
+  public ConfigMap in(String namespace) {
+    refusedIn(namespace).ifPresent(refused -> {
+      throw new IllegalArgumentException(refused.toString());
+    });
+    ConfigMap placed = configMap();
+    placed.getMetadata().setNamespace(namespace);
+    return placed;
   }
 
   /** Its place and name, not its data, which may be a megabyte. */

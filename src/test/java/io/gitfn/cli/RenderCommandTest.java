@@ -421,19 +421,16 @@ class RenderCommandTest {
   }
 
   @Test
-  void registryAndNamespaceNeedWithWorkloads() throws Exception {
+  void registryAndBuilderNeedWithWorkloads() throws Exception {
     write("functions/a/handler.js", NODE);
     write("functions/a/package.json", "{}\n");
 
     CliRun registry = render(folder.toString(), "--registry", "registry.example.com");
-    CliRun namespace = render(folder.toString(), "-n", "shop");
     CliRun builder = render(folder.toString(), "--builder", "layered");
 
     assertThat(registry.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(registry.out()).isEmpty();
     assertThat(registry.err()).contains("--registry applies with --with-workloads");
-    assertThat(namespace.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
-    assertThat(namespace.err()).contains("--namespace applies with --with-workloads");
     assertThat(builder.exitCode()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(builder.err()).contains("--builder applies with --with-workloads");
   }

@@ -49,6 +49,27 @@ class RenderIT {
   }
 
   @Test
+  void aConfigMapRendersAsEachCommitDeclaresItInTheRepositorysNamespace(
+      GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
+    WorkingCopy clone = git.clone(http.url(repository.name()));
+    String settings = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: greeting\ndata:\n  GREETING: %s\n";
+    clone.write("infra/greeting.yaml", settings.formatted("hello")).commit("greeting hello");
+    String first = clone.head();
+    clone.write("infra/greeting.yaml", settings.formatted("bonjour")).commit("greeting bonjour");
+    clone.push();
+    String url = "file://" + repository.directory().toAbsolutePath();
+
+    CliRun atMain = render(url, "--path", "infra", "-n", "shop", "--cache-dir", cacheDir.toString());
+    CliRun atFirst = render(url, "--ref", first, "--path", "infra", "-n", "shop", "--cache-dir",
+        cacheDir.toString());
+
+    assertThat(atMain.exitCode()).as(atMain.err()).isZero();
+    assertThat(atMain.out()).contains("kind: \"ConfigMap\"", "namespace: \"shop\"", "GREETING: \"bonjour\"");
+    assertThat(atFirst.exitCode()).as(atFirst.err()).isZero();
+    assertThat(atFirst.out()).contains("GREETING: \"hello\"").doesNotContain("bonjour");
+  }
+
+  @Test
   void withWorkloadsAGitSourcedFunctionIsResolvedAsTheControllerWouldResolveIt(
       GitHttpServer http, BareRepository repository, GitClient git) throws Exception {
     WorkingCopy clone = git.clone(http.url(repository.name()));

@@ -132,12 +132,9 @@ class RenderSecretsTest {
   }
 
   @Test
-  void namespaceNeedsWithWorkloadsOrAgeIdentityAndIsANamespaceName() throws Exception {
-    CliRun alone = render(folder.toString(), "-n", "shop");
+  void namespaceIsANamespaceName() throws Exception {
     CliRun invalid = render(folder.toString(), "--age-identity", identity("identity-1.agekey"), "-n", "Shop!");
 
-    assertThat(alone.exitCode()).isEqualTo(RenderCommand.UNREADABLE);
-    assertThat(alone.err()).contains("--namespace applies with --with-workloads or --age-identity");
     assertThat(invalid.exitCode()).isEqualTo(RenderCommand.UNREADABLE);
     assertThat(invalid.err()).contains("--namespace: `Shop!` is not a namespace name");
   }

@@ -5,6 +5,7 @@ import static io.gitfn.manifest.ManifestReaderTest.function;
 import static io.gitfn.manifest.ManifestReaderTest.names;
 import static io.gitfn.manifest.ManifestReaderTest.read;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -66,6 +67,21 @@ class ConfigMapReaderTest {
 
     assertThat(manifest.configMaps()).extracting(c -> c.configMap().getMetadata().getNamespace())
         .containsExactly(null, "elsewhere");
+  }
+
+  @Test
+  void aRepositoryPlacesItInItsOwnNamespaceWhichItMayNameButNotChange() throws Exception {
+    Manifest manifest = read(FakeTree.of("functions/a.yaml", configMap("a") + "---\n"
+        + configMap("b", "  namespace: shop")));
+    DeclaredConfigMap unnamed = manifest.configMaps().get(0);
+    DeclaredConfigMap inShop = manifest.configMaps().get(1);
+
+    assertThat(unnamed.in("team-a").getMetadata().getNamespace()).isEqualTo("team-a");
+    assertThat(inShop.in("shop").getMetadata().getNamespace()).isEqualTo("shop");
+    assertThat(inShop.refusedIn("team-a")).hasValueSatisfying(refused -> assertThat(refused).hasToString(
+        "functions/a.yaml:6: metadata.namespace: is `shop`, not `team-a`, the namespace of the FunctionRepository; a"
+            + " repository's ConfigMaps go to its own namespace: remove metadata.namespace or set it to team-a"));
+    assertThatThrownBy(() -> inShop.in("team-a")).isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
