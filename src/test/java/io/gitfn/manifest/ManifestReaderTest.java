@@ -421,7 +421,7 @@ class ManifestReaderTest {
 
   @Test
   void aFileOfMoreDocumentsThanAFunctionFileNeedsIsInvalid() {
-    String many = ("---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n").repeat(YamlFile.MAX_DOCUMENTS + 1);
+    String many = ("---\napiVersion: v1\nkind: Service\nmetadata:\n  name: x\n").repeat(YamlFile.MAX_DOCUMENTS + 1);
 
     assertThat(errors(FakeTree.of("functions/many.yaml", many))).anySatisfy(e -> assertThat(e)
         .startsWith("functions/many.yaml:").contains("has more than " + YamlFile.MAX_DOCUMENTS + " YAML documents"));
