@@ -75,6 +75,13 @@ public final class Annotations {
    */
   public static final String SECRETS_DIGEST = "gitfn.io/secrets-digest";
 
+  /**
+   * On a Function a FunctionRepository applied: a digest of the repository's ConfigMaps that the Function reads (env
+   * {@code configMapKeyRef}). Like {@link #SECRETS_DIGEST}, the Pod template carries it, so the Pods roll when a
+   * ConfigMap's data changes, with no build.
+   */
+  public static final String CONFIG_MAPS_DIGEST = "gitfn.io/config-maps-digest";
+
   private Annotations() {}
 
   /** The annotation's value on {@code object}; empty when it has none or no annotations at all. */

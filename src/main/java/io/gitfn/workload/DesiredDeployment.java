@@ -39,19 +39,21 @@ public final class DesiredDeployment {
    * (§1.1), so the Function's replicas is what moves and the Deployment copies it. Without one it is 1, or the
    * HPA's minimum when there is an HPA.
    */
+  /** The digests a repository sets on a Function, of the Secrets and ConfigMaps it reads. */
+  private static final List<String> DIGESTS = List.of(Annotations.SECRETS_DIGEST, Annotations.CONFIG_MAPS_DIGEST);
+
   /**
-   * The Function's {@code spec.annotations}, and the digest of the Secrets it reads when its repository set one: a
-   * new digest is a new Pod template, so the Pods roll with the image they have.
+   * The Function's {@code spec.annotations}, and the digests of the Secrets and ConfigMaps it reads when its
+   * repository set them: a new digest is a new Pod template, so the Pods roll with the image they have.
    */
   static Map<String, String> podAnnotations(Function fn) {
-    String digest = fn.getMetadata().getAnnotations() == null ? null
-        : fn.getMetadata().getAnnotations().get(Annotations.SECRETS_DIGEST);
-    if (digest == null) {
+    Map<String, String> metadata = Objects.requireNonNullElse(fn.getMetadata().getAnnotations(), Map.of());
+    if (DIGESTS.stream().noneMatch(metadata::containsKey)) {
       return fn.getSpec().getAnnotations();
     }
     Map<String, String> annotations = new TreeMap<>(Objects.requireNonNullElse(fn.getSpec().getAnnotations(),
         Map.of()));
-    annotations.put(Annotations.SECRETS_DIGEST, digest);
+    DIGESTS.stream().filter(metadata::containsKey).forEach(key -> annotations.put(key, metadata.get(key)));
     return annotations;
   }
 

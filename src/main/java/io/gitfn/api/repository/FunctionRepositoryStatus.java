@@ -71,6 +71,10 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
       + " they leave Git. Names, files and recipients only, never a value.")
   private List<AppliedSecret> secrets;
 
+  @JsonPropertyDescription("The ConfigMaps this repository applied from its applied revision and owns: pruned when"
+      + " they leave Git.")
+  private List<AppliedConfigMap> configMaps;
+
   public Long getObservedGeneration() {
     return observedGeneration;
   }
@@ -189,5 +193,13 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
 
   public void setSecrets(List<AppliedSecret> secrets) {
     this.secrets = secrets;
+  }
+
+  public List<AppliedConfigMap> getConfigMaps() {
+    return configMaps;
+  }
+
+  public void setConfigMaps(List<AppliedConfigMap> configMaps) {
+    this.configMaps = configMaps;
   }
 }

@@ -1,11 +1,15 @@
 package io.gitfn.reconcile.repository;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.repository.AppliedConfigMap;
 import io.gitfn.api.repository.AppliedSecret;
 import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.api.repository.FunctionRepositoryStatus;
 import io.gitfn.manifest.ManifestReader;
 import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.reconcile.ForgeReports;
@@ -123,9 +127,9 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
   }
 
   /**
-   * A deleted repository takes its Functions and the Secrets it decrypted with it, as a Flux Kustomization with
-   * prune does, unless {@code spec.prune} is false: then they stay, unowned. Only objects with this repository's
-   * label go.
+   * A deleted repository takes its Functions, the Secrets it decrypted and its ConfigMaps with it, as a Flux
+   * Kustomization with prune does, unless {@code spec.prune} is false: then they stay, unowned. Only objects with
+   * this repository's label go.
    */
   @Override
   public DeleteControl cleanup(FunctionRepository repository, Context<FunctionRepository> context) {
@@ -136,17 +140,27 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     if (!Boolean.FALSE.equals(repository.getSpec().getPrune())) {
       String owner = Labels.repository(repository.getMetadata().getNamespace(), repository.getMetadata().getName());
       client.resources(Function.class).inAnyNamespace().withLabel(Labels.REPOSITORY, owner).delete();
-      // By name, from status: the controller never lists Secrets.
-      List<AppliedSecret> secrets = repository.getStatus() == null ? null : repository.getStatus().getSecrets();
-      for (AppliedSecret secret : Objects.requireNonNullElse(secrets, List.<AppliedSecret>of())) {
-        var named = client.secrets().inNamespace(repository.getMetadata().getNamespace()).withName(secret.getName());
-        Secret live = named.get();
-        if (live != null && live.getMetadata().getLabels() != null
-            && owner.equals(live.getMetadata().getLabels().get(Labels.REPOSITORY))) {
-          named.delete();
-        }
-      }
+      FunctionRepositoryStatus status = Objects.requireNonNullElse(repository.getStatus(),
+          new FunctionRepositoryStatus());
+      String namespace = repository.getMetadata().getNamespace();
+      deleteOwned(Secret.class, namespace, owner, Objects.requireNonNullElse(status.getSecrets(),
+          List.<AppliedSecret>of()).stream().map(AppliedSecret::getName).toList());
+      deleteOwned(ConfigMap.class, namespace, owner, Objects.requireNonNullElse(status.getConfigMaps(),
+          List.<AppliedConfigMap>of()).stream().map(AppliedConfigMap::getName).toList());
     }
     return DeleteControl.defaultDelete();
+  }
+
+  // By name, from status: the controller never lists Secrets, nor a namespace's ConfigMaps. Only those that still
+  // carry this repository's label go.
+  private <T extends HasMetadata> void deleteOwned(Class<T> type, String namespace, String owner, List<String> names) {
+    for (String name : names) {
+      var named = client.resources(type).inNamespace(namespace).withName(name);
+      T live = named.get();
+      if (live != null && live.getMetadata().getLabels() != null
+          && owner.equals(live.getMetadata().getLabels().get(Labels.REPOSITORY))) {
+        named.delete();
+      }
+    }
   }
 }

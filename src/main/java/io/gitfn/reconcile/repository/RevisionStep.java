@@ -5,10 +5,12 @@ import static io.gitfn.api.repository.RepositoryConditionReason.APPLY_REFUSED;
 import static io.gitfn.api.repository.RepositoryConditionReason.INVALID_REVISION;
 import static io.gitfn.api.repository.RepositoryConditionReason.SOURCE_READ_FAILED;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionProgress;
+import io.gitfn.api.repository.AppliedConfigMap;
 import io.gitfn.api.repository.AppliedSecret;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositorySpec;
@@ -26,6 +28,7 @@ import io.gitfn.reconcile.ForgeReports.Verdict;
 import io.gitfn.reconcile.Result;
 import io.gitfn.reconcile.Step;
 import io.gitfn.reconcile.StepFailure;
+import io.gitfn.reconcile.sync.Declared;
 import io.gitfn.reconcile.sync.FunctionSync;
 import io.gitfn.reconcile.sync.SyncFailedException;
 import io.gitfn.reconcile.sync.SyncRefusedException;
@@ -33,6 +36,7 @@ import io.gitfn.reconcile.sync.SyncRequest;
 import io.gitfn.reconcile.sync.SyncResult;
 import io.gitfn.secrets.DecryptedSecret;
 import io.gitfn.secrets.SecretReferences;
+import io.gitfn.workload.ConfigMapReferences;
 import io.gitfn.source.MirrorCache;
 import io.gitfn.source.Revision;
 import io.gitfn.source.Snapshot;
@@ -94,6 +98,8 @@ final class RevisionStep implements Step<RepositoryState> {
     List<Function> functions = result.functions().stream().map(f -> json.convertValue(f, Function.class)).toList();
     Applied before = Applied.of(state.status());
     applied(state, revision, manifest.functions(), result, functions);
+    state.status().setConfigMaps(manifest.configMaps().isEmpty() ? null : manifest.configMaps().stream()
+        .map(c -> new AppliedConfigMap(c.name(), c.file())).toList());
     state.status().setSecrets(secrets.secrets().isEmpty() ? null : secrets.secrets().stream()
         .map(d -> new AppliedSecret(d.secret().getMetadata().getName(), d.file(), d.recipient())).toList());
     state.functions(functions.stream().map(FunctionProgress::of).toList());
@@ -163,31 +169,31 @@ final class RevisionStep implements Step<RepositoryState> {
       RevisionSecrets.Decrypted secrets) throws StepFailure {
     FunctionRepository repository = state.resource();
     FunctionRepositorySpec spec = repository.getSpec();
+    String namespace = repository.getMetadata().getNamespace();
+    List<ConfigMap> configMaps = configMapsIn(revision, manifest, namespace);
     List<Function> desired = settings.shard().label(manifest.functions(), repository.getMetadata().getLabels());
-    Map<String, String> digests = secrets.secrets().stream().collect(Collectors.toMap(
+    Map<String, String> secretDigests = secrets.secrets().stream().collect(Collectors.toMap(
         d -> d.secret().getMetadata().getName(), DecryptedSecret::digest));
+    Map<String, ConfigMap> configMapsByName = configMaps.stream().collect(Collectors.toMap(
+        c -> c.getMetadata().getName(), c -> c));
     for (Function fn : desired) {
-      SecretReferences.digest(fn, digests, secrets.digestKey()).ifPresent(digest -> {
-        Map<String, String> annotations = new TreeMap<>(Objects.requireNonNullElse(
-            fn.getMetadata().getAnnotations(), Map.of()));
-        annotations.put(Annotations.SECRETS_DIGEST, digest);
-        fn.getMetadata().setAnnotations(annotations);
-      });
-    }
-    if (Boolean.FALSE.equals(spec.getAutoRollback())) {
-      for (Function fn : desired) {
-        Map<String, String> annotations = new TreeMap<>(Objects.requireNonNullElse(
-            fn.getMetadata().getAnnotations(), Map.of()));
-        annotations.put(Annotations.AUTO_ROLLBACK, "false");
-        fn.getMetadata().setAnnotations(annotations);
+      SecretReferences.digest(fn, secretDigests, secrets.digestKey())
+          .ifPresent(digest -> annotate(fn, Annotations.SECRETS_DIGEST, digest));
+      ConfigMapReferences.digest(fn, configMapsByName)
+          .ifPresent(digest -> annotate(fn, Annotations.CONFIG_MAPS_DIGEST, digest));
+      if (Boolean.FALSE.equals(spec.getAutoRollback())) {
+        annotate(fn, Annotations.AUTO_ROLLBACK, "false");
       }
     }
     try {
       return sync.apply(new SyncRequest(repository.getMetadata().getNamespace(), repository.getMetadata().getName(),
           revision, desired, spec.getPrune() == null || spec.getPrune(), Boolean.TRUE.equals(spec.getAllowEmpty()),
-          settings.allowedTargetNamespaces(), secrets.secrets().stream().map(DecryptedSecret::secret).toList(),
-          Objects.requireNonNullElse(state.status().getSecrets(), List.<AppliedSecret>of()).stream()
-              .map(AppliedSecret::getName).collect(Collectors.toSet())));
+          settings.allowedTargetNamespaces(),
+          new Declared<>(secrets.secrets().stream().map(DecryptedSecret::secret).toList(),
+              Objects.requireNonNullElse(state.status().getSecrets(), List.<AppliedSecret>of()).stream()
+                  .map(AppliedSecret::getName).collect(Collectors.toSet())),
+          new Declared<>(configMaps, Objects.requireNonNullElse(state.status().getConfigMaps(),
+              List.<AppliedConfigMap>of()).stream().map(AppliedConfigMap::getName).collect(Collectors.toSet()))));
     } catch (SyncRefusedException e) {
       throw StepFailure.stalled(APPLY_REFUSED, "revision " + revision + " was not applied: "
           + String.join("; ", e.reasons()));
@@ -205,8 +211,8 @@ final class RevisionStep implements Step<RepositoryState> {
       List<Function> written) {
     FunctionRepositoryStatus status = state.status();
     boolean changed = !revision.toString().equals(status.getLastAppliedRevision()) || result.created().size()
-        + result.updated().size() + result.deleted().size() > 0 || result.secrets().created().size()
-        + result.secrets().updated().size() + result.secrets().deleted().size() > 0;
+        + result.updated().size() + result.deleted().size() > 0 || result.secrets().count() > 0
+        || result.configMaps().count() > 0;
     status.setLastAppliedRevision(revision.toString());
     String namespace = state.resource().getMetadata().getNamespace();
     Map<String, Long> generations = written.stream().collect(Collectors.toMap(
@@ -223,14 +229,36 @@ final class RevisionStep implements Step<RepositoryState> {
           result.updated().size(), result.deleted().size());
       state.appliedNote("Applied revision " + revision + ": " + declared.size() + " Functions ("
           + result.created().size() + " created, " + result.updated().size() + " updated, "
-          + result.deleted().size() + " deleted)" + secretsNote(result.secrets()));
+          + result.deleted().size() + " deleted)" + note("Secrets", result.secrets())
+          + note("ConfigMaps", result.configMaps()));
     }
   }
 
-  private static String secretsNote(SyncResult.SecretChanges secrets) {
-    int changed = secrets.created().size() + secrets.updated().size() + secrets.deleted().size();
-    return changed == 0 ? "" : "; Secrets: " + secrets.created().size() + " created, " + secrets.updated().size()
-        + " updated, " + secrets.deleted().size() + " deleted";
+  private static void annotate(Function fn, String key, String value) {
+    Map<String, String> annotations = new TreeMap<>(Objects.requireNonNullElse(fn.getMetadata().getAnnotations(),
+        Map.of()));
+    annotations.put(key, value);
+    fn.getMetadata().setAnnotations(annotations);
+  }
+
+  /**
+   * The revision's ConfigMaps, in the repository's namespace; one that names another is refused at its line, and
+   * nothing of the revision applies.
+   */
+  private static List<ConfigMap> configMapsIn(Revision revision, Manifest manifest, String namespace)
+      throws StepFailure.Stalled {
+    List<String> refused = manifest.configMaps().stream().map(c -> c.refusedIn(namespace)).flatMap(Optional::stream)
+        .map(ManifestError::toString).toList();
+    if (!refused.isEmpty()) {
+      throw StepFailure.stalled(APPLY_REFUSED, "revision " + revision + " was not applied: "
+          + String.join("; ", refused));
+    }
+    return manifest.configMaps().stream().map(c -> c.in(namespace)).toList();
+  }
+
+  private static String note(String kind, SyncResult.ObjectChanges changes) {
+    return changes.count() == 0 ? "" : "; " + kind + ": " + changes.created().size() + " created, "
+        + changes.updated().size() + " updated, " + changes.deleted().size() + " deleted";
   }
 
   private static List<String> ignoreLines(FunctionRepositorySpec spec) {

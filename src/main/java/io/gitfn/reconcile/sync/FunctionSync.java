@@ -1,6 +1,8 @@
 package io.gitfn.reconcile.sync;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -17,7 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Makes the Functions in the cluster match one revision of a FunctionRepository, with the Secrets it decrypted from
- * that revision ({@link RepositorySecrets}). A revision the API server rejects writes nothing.
+ * that revision and the ConfigMaps it declares ({@link RepositoryObjects}). A revision the API server rejects writes
+ * nothing.
  *
  * <p>A sync runs four steps, and the first that cannot go on stops it:
  *
@@ -41,11 +44,13 @@ public final class FunctionSync {
   private static final Logger log = LoggerFactory.getLogger(FunctionSync.class);
 
   private final ClusterFunctions cluster;
-  private final RepositorySecrets secrets;
+  private final RepositoryObjects<Secret> secrets;
+  private final RepositoryObjects<ConfigMap> configMaps;
 
   public FunctionSync(KubernetesClient client) {
     this.cluster = new ClusterFunctions(client);
-    this.secrets = new RepositorySecrets(client);
+    this.secrets = new RepositoryObjects<>(client, ObjectKind.SECRETS);
+    this.configMaps = new RepositoryObjects<>(client, ObjectKind.CONFIG_MAPS);
   }
 
   /** The object a sync would server-side apply for {@code desired}, so that {@code gitfn diff} dry-runs the same. */
@@ -68,20 +73,21 @@ public final class FunctionSync {
     }
     Map<FunctionKey, GenericKubernetesResource> live = new HashMap<>();
     SyncPlan plan = plan(request, live);
-    RepositorySecrets.Plan secretPlan = secrets.plan(request);
+    Beside<Secret> secretPlan = new Beside<>(secrets, secrets.plan(request, request.secrets()));
+    Beside<ConfigMap> configMapPlan = new Beside<>(configMaps, configMaps.plan(request, request.configMaps()));
     List<String> conflicts = new ArrayList<>(plan.conflicts());
-    conflicts.addAll(secretPlan.conflicts());
+    conflicts.addAll(secretPlan.plan().conflicts());
+    conflicts.addAll(configMapPlan.plan().conflicts());
     if (!conflicts.isEmpty()) {
       throw new SyncRefusedException(conflicts);
     }
-    dryRun(plan, request.namespace(), secretPlan);
-    SyncResult result = execute(plan, live, request.namespace(), secretPlan);
+    dryRun(plan, request.namespace(), List.of(secretPlan, configMapPlan));
+    SyncResult result = execute(plan, live, request.namespace(), secretPlan, configMapPlan);
     log.info(
-        "synced {}/{} at {}: {} created, {} updated, {} deleted, {} unchanged; Secrets: {} created, {} updated, {}"
-            + " deleted",
+        "synced {}/{} at {}: {} created, {} updated, {} deleted, {} unchanged; {} Secrets and {} ConfigMaps written",
         request.namespace(), request.repository(), request.revision(),
         result.created().size(), result.updated().size(), result.deleted().size(), result.unchanged().size(),
-        result.secrets().created().size(), result.secrets().updated().size(), result.secrets().deleted().size());
+        result.secrets().count(), result.configMaps().count());
     return result;
   }
 
@@ -131,9 +137,9 @@ public final class FunctionSync {
   }
 
   /** Guarantees that the API server accepts every write of the plan, or throws with each rejection. */
-  private void dryRun(SyncPlan plan, String namespace, RepositorySecrets.Plan secretPlan)
-      throws SyncRefusedException {
-    List<String> rejections = new ArrayList<>(secrets.dryRun(namespace, secretPlan));
+  private void dryRun(SyncPlan plan, String namespace, List<Beside<?>> besides) throws SyncRefusedException {
+    List<String> rejections = new ArrayList<>();
+    besides.forEach(beside -> rejections.addAll(beside.dryRun(namespace)));
     List<AppliedFunction> applies = new ArrayList<>(plan.creates());
     applies.addAll(plan.updates());
     for (AppliedFunction function : applies) {
@@ -165,18 +171,16 @@ public final class FunctionSync {
   }
 
   /**
-   * Writes the plan: Secrets first, so that a Function's new Pods find the Secret they read; then Functions; then
-   * prunes, Functions before the Secrets they may read, so a Function that moved is never missing in between. The
-   * result holds each desired Function as the server answered the apply, or as it was listed when unchanged.
+   * Writes the plan: Secrets and ConfigMaps first, so that a Function's new Pods find what they read; then
+   * Functions; then prunes, Functions before the objects they may read, so a Function that moved is never missing
+   * in between. The result holds each desired Function as the server answered the apply, or as it was listed when
+   * unchanged.
    */
   private SyncResult execute(SyncPlan plan, Map<FunctionKey, GenericKubernetesResource> live, String namespace,
-      RepositorySecrets.Plan secretPlan) {
+      Beside<Secret> secretPlan, Beside<ConfigMap> configMapPlan) {
     Progress progress = new Progress(plan);
-    for (Secret secret : secretPlan.applies()) {
-      writeSecret(progress, namespace, secret.getMetadata().getName(), () -> secrets.apply(secret, false));
-    }
-    progress.secretsCreated.addAll(secretPlan.creates());
-    progress.secretsUpdated.addAll(secretPlan.updates());
+    secretPlan.applyAll(progress, namespace, progress.secrets);
+    configMapPlan.applyAll(progress, namespace, progress.configMaps);
     plan.unchanged().stream().map(live::get).filter(Objects::nonNull).forEach(progress.functions::add);
     for (AppliedFunction function : plan.creates()) {
       progress.functions.add(write(progress, function.key(), () -> cluster.apply(function.object(), false)));
@@ -193,20 +197,52 @@ public final class FunctionSync {
       });
       progress.deleted.add(key.toString());
     }
-    for (String name : secretPlan.deletes()) {
-      writeSecret(progress, namespace, name, () -> secrets.delete(namespace, name, false));
-      progress.secretsDeleted.add(name);
-    }
+    configMapPlan.pruneAll(progress, namespace, progress.configMaps);
+    secretPlan.pruneAll(progress, namespace, progress.secrets);
     return progress.result();
   }
 
-  private static void writeSecret(Progress progress, String namespace, String name, Runnable call) {
-    progress.writes++;
-    try {
-      call.run();
-    } catch (KubernetesClientException e) {
-      throw new SyncFailedException("writing Secret " + namespace + "/" + name + " failed after the dry run accepted"
-          + " it: " + ApiErrors.message(e), progress.result(), e);
+  /** The plan for one kind applied beside the Functions, with what applies it. */
+  private record Beside<T extends HasMetadata>(RepositoryObjects<T> objects, RepositoryObjects.Plan<T> plan) {
+
+    List<String> dryRun(String namespace) {
+      return objects.dryRun(namespace, plan);
+    }
+
+    void applyAll(Progress progress, String namespace, Changes changes) {
+      for (T object : plan.applies()) {
+        write(progress, namespace, object.getMetadata().getName(), () -> objects.apply(object, false));
+      }
+      changes.created.addAll(plan.creates());
+      changes.updated.addAll(plan.updates());
+    }
+
+    void pruneAll(Progress progress, String namespace, Changes changes) {
+      for (String name : plan.deletes()) {
+        write(progress, namespace, name, () -> objects.delete(namespace, name, false));
+        changes.deleted.add(name);
+      }
+    }
+
+    private void write(Progress progress, String namespace, String name, Runnable call) {
+      progress.writes++;
+      try {
+        call.run();
+      } catch (KubernetesClientException e) {
+        throw new SyncFailedException("writing " + objects.kindName() + " " + namespace + "/" + name
+            + " failed after the dry run accepted it: " + ApiErrors.message(e), progress.result(), e);
+      }
+    }
+  }
+
+  /** The names of the objects of one kind a sync wrote so far. */
+  private static final class Changes {
+    final List<String> created = new ArrayList<>();
+    final List<String> updated = new ArrayList<>();
+    final List<String> deleted = new ArrayList<>();
+
+    SyncResult.ObjectChanges result() {
+      return new SyncResult.ObjectChanges(created, updated, deleted);
     }
   }
 
@@ -233,9 +269,8 @@ public final class FunctionSync {
     final List<String> deleted = new ArrayList<>();
     final List<String> unchanged;
     final List<GenericKubernetesResource> functions = new ArrayList<>();
-    final List<String> secretsCreated = new ArrayList<>();
-    final List<String> secretsUpdated = new ArrayList<>();
-    final List<String> secretsDeleted = new ArrayList<>();
+    final Changes secrets = new Changes();
+    final Changes configMaps = new Changes();
     int writes;
 
     Progress(SyncPlan plan) {
@@ -244,7 +279,7 @@ public final class FunctionSync {
 
     SyncResult result() {
       return new SyncResult(created, updated, deleted, unchanged, writes, functions,
-          new SyncResult.SecretChanges(secretsCreated, secretsUpdated, secretsDeleted));
+          secrets.result(), configMaps.result());
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.gitfn.reconcile.sync;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
@@ -20,9 +21,8 @@ import java.util.TreeSet;
  * @param prune whether Functions of this repository that left Git are deleted
  * @param allowEmpty whether a revision with no Functions may be synced (and so prune all of them)
  * @param allowedTargetNamespaces namespaces other than {@code namespace} this repository may write to
- * @param secrets the Secrets the revision declares (decrypted), all in {@code namespace}
- * @param ownedSecrets the names of the Secrets this repository applied before, as its status records them: what it
- *     prunes when they leave Git
+ * @param secrets the Secrets the revision declares (decrypted), and those the repository applied before
+ * @param configMaps the ConfigMaps the revision declares, and those the repository applied before
  */
 public record SyncRequest(
     String namespace,
@@ -32,13 +32,14 @@ public record SyncRequest(
     boolean prune,
     boolean allowEmpty,
     Set<String> allowedTargetNamespaces,
-    List<Secret> secrets,
-    Set<String> ownedSecrets) {
+    Declared<Secret> secrets,
+    Declared<ConfigMap> configMaps) {
 
-  /** A request with no Secrets. */
+  /** A request with Functions only. */
   public SyncRequest(String namespace, String repository, Revision revision, List<Function> desired, boolean prune,
       boolean allowEmpty, Set<String> allowedTargetNamespaces) {
-    this(namespace, repository, revision, desired, prune, allowEmpty, allowedTargetNamespaces, List.of(), Set.of());
+    this(namespace, repository, revision, desired, prune, allowEmpty, allowedTargetNamespaces, Declared.none(),
+        Declared.none());
   }
 
   public SyncRequest {
@@ -47,8 +48,8 @@ public record SyncRequest(
     Objects.requireNonNull(revision, "revision");
     desired = List.copyOf(Objects.requireNonNull(desired, "desired"));
     allowedTargetNamespaces = Set.copyOf(Objects.requireNonNull(allowedTargetNamespaces, "allowedTargetNamespaces"));
-    secrets = List.copyOf(Objects.requireNonNull(secrets, "secrets"));
-    ownedSecrets = Set.copyOf(Objects.requireNonNull(ownedSecrets, "ownedSecrets"));
+    Objects.requireNonNull(secrets, "secrets");
+    Objects.requireNonNull(configMaps, "configMaps");
   }
 
   /** The value of {@link Labels#REPOSITORY} on every Function of this repository. */

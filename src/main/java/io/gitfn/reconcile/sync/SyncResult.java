@@ -17,30 +17,37 @@ import java.util.Objects;
  *     answer to the apply of a written one, the listed object of an unchanged one. What the repository's
  *     readiness is judged from, with no call of its own.
  * @param secrets what the sync did with the repository's Secrets, by name
+ * @param configMaps what the sync did with the repository's ConfigMaps, by name
  */
 public record SyncResult(List<String> created, List<String> updated, List<String> deleted, List<String> unchanged,
-    int writes, List<GenericKubernetesResource> functions, SecretChanges secrets) {
+    int writes, List<GenericKubernetesResource> functions, ObjectChanges secrets, ObjectChanges configMaps) {
 
-  /** The names of the Secrets a sync created, updated and pruned. */
-  public record SecretChanges(List<String> created, List<String> updated, List<String> deleted) {
+  /** The names of the objects of one kind a sync created, updated and pruned. */
+  public record ObjectChanges(List<String> created, List<String> updated, List<String> deleted) {
 
-    public static final SecretChanges NONE = new SecretChanges(List.of(), List.of(), List.of());
+    public static final ObjectChanges NONE = new ObjectChanges(List.of(), List.of(), List.of());
 
-    public SecretChanges {
+    /** How many were written. */
+    public int count() {
+      return created.size() + updated.size() + deleted.size();
+    }
+
+    public ObjectChanges {
       created = List.copyOf(created);
       updated = List.copyOf(updated);
       deleted = List.copyOf(deleted);
     }
   }
 
-  /** A result with no Secrets. */
+  /** A result of Functions only. */
   public SyncResult(List<String> created, List<String> updated, List<String> deleted, List<String> unchanged,
       int writes, List<GenericKubernetesResource> functions) {
-    this(created, updated, deleted, unchanged, writes, functions, SecretChanges.NONE);
+    this(created, updated, deleted, unchanged, writes, functions, ObjectChanges.NONE, ObjectChanges.NONE);
   }
 
   public SyncResult {
-    secrets = Objects.requireNonNull(secrets, "secrets");
+    Objects.requireNonNull(secrets, "secrets");
+    Objects.requireNonNull(configMaps, "configMaps");
     created = List.copyOf(created);
     updated = List.copyOf(updated);
     deleted = List.copyOf(deleted);

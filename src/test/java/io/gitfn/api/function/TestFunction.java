@@ -1,6 +1,7 @@
 package io.gitfn.api.function;
 
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.SecurityContext;
@@ -124,6 +125,13 @@ public final class TestFunction {
 
   public TestFunction env(String name, String value) {
     env.add(new EnvVar(name, value, null));
+    return this;
+  }
+
+  /** An env var read from key {@code key} of ConfigMap {@code configMap}. */
+  public TestFunction envFromConfigMap(String name, String configMap, String key) {
+    env.add(new EnvVarBuilder().withName(name).withNewValueFrom().withNewConfigMapKeyRef(key, configMap, false)
+        .endValueFrom().build());
     return this;
   }
 
