@@ -117,6 +117,10 @@ final class DiffCommand extends ClusterCommand {
     try {
       Manifest manifest = new ManifestReader(ManifestOptions.defaults()).read(new FolderTree(folder), path, ignore);
       manifest.notices().forEach(notice -> note("notice: " + notice));
+      if (!manifest.configMaps().isEmpty() || !manifest.encryptedSecrets().isEmpty()) {
+        note("notice: the folder's " + manifest.configMaps().size() + " ConfigMap(s) and "
+            + manifest.encryptedSecrets().size() + " encrypted Secret(s) are not compared: diff compares Functions");
+      }
       return manifest.functions();
     } catch (InvalidManifestException e) {
       // Every error, not just the first: one line each, as render prints them.

@@ -114,6 +114,12 @@ public final class LocalMode implements AutoCloseable {
         return;
       }
       manifest.notices().forEach(notice -> say("notice: " + notice));
+      // The controller applies these; saying so beats a Function whose env is silently empty here.
+      manifest.configMaps().forEach(c -> say("notice: " + c.file() + ":" + c.line() + ": ConfigMap " + c.name()
+          + " is applied by a FunctionRepository in a cluster; gitfn up does not serve it yet, so env read from it"
+          + " is empty here"));
+      manifest.encryptedSecrets().forEach(d -> say("notice: " + d.file() + ":" + d.line() + ": an encrypted Secret"
+          + " is applied by a FunctionRepository with spec.decryption in a cluster; gitfn up does not decrypt it"));
       state.applied(moved.revision(), moved.commit(), manifest.functions());
       List<LocalRelease> releases = new ArrayList<>();
       for (Function fn : manifest.functions()) {
