@@ -6,6 +6,7 @@ import java.util.regex.Pattern;
 /** Kubernetes' syntax rules for names, label keys and values, and annotation keys, with what is wrong. */
 public final class KubernetesNames {
 
+  private static final Pattern DATA_KEY = Pattern.compile("[-._a-zA-Z0-9]+");
   private static final Pattern DNS_1035_LABEL = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern DNS_1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern DNS_1123_SUBDOMAIN =
@@ -38,6 +39,15 @@ public final class KubernetesNames {
 
   public static boolean isDns1123Subdomain(String name) {
     return name.length() <= 253 && DNS_1123_SUBDOMAIN.matcher(name).matches();
+  }
+
+  /**
+   * Whether {@code key} is a key of a ConfigMap's or a Secret's data, as the API server checks it: at most 253
+   * letters, digits, '-', '_' and '.', other than {@code .} and not starting with {@code ..} (mounted, a key becomes
+   * a file name).
+   */
+  public static boolean isDataKey(String key) {
+    return key.length() <= 253 && DATA_KEY.matcher(key).matches() && !key.equals(".") && !key.startsWith("..");
   }
 
   public static boolean isCIdentifier(String name) {

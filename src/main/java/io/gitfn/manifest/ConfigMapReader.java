@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * Reads a ConfigMap ({@code v1}) of the revision and checks it as the API server would, at its lines, so that one
@@ -36,7 +35,6 @@ final class ConfigMapReader {
       "immutable");
   private static final List<String> METADATA = List.of("name", "namespace", "labels", "annotations");
   /** Kubernetes' IsConfigMapKey: a key becomes a file name when the ConfigMap is mounted. */
-  private static final Pattern KEY = Pattern.compile("[-._a-zA-Z0-9]+");
   private static final int MAX_KEY_LENGTH = 253;
 
   private final YamlDocument document;
@@ -191,7 +189,7 @@ final class ConfigMapReader {
           + MAX_KEY_LENGTH);
       return false;
     }
-    if (!KEY.matcher(key).matches() || key.equals(".") || key.startsWith("..")) {
+    if (!KubernetesNames.isDataKey(key)) {
       error(at, "key `" + key + "` is not a ConfigMap key: letters, digits, '-', '_' and '.', other than . and .."
           + " and not starting with .. (it becomes a file name where the ConfigMap is mounted)");
       return false;

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * Checks a decrypted document as the Secret gitfn applies, and builds it: {@code apiVersion: v1}, {@code kind:
@@ -29,7 +28,6 @@ final class SecretValidator {
       Set.of("apiVersion", "kind", "metadata", "type", "immutable", "data", "stringData");
   private static final Set<String> METADATA = Set.of("name", "namespace", "labels", "annotations");
   /** Kubernetes' IsConfigMapKey, which Secret keys follow. */
-  private static final Pattern KEY = Pattern.compile("[-._a-zA-Z0-9]{1,253}");
   /**
    * The token controller fills a Secret of this type with a token of the service account its annotation names: a
    * repository could get the token of any account in its namespace, and mount it into a Function.
@@ -170,7 +168,7 @@ final class SecretValidator {
   private Map<String, JsonNode> values(JsonNode mapping, String field) throws SecretException {
     Map<String, JsonNode> values = entries(mapping, field);
     for (String key : values.keySet()) {
-      if (!KEY.matcher(key).matches() || key.equals(".") || key.startsWith("..")) {
+      if (!KubernetesNames.isDataKey(key)) {
         throw invalid(field + ": key `" + key + "` is not a Secret key: at most 253 letters, digits, '-', '_'"
             + " and '.', other than . and .. and not starting with ..");
       }
