@@ -140,8 +140,19 @@ class ShardingIT {
       assertThat(hello.getMetadata().getLabels()).containsEntry(SHARD, "a");
       assertThat(LeaderElectionIT.reconciled(client, ns, "hello")).isTrue();
     });
-    assertThat(writers(client, ns, "infra")).containsExactly("shard-a");
-    assertThat(writers(client, ns, "hello")).containsExactly("shard-a");
+    assertWrittenBy(client, ns, "infra", "shard-a");
+    assertWrittenBy(client, ns, "hello", "shard-a");
+  }
+
+  /** Every Event about {@code name} came from {@code instance}; a failure names each Event, to tell who wrote it. */
+  private static void assertWrittenBy(KubernetesClient client, TestNamespace ns, String name, String instance) {
+    List<Event> events = client.v1().events().inNamespace(ns.name()).list().getItems().stream()
+        .filter(e -> name.equals(e.getInvolvedObject().getName())).toList();
+    assertThat(events).isNotEmpty().allSatisfy(e -> assertThat(e.getSource().getHost())
+        .as("the host of %s Event %s about %s/%s (%s), component %s, at %s", e.getType(), e.getReason(),
+            e.getInvolvedObject().getKind(), name, e.getMessage(), e.getSource().getComponent(),
+            e.getFirstTimestamp())
+        .isEqualTo(instance));
   }
 
   private static Function labelled(Function fn, String shard) {
