@@ -132,7 +132,7 @@ public final class FunctionSync {
       return call.get();
     } catch (KubernetesClientException e) {
       throw new SyncFailedException(
-          "cannot read the Functions in namespace " + namespace + ": " + ApiErrors.message(e), nothingDone(), e);
+          "cannot read the Functions in namespace " + namespace + ": " + ApiErrors.message(e), SyncResult.nothingDone(), e);
     }
   }
 
@@ -165,7 +165,7 @@ public final class FunctionSync {
   private static String rejection(FunctionKey key, String what, KubernetesClientException e) {
     if (!ApiErrors.isRejection(e)) {
       throw new SyncFailedException(
-          "dry run of Function " + key + " failed: " + ApiErrors.message(e), nothingDone(), e);
+          "dry run of Function " + key + " failed: " + ApiErrors.message(e), SyncResult.nothingDone(), e);
     }
     return "Function " + key + " " + what + ": " + ApiErrors.message(e);
   }
@@ -256,10 +256,6 @@ public final class FunctionSync {
           "writing Function " + key + " failed after the dry run accepted it: " + ApiErrors.message(e),
           progress.result(), e);
     }
-  }
-
-  private static SyncResult nothingDone() {
-    return new SyncResult(List.of(), List.of(), List.of(), List.of(), 0, List.of());
   }
 
   /** What {@code execute} has done so far, so a failure can report it. */

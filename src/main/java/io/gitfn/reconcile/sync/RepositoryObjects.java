@@ -110,14 +110,14 @@ final class RepositoryObjects<T extends HasMetadata> {
       return Optional.ofNullable(client.resources(kind.type()).inNamespace(namespace).withName(name).get());
     } catch (KubernetesClientException e) {
       throw new SyncFailedException("cannot read " + kind.name() + " " + namespace + "/" + name + ": "
-          + ApiErrors.message(e), new SyncResult(List.of(), List.of(), List.of(), List.of(), 0, List.of()), e);
+          + ApiErrors.message(e), SyncResult.nothingDone(), e);
     }
   }
 
   private String rejection(String namespace, String name, String what, KubernetesClientException e) {
     if (!ApiErrors.isRejection(e)) {
       throw new SyncFailedException("dry run of " + kind.name() + " " + namespace + "/" + name + " failed: "
-          + ApiErrors.message(e), new SyncResult(List.of(), List.of(), List.of(), List.of(), 0, List.of()), e);
+          + ApiErrors.message(e), SyncResult.nothingDone(), e);
     }
     return kind.name() + " " + namespace + "/" + name + " " + what + ": " + ApiErrors.message(e);
   }

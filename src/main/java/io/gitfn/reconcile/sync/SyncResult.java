@@ -39,6 +39,11 @@ public record SyncResult(List<String> created, List<String> updated, List<String
     }
   }
 
+  /** What a sync that wrote nothing did: what a failure before the first write reports. */
+  static SyncResult nothingDone() {
+    return new SyncResult(List.of(), List.of(), List.of(), List.of(), 0, List.of());
+  }
+
   /** A result of Functions only. */
   public SyncResult(List<String> created, List<String> updated, List<String> deleted, List<String> unchanged,
       int writes, List<GenericKubernetesResource> functions) {
