@@ -29,11 +29,8 @@ final class ConfigMapReader {
   static final String KIND = "ConfigMap";
   /** What the API server allows in data and binaryData together (its MaxSecretSize, which ConfigMaps share). */
   static final int MAX_DATA_BYTES = 1024 * 1024;
-  /** Labels and annotations the controller writes ({@code gitfn.io/repository} decides what prune deletes). */
-  static final String RESERVED_PREFIX = "gitfn.io/";
   private static final List<String> FIELDS = List.of("apiVersion", "kind", "metadata", "data", "binaryData",
       "immutable");
-  private static final List<String> METADATA = List.of("name", "namespace", "labels", "annotations");
   /** Kubernetes' IsConfigMapKey: a key becomes a file name when the ConfigMap is mounted. */
   private static final int MAX_KEY_LENGTH = 253;
 
@@ -57,21 +54,11 @@ final class ConfigMapReader {
   private Optional<DeclaredConfigMap> read() {
     int before = errors.size();
     JsonNode tree = document.tree();
-    onlyFields(tree, "", FIELDS);
-    JsonNode metadata = tree.path("metadata");
-    if (!metadata.isObject()) {
-      error("metadata", "is missing or not a mapping; a ConfigMap needs metadata.name");
+    onlyFields(tree);
+    MetadataReader.Read metadata = new MetadataReader(document, KIND, errors).read();
+    if (metadata == null) {
       return Optional.empty();
     }
-    onlyFields(metadata, "metadata.", METADATA);
-    String name = name(metadata.path("name"));
-    String namespace = namespace(metadata.path("namespace"));
-    Map<String, String> labels = metadataMap(metadata.path("labels"), "metadata.labels");
-    Map<String, String> annotations = metadataMap(metadata.path("annotations"), "metadata.annotations");
-    List<Violation> violations = new ArrayList<>();
-    FunctionValidator.checkLabels(labels, "metadata.labels", false, violations);
-    FunctionValidator.checkAnnotations(annotations, "metadata.annotations", false, violations);
-    violations.forEach(violation -> error(violation.field(), violation.message()));
     Map<String, String> data = values(tree.path("data"), "data");
     Map<String, String> binaryData = binaryData(tree.path("binaryData"));
     for (String key : binaryData.keySet()) {
@@ -86,10 +73,10 @@ final class ConfigMapReader {
     }
     ConfigMap configMap = new ConfigMapBuilder()
         .withNewMetadata()
-        .withName(name)
-        .withNamespace(namespace)
-        .withLabels(labels)
-        .withAnnotations(annotations)
+        .withName(metadata.name())
+        .withNamespace(metadata.namespace())
+        .withLabels(metadata.labels())
+        .withAnnotations(metadata.annotations())
         .endMetadata()
         .withData(data)
         .withBinaryData(binaryData)
@@ -98,57 +85,12 @@ final class ConfigMapReader {
     return Optional.of(new DeclaredConfigMap(document.file(), document.lines().documentLine(), configMap));
   }
 
-  private void onlyFields(JsonNode mapping, String prefix, List<String> known) {
+  private void onlyFields(JsonNode mapping) {
     mapping.fieldNames().forEachRemaining(field -> {
-      if (!known.contains(field)) {
-        error(prefix + field, "is not a field gitfn applies on a ConfigMap" + (prefix.isEmpty() ? "" : "'s metadata")
-            + "; it takes " + String.join(", ", known) + (prefix.isEmpty() ? "" : " (a ConfigMap exported from a"
-            + " cluster keeps fields the cluster sets: remove them)"));
+      if (!FIELDS.contains(field)) {
+        error(field, "is not a field gitfn applies on a ConfigMap; it takes " + String.join(", ", FIELDS));
       }
     });
-  }
-
-  private String name(JsonNode name) {
-    if (absent(name)) {
-      error("metadata.name", "is required");
-      return null;
-    }
-    String text = text(name, "metadata.name");
-    if (text != null && !KubernetesNames.isDns1123Subdomain(text)) {
-      error("metadata.name", "`" + shown(text) + "` is not a DNS-1123 subdomain: at most 253 lower-case letters,"
-          + " digits, '-' and '.', starting and ending with a letter or digit");
-    }
-    return text;
-  }
-
-  private String namespace(JsonNode namespace) {
-    if (absent(namespace)) {
-      return null;
-    }
-    String text = text(namespace, "metadata.namespace");
-    // It becomes part of an API path; which namespace it may be, only the controller knows.
-    if (text != null) {
-      KubernetesNames.namespace(text).ifPresent(wrong -> error("metadata.namespace", wrong));
-    }
-    return text;
-  }
-
-  /** Labels or annotations as text; a key of the controller's is an error. */
-  private Map<String, String> metadataMap(JsonNode mapping, String field) {
-    Map<String, String> texts = new LinkedHashMap<>();
-    entries(mapping, field).forEach((key, value) -> {
-      String at = field + "[" + key + "]";
-      if (key.startsWith(RESERVED_PREFIX)) {
-        error(at, "keys starting with " + RESERVED_PREFIX + " are the controller's to set (it tells by them which"
-            + " repository a ConfigMap belongs to and what to prune); use another prefix");
-        return;
-      }
-      String text = text(value, at);
-      if (text != null) {
-        texts.put(key, text);
-      }
-    });
-    return texts;
   }
 
   /** The text values of {@code data}, their keys checked, sorted by key. */
@@ -243,37 +185,22 @@ final class ConfigMapReader {
     return entries;
   }
 
-  /** The string {@code value} is, or null with an error that says how YAML read it and how to write a string. */
   private String text(JsonNode value, String field) {
-    if (value.isTextual()) {
-      return value.asText();
-    }
-    if (value.isNumber()) {
-      error(field, "is the number " + value.asText() + ", not a string: YAML reads an unquoted number as one, and a"
-          + " ConfigMap holds strings; quote it, as \"" + value.asText() + "\"");
-    } else if (value.isBoolean()) {
-      error(field, "is the boolean " + value.asText() + ", not a string: YAML reads an unquoted true, false, yes,"
-          + " no, on or off as one, and a ConfigMap holds strings; quote it");
-    } else if (value.isNull()) {
-      error(field, "is null, not a string: YAML reads an empty value, ~ or null as null; write \"\" for an empty"
-          + " string");
-    } else {
-      error(field, "is a " + (value.isArray() ? "list" : "mapping") + ", not a string: a ConfigMap holds strings;"
-          + " write a block of text after `|` to keep a file's content");
-    }
-    return null;
+    return MetadataReader.text(document, value, field, KIND, errors);
   }
+
 
   private void error(String field, String message) {
     errors.add(document.error(field, message));
   }
 
   private static boolean absent(JsonNode value) {
-    return value.isMissingNode() || value.isNull();
+    return MetadataReader.absent(value);
   }
 
-  /** A name or key short enough to quote in a message, whatever the file holds. */
+
   private static String shown(String text) {
-    return text.length() <= 64 ? text : text.substring(0, 64) + "…";
+    return MetadataReader.shown(text);
   }
+
 }

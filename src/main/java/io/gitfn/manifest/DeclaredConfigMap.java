@@ -39,14 +39,9 @@ public record DeclaredConfigMap(String file, int line, ConfigMap configMap) {
    * own namespace, which one may name but not change.
    */
   public Optional<ManifestError> refusedIn(String namespace) {
-    String named = configMap.getMetadata().getNamespace();
-    if (named == null || named.equals(namespace)) {
-      return Optional.empty();
-    }
-    return Optional.of(new ManifestError(file, line, "metadata.namespace", "is `" + named + "`, not `" + namespace
-        + "`, the namespace of the FunctionRepository; a repository's ConfigMaps go to its own namespace: remove"
-        + " metadata.namespace or set it to " + namespace));
+    return DeclaredObject.refusal(file, line, "ConfigMap", configMap.getMetadata().getNamespace(), namespace);
   }
+
 
   /** The ConfigMap as a FunctionRepository in {@code namespace} applies it: in that namespace. */
   public ConfigMap in(String namespace) {

@@ -9,17 +9,24 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Format 1: every document of kind Function in a {@code .yaml}/{@code .yml} file. A SOPS-encrypted Secret is kept
- * as its file holds it ({@link EncryptedSecretReader}), a ConfigMap once checked ({@link ConfigMapReader}); documents
- * of other kinds are noticed and skipped. A Function document must match the schema exactly, so a misspelt field is
+ * Format 1: every document of kind Function in a {@code .yaml}/{@code .yml} file. Of the kinds the controller allows
+ * beside Functions ({@link AllowedKinds}), a SOPS-encrypted Secret is kept as its file holds it
+ * ({@link EncryptedSecretReader}), a ConfigMap once checked ({@link ConfigMapReader}), any other (a route) once its
+ * metadata is checked ({@link ObjectReader}); documents of other kinds are noticed and skipped. A Function document must match the schema exactly, so a misspelt field is
  * an error.
  */
 final class FunctionDocumentReader {
 
   static final String API_VERSION = Function.GROUP + "/" + Function.VERSION;
 
+  private final AllowedKinds allowed;
+
+  FunctionDocumentReader(AllowedKinds allowed) {
+    this.allowed = allowed;
+  }
+
   List<Candidate> read(String file, String text, List<ManifestError> errors, List<ManifestNotice> notices,
-      List<EncryptedDocument> secrets, List<DeclaredConfigMap> configMaps) {
+      List<EncryptedDocument> secrets, List<DeclaredConfigMap> configMaps, List<DeclaredObject> objects) {
     List<Candidate> candidates = new ArrayList<>();
     List<YamlDocument> documents = YamlFile.parse(file, text, errors);
     for (YamlDocument document : documents) {
@@ -29,6 +36,13 @@ final class FunctionDocumentReader {
       if (!tree.isObject() || kind.isEmpty()) {
         notices.add(new ManifestNotice(file, document.lines().documentLine(),
             "a YAML document with no kind, not a Kubernetes object; ignored"));
+        continue;
+      }
+      ObjectType type = new ObjectType(apiVersion, kind);
+      boolean function = kind.equals("Function") && apiVersion.startsWith(Function.GROUP + "/");
+      if (!function && !allowed.allows(type)) {
+        notices.add(new ManifestNotice(file, document.line("kind"), "a " + kind + " (" + apiVersion + "), which the"
+            + " controller does not apply: it takes Functions and " + allowed.shown() + "; ignored"));
         continue;
       }
       if (EncryptedSecretReader.isSops(tree)) {
@@ -44,9 +58,8 @@ final class FunctionDocumentReader {
         ConfigMapReader.read(document, errors).ifPresent(configMaps::add);
         continue;
       }
-      if (!kind.equals("Function") || !apiVersion.startsWith(Function.GROUP + "/")) {
-        notices.add(new ManifestNotice(file, document.line("kind"),
-            "a " + kind + " (" + apiVersion + "), not a Function; ignored"));
+      if (!function) {
+        ObjectReader.read(document, errors).ifPresent(objects::add);
         continue;
       }
       if (!apiVersion.equals(API_VERSION)) {

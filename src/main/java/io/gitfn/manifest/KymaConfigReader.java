@@ -41,7 +41,7 @@ final class KymaConfigReader {
    * The Function of a Kyma CLI folder, and the files it took (so no other format reads them again); a path
    * ending in {@code /} is a folder it took.
    */
-  record KymaFolder(Candidate candidate, Set<String> files) {}
+  record KymaFolder(Candidate candidate, Set<String> files, List<DeclaredObject> objects) {}
 
   private final String root;
 
@@ -50,7 +50,7 @@ final class KymaConfigReader {
   }
 
   Optional<KymaFolder> read(String configFile, RevisionFiles files, List<ManifestError> errors,
-      List<ManifestNotice> notices) throws IOException {
+      List<ManifestNotice> notices, AllowedKinds allowed) throws IOException {
     Optional<String> text = files.text(configFile);
     if (text.isEmpty()) {
       return Optional.empty();
@@ -75,7 +75,7 @@ final class KymaConfigReader {
       errors.add(config.error("kind", notAConfig("it is a Kubernetes " + tree.path("kind").asText("object"))));
       return Optional.empty();
     }
-    return new Conversion(configFile, config, files, errors, notices).run();
+    return new Conversion(configFile, config, files, errors, notices, allowed).run();
   }
 
   private static String notAConfig(String why) {
@@ -92,13 +92,15 @@ final class KymaConfigReader {
     private final RevisionFiles files;
     private final List<ManifestError> errors;
     private final List<ManifestNotice> notices;
+    private final AllowedKinds allowed;
     private final Set<String> reported = new HashSet<>();
     private final Set<String> taken = new HashSet<>();
     private String handler;
     private String dependencies;
 
     Conversion(String configFile, YamlDocument config, RevisionFiles files, List<ManifestError> errors,
-        List<ManifestNotice> notices) {
+        List<ManifestNotice> notices, AllowedKinds allowed) {
+      this.allowed = allowed;
       this.configFile = configFile;
       this.folder = RepoPaths.parent(configFile);
       this.config = config;
@@ -135,7 +137,7 @@ final class KymaConfigReader {
       spec.setSource(source(spec.getRuntime()));
       noticeIgnoredParts();
       Origin origin = new FolderOrigin(folder, handler, dependencies, config);
-      return Optional.of(new KymaFolder(new Candidate(function, origin, reported), taken));
+      return Optional.of(new KymaFolder(new Candidate(function, origin, reported), taken, apiRules(name)));
     }
 
     private ObjectMeta metadata(String name) {
@@ -309,13 +311,25 @@ final class KymaConfigReader {
     }
 
     private void noticeIgnoredParts() {
-      for (String key : List.of("subscriptions", "apiRules")) {
-        JsonNode part = tree.path(key);
-        if (part.isArray() && part.size() > 0) {
-          notices.add(new ManifestNotice(configFile, config.line(key), key + " are not applied by gitfn, only the"
-              + " Function; declare them as resources of their own"));
-        }
+      JsonNode subscriptions = tree.path("subscriptions");
+      if (subscriptions.isArray() && subscriptions.size() > 0) {
+        notices.add(new ManifestNotice(configFile, config.line("subscriptions"), "subscriptions are not applied by"
+            + " gitfn, only the Function; declare them as resources of their own"));
       }
+    }
+
+    /** The APIRules of {@code apiRules} ({@link KymaApiRules}), when the controller applies APIRules. */
+    private List<DeclaredObject> apiRules(String name) {
+      JsonNode apiRules = tree.path("apiRules");
+      if (apiRules.isMissingNode() || apiRules.isNull() || (apiRules.isArray() && apiRules.isEmpty())) {
+        return List.of();
+      }
+      if (!allowed.allows(ObjectType.API_RULE)) {
+        notices.add(new ManifestNotice(configFile, config.line("apiRules"), "apiRules are not applied: the"
+            + " controller does not allow " + ObjectType.API_RULE + " (it takes " + allowed.shown() + ")"));
+        return List.of();
+      }
+      return new KymaApiRules(config, name, text("namespace"), errors).translate(apiRules);
     }
 
     private String text(String dottedPath) {

@@ -20,7 +20,8 @@ import java.util.TreeSet;
 /**
  * Reads the desired Functions of one revision from a folder of its tree, in three formats: Function YAML
  * documents, Kyma CLI folders ({@code config.yaml}) and plain function folders; its SOPS-encrypted Secrets, kept
- * encrypted; and its ConfigMaps. Pure: it sees files only through
+ * encrypted; its ConfigMaps; and its objects of the other kinds the controller allows (routes, and the APIRules of a
+ * Kyma CLI {@code config.yaml}). Pure: it sees files only through
  * the {@link SourceTree} it is given.
  *
  * <p>All or nothing: any error in any file rejects the whole revision, and every error is reported at once.
@@ -28,12 +29,13 @@ import java.util.TreeSet;
 public final class ManifestReader {
 
   private final ManifestOptions options;
-  private final FunctionDocumentReader documents = new FunctionDocumentReader();
+  private final FunctionDocumentReader documents;
   private final PlainFolderReader plainFolders = new PlainFolderReader();
   private final FunctionValidator validator;
 
   public ManifestReader(ManifestOptions options) {
     this.options = options;
+    this.documents = new FunctionDocumentReader(options.allowedKinds());
     this.validator = new FunctionValidator(options.maxSourceBytes());
   }
 
@@ -59,6 +61,7 @@ public final class ManifestReader {
     List<ManifestNotice> notices = new ArrayList<>();
     List<EncryptedDocument> secrets = new ArrayList<>();
     List<DeclaredConfigMap> configMaps = new ArrayList<>();
+    List<DeclaredObject> objects = new ArrayList<>();
 
     List<String> listed = tree.list(root, options.maxFiles());
     if (listed.size() > options.maxFiles()) {
@@ -77,7 +80,8 @@ public final class ManifestReader {
     KymaConfigReader kyma = new KymaConfigReader(root);
     for (String file : files.all()) {
       if (RepoPaths.name(file).equals(KymaConfigReader.FILE_NAME)) {
-        kyma.read(file, files, errors, notices).ifPresent(folder -> {
+        kyma.read(file, files, errors, notices, options.allowedKinds()).ifPresent(folder -> {
+          objects.addAll(folder.objects());
           candidates.add(folder.candidate());
           taken.addAll(folder.files());
         });
@@ -95,7 +99,7 @@ public final class ManifestReader {
     for (String file : files.all()) {
       if (isYaml(file) && !taken.contains(file) && !RepoPaths.name(file).equals(KymaConfigReader.FILE_NAME)) {
         files.text(file).ifPresent(text -> candidates.addAll(documents.read(file, text, errors, notices, secrets,
-            configMaps)));
+            configMaps, objects)));
       }
       if (configMaps.size() > options.maxConfigMaps()) {
         // Each is kept whole until the revision is applied: stop before a few bytes per document add up.
@@ -103,6 +107,13 @@ public final class ManifestReader {
             + options.maxConfigMaps() + " ConfigMaps, the most one revision may declare; split them over several"
             + " FunctionRepositories"));
         configMaps.clear();
+        break;
+      }
+      if (objects.size() > options.maxObjects()) {
+        errors.add(new ManifestError(RepoPaths.shown(root), 0, null, "declares more than "
+            + options.maxObjects() + " objects besides Functions, ConfigMaps and Secrets, the most one revision may"
+            + " declare; split them over several FunctionRepositories"));
+        objects.clear();
         break;
       }
     }
@@ -122,6 +133,7 @@ public final class ManifestReader {
     }
     checkUniqueNames(candidates, errors);
     checkUniqueConfigMapNames(configMaps, errors);
+    checkUniqueObjectNames(objects, errors);
     if (!errors.isEmpty()) {
       List<ManifestError> sorted = new ArrayList<>(new LinkedHashSet<>(errors));
       sorted.sort(ManifestError.BY_PLACE);
@@ -145,7 +157,8 @@ public final class ManifestReader {
     }
     functions.sort(Comparator.comparing(f -> f.getMetadata().getName()));
     configMaps.sort(Comparator.comparing(DeclaredConfigMap::name));
-    return new Manifest(functions, notices, secrets, configMaps);
+    objects.sort(Comparator.comparing((DeclaredObject o) -> o.type().toString()).thenComparing(DeclaredObject::name));
+    return new Manifest(functions, notices, secrets, configMaps, objects);
   }
 
   private IgnoreRules ignoreRules(SourceTree tree, List<String> listed, List<String> patterns, String root,
@@ -191,6 +204,18 @@ public final class ManifestReader {
         errors.add(new ManifestError(configMap.file(), configMap.line(), "metadata.name", "ConfigMap `"
             + configMap.name() + "` is also declared in " + earlier.file() + ":" + earlier.line()
             + "; ConfigMap names must be unique"));
+      }
+    }
+  }
+
+  /** Two objects of one kind and name would be one object in the repository's namespace, the last applied winning. */
+  private static void checkUniqueObjectNames(List<DeclaredObject> objects, List<ManifestError> errors) {
+    Map<String, DeclaredObject> first = new HashMap<>();
+    for (DeclaredObject object : objects) {
+      DeclaredObject earlier = first.putIfAbsent(object.type() + " " + object.name(), object);
+      if (earlier != null) {
+        errors.add(new ManifestError(object.file(), object.line(), "metadata.name", object.type().kind() + " `"
+            + object.name() + "` is also declared in " + earlier.place() + "; names must be unique within a kind"));
       }
     }
   }

@@ -270,8 +270,10 @@ class ConfigMapReaderTest {
 
     assertThat(manifest.configMaps()).isEmpty();
     assertThat(manifest.notices()).extracting(ManifestNotice::toString).containsExactly(
-        "functions/other.yaml:2: a ConfigMap (v2), not a Function; ignored",
-        "functions/other.yaml:7: a Deployment (apps/v1), not a Function; ignored");
+        "functions/other.yaml:2: a ConfigMap (v2), which the controller does not apply: it takes Functions and "
+            + AllowedKinds.DEFAULT.shown() + "; ignored",
+        "functions/other.yaml:7: a Deployment (apps/v1), which the controller does not apply: it takes Functions and "
+            + AllowedKinds.DEFAULT.shown() + "; ignored");
   }
 
   @Test

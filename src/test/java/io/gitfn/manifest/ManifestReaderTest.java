@@ -330,19 +330,19 @@ class ManifestReaderTest {
   }
 
   @Test
-  void subscriptionsAndApiRulesInConfigYamlAreNoticedNotApplied() throws Exception {
+  void subscriptionsInConfigYamlAreNoticedNotApplied() throws Exception {
     Manifest manifest = read(FakeTree.of(
         "functions/orders/config.yaml", """
             name: orders
             runtime: nodejs22
-            apiRules:
+            subscriptions:
               - name: orders
             """,
         "functions/orders/handler.js", "x",
         "functions/orders/package.json", "{}"));
 
     assertThat(manifest.notices()).extracting(ManifestNotice::toString).containsExactly(
-        "functions/orders/config.yaml:3: apiRules are not applied by gitfn, only the Function; declare them as"
+        "functions/orders/config.yaml:3: subscriptions are not applied by gitfn, only the Function; declare them as"
             + " resources of their own");
   }
 
