@@ -82,6 +82,13 @@ public final class Annotations {
    */
   public static final String CONFIG_MAPS_DIGEST = "gitfn.io/config-maps-digest";
 
+  /**
+   * On an object of another allowed kind (a route) a FunctionRepository applied: a digest of the content it applied
+   * (everything but metadata), so that a change in Git is told from the fields the API server defaults, which make
+   * the live object differ from the file.
+   */
+  public static final String APPLIED_DIGEST = "gitfn.io/applied-digest";
+
   private Annotations() {}
 
   /** The annotation's value on {@code object}; empty when it has none or no annotations at all. */

@@ -10,6 +10,7 @@ import io.gitfn.build.ImageBuilder;
 import io.gitfn.controller.Controller;
 import io.gitfn.controller.OperationSettings;
 import io.gitfn.controller.leader.LeaderElection;
+import io.gitfn.manifest.AllowedKinds;
 import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.reconcile.GitHosts;
 import io.gitfn.reconcile.ShardSelector;
@@ -82,6 +83,9 @@ final class ControllerCommand implements Callable<Integer> {
 
   @Option(names = "--allow-target-namespace", description = "A namespace other than its own that a FunctionRepository may write into (repeatable).")
   List<String> allowedTargetNamespaces = List.of();
+
+  @Option(names = "--allowed-kind", paramLabel = "APIVERSION/KIND", description = "A kind FunctionRepositories may declare beside their Functions, as apiVersion/Kind (repeatable; the first replaces the default list). Namespaced kinds only; the controller's role (or the repository's spec.serviceAccountName) must allow writing them. Default: v1/ConfigMap, v1/Secret (SOPS-encrypted only), gateway.networking.k8s.io/v1/HTTPRoute, networking.k8s.io/v1/Ingress, gateway.kyma-project.io/v2/APIRule.")
+  List<String> allowedKinds = List.of();
 
   @Option(names = "--allowed-git-host", paramLabel = "HOST", description = "A host that FunctionRepositories and Functions may fetch from: a name, or *.domain for every host below it, or file for local repositories (repeatable). Default: any host.")
   List<String> allowedGitHosts = List.of();
@@ -218,7 +222,8 @@ final class ControllerCommand implements Callable<Integer> {
         : WebhookSettings.defaults().withGlobalSecret(Files.readString(webhookSecretFile).strip());
     ControllerSettings settings = new ControllerSettings(knownHosts == null ? "" : Files.readString(knownHosts),
         new HashSet<>(allowedTargetNamespaces), GoDuration.parse(functionSourceInterval), shard, instance, gitHosts,
-        flag(() -> ControllerSettings.defaults().withClusterName(clusterName)).clusterName(), autoRollback);
+        flag(() -> ControllerSettings.defaults().withClusterName(clusterName)).clusterName(), autoRollback,
+        allowedKinds.isEmpty() ? AllowedKinds.DEFAULT : flag(() -> AllowedKinds.parse(allowedKinds)));
     BuildSettings defaults = BuildSettings.defaults();
     Map<FunctionRuntime, String> runtimeBases = flag(() -> BaseImageOption.apply(defaults.baseImages(), baseImages));
     BuildSettings builds = flag(() -> new BuildSettings(registry,

@@ -68,7 +68,8 @@ import picocli.CommandLine;
  * <p>Its SOPS-encrypted Secrets come first, each with its values masked ({@link MaskedSecret}); with
  * {@code --age-identity} they are decrypted in memory, as the controller will, and printed as they would be applied.
  * Its ConfigMaps follow, in the namespace {@code -n} names, as a FunctionRepository there places them
- * ({@link DeclaredConfigMap#in}).
+ * ({@link DeclaredConfigMap#in}); its routes (and other allowed kinds, a Kyma CLI folder's APIRules among them) come
+ * after the Functions, in that namespace too.
  *
  * <p>With {@code --with-workloads} each Function is followed by the children the Function controller would create
  * for it on a fresh cluster ({@link FunctionChildren}), less the owner references and UID label that only a live
@@ -77,8 +78,8 @@ import picocli.CommandLine;
 @Command(
     name = "render",
     mixinStandardHelpOptions = true,
-    description = "Print the Functions, ConfigMaps and encrypted Secrets that a folder or a Git repository declares,"
-        + " without a cluster.",
+    description = "Print the Functions, ConfigMaps, encrypted Secrets and routes that a folder or a Git repository"
+        + " declares, without a cluster.",
     footerHeading = "%nWith --with-workloads:%n",
     footer = {
         "Each Function is followed by the ConfigMap and install Job of its dependencies when the registry lacks"
@@ -105,10 +106,15 @@ import picocli.CommandLine;
         "A ConfigMap (v1) is printed after the encrypted Secrets and before the Functions, checked as the controller"
             + " checks it (its data are strings: quote an unquoted number or true) and in the namespace of -n, as the"
             + " FunctionRepository there applies it: one that names another namespace exits 1. Like the Functions,"
-            + " it has none of the gitfn.io/ labels the controller adds to know it as the repository's."},
+            + " it has none of the gitfn.io/ labels the controller adds to know it as the repository's.",
+        "%nRoutes:",
+        "An HTTPRoute, an Ingress or an APIRule (and any kind of the controller's default --allowed-kind list) is"
+            + " printed after the Functions, as the file has it less its status, in the namespace of -n; a Kyma CLI"
+            + " config.yaml's apiRules are printed as the APIRules (gateway.kyma-project.io/v2) the controller applies"
+            + " for them. Their content is checked by the API server when they are applied (gitfn diff shows it)."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:the Functions, ConfigMaps and Secrets were printed",
-        "1:the revision is invalid, or a ConfigMap names another namespace than -n, or with --with-workloads the"
+        "1:the revision is invalid, or a ConfigMap or a route names another namespace than -n, or with --with-workloads the"
             + " controller would refuse a Function's spec, or with --age-identity an encrypted Secret does not decrypt"
             + " or is not one the controller applies; the errors are on stderr",
         "2:the folder or repository could not be read, or the options do not go together"})
@@ -243,16 +249,18 @@ final class RenderCommand implements Callable<Integer> {
       Manifest manifest = render();
       manifest.notices().forEach(notice -> err.println("notice: " + notice));
       List<HasMetadata> first = new ArrayList<>(secrets(manifest.encryptedSecrets(), identities, err));
-      List<ManifestError> elsewhere = manifest.configMaps().stream()
-          .flatMap(configMap -> configMap.refusedIn(namespace).stream()).toList();
+      List<ManifestError> elsewhere = new ArrayList<>();
+      manifest.configMaps().forEach(configMap -> configMap.refusedIn(namespace).ifPresent(elsewhere::add));
+      manifest.objects().forEach(object -> object.refusedIn(namespace).ifPresent(elsewhere::add));
       if (!elsewhere.isEmpty()) {
-        err.println("a ConfigMap names another namespace than the repository's; nothing would be applied:");
+        err.println("an object names another namespace than the repository's; nothing would be applied:");
         elsewhere.forEach(err::println);
         printNamespaceChecked(err);
         return INVALID;
       }
       manifest.configMaps().forEach(configMap -> first.add(configMap.in(namespace)));
-      return print(first, manifest.functions(), out, err);
+      return print(first, manifest.functions(), manifest.objects().stream().map(o -> o.in(namespace)).toList(),
+          out, err);
     } catch (InvalidManifestException e) {
       err.println("the revision is invalid; nothing would be applied:");
       e.errors().stream().map(ManifestError::toString).forEach(err::println);
@@ -343,15 +351,16 @@ final class RenderCommand implements Callable<Integer> {
 
   /** {@link #print(List, List, PrintWriter, PrintWriter)} of a revision of Functions alone. */
   int print(List<Function> functions, PrintWriter out, PrintWriter err) {
-    return print(List.of(), functions, out, err);
+    return print(List.of(), functions, List.of(), out, err);
   }
 
   /**
    * Prints {@code first} (the Secrets and ConfigMaps, as they would be applied), then the Functions, each followed by
-   * its children with {@code --with-workloads}; returns the exit code. Like an invalid revision, a spec the
-   * controller would refuse prints nothing on stdout and every error on stderr.
+   * its children with {@code --with-workloads}, then {@code last} (the routes); returns the exit code. Like an
+   * invalid revision, a spec the controller would refuse prints nothing on stdout and every error on stderr.
    */
-  int print(List<? extends HasMetadata> first, List<Function> functions, PrintWriter out, PrintWriter err) {
+  int print(List<? extends HasMetadata> first, List<Function> functions, List<? extends HasMetadata> last,
+      PrintWriter out, PrintWriter err) {
     List<HasMetadata> documents = new ArrayList<>(first);
     List<String> refused = new ArrayList<>();
     BuildSettings builds = buildSettings();
@@ -383,6 +392,7 @@ final class RenderCommand implements Callable<Integer> {
       refused.forEach(err::println);
       return INVALID;
     }
+    documents.addAll(last);
     out.print(format(documents));
     out.flush();
     return 0;

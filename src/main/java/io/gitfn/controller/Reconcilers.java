@@ -65,7 +65,7 @@ record Reconcilers(FunctionRepositoryReconciler repositories, FunctionReconciler
     FunctionCaches caches = new FunctionCaches(functionStatuses);
     FunctionRepositoryReconciler repositories = new FunctionRepositoryReconciler(client,
         new SourceBinding(client, watcher, settings, clock, id -> repositoryWakeUps.wake(id.namespace(), id.name())),
-        mirrors, new ManifestReader(ManifestOptions.defaults()), settings, forge, caches::function,
+        mirrors, new ManifestReader(ManifestOptions.defaults().withAllowedKinds(settings.allowedKinds())), settings, forge, caches::function,
         repositoryWakeUps, new ApiStatusWriter<>(events, repositoryStatuses), repositoryStatuses,
         new ConfirmedSyncs(), clock);
     FunctionReconciler functions = new FunctionReconciler(client,

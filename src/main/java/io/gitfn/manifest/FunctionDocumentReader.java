@@ -38,14 +38,16 @@ final class FunctionDocumentReader {
             "a YAML document with no kind, not a Kubernetes object; ignored"));
         continue;
       }
-      ObjectType type = new ObjectType(apiVersion, kind);
-      boolean function = kind.equals("Function") && apiVersion.startsWith(Function.GROUP + "/");
+      // SOPS may encrypt kind and apiVersion too: such a document is a Secret, told once decrypted.
+      boolean sops = EncryptedSecretReader.isSops(tree);
+      ObjectType type = sops ? ObjectType.SECRET : new ObjectType(apiVersion, kind);
+      boolean function = !sops && kind.equals("Function") && apiVersion.startsWith(Function.GROUP + "/");
       if (!function && !allowed.allows(type)) {
-        notices.add(new ManifestNotice(file, document.line("kind"), "a " + kind + " (" + apiVersion + "), which the"
-            + " controller does not apply: it takes Functions and " + allowed.shown() + "; ignored"));
+        notices.add(new ManifestNotice(file, document.line("kind"), "a " + type.kind() + " (" + type.apiVersion()
+            + "), which the controller does not apply: it takes Functions and " + allowed.shown() + "; ignored"));
         continue;
       }
-      if (EncryptedSecretReader.isSops(tree)) {
+      if (sops) {
         EncryptedSecretReader.read(document, documents.size(), text, errors, notices)
             .ifPresent(secrets::add);
         continue;

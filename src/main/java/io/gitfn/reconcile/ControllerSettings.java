@@ -1,5 +1,6 @@
 package io.gitfn.reconcile;
 
+import io.gitfn.manifest.AllowedKinds;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
@@ -17,10 +18,11 @@ import java.util.Set;
  *     clusters can report on one commit
  * @param autoRollback whether a version that fails to roll out is rolled back to the last that ran
  *     ({@code --auto-rollback}); a Function's {@code gitfn.io/auto-rollback} annotation wins
+ * @param allowedKinds the kinds a FunctionRepository may declare beside Functions ({@code --allowed-kind})
  */
 public record ControllerSettings(String knownHosts, Set<String> allowedTargetNamespaces,
     Duration functionSourceInterval, ShardSelector shard, String instance,
-    GitHosts gitHosts, String clusterName, boolean autoRollback) {
+    GitHosts gitHosts, String clusterName, boolean autoRollback, AllowedKinds allowedKinds) {
 
   /** Kyma checks every 5 minutes, which its users find too slow (kyma#12527); a check costs one ls-remote. */
   public static final Duration DEFAULT_FUNCTION_SOURCE_INTERVAL = Duration.ofMinutes(1);
@@ -36,6 +38,7 @@ public record ControllerSettings(String knownHosts, Set<String> allowedTargetNam
     shard = shard == null ? ShardSelector.ALL : shard;
     instance = instance == null || instance.isBlank() ? DEFAULT_INSTANCE : instance;
     gitHosts = gitHosts == null ? GitHosts.ANY : gitHosts;
+    allowedKinds = allowedKinds == null ? AllowedKinds.DEFAULT : allowedKinds;
     clusterName = clusterName == null || clusterName.isBlank() ? DEFAULT_CLUSTER_NAME : clusterName.strip();
     if (!clusterName.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,62}")) {
       throw new IllegalArgumentException("--cluster-name `" + clusterName + "` must be 1 to 63 letters, digits, dots,"
@@ -45,7 +48,7 @@ public record ControllerSettings(String knownHosts, Set<String> allowedTargetNam
 
   public ControllerSettings(String knownHosts, Set<String> allowedTargetNamespaces, Duration functionSourceInterval) {
     this(knownHosts, allowedTargetNamespaces, functionSourceInterval, ShardSelector.ALL,
-        DEFAULT_INSTANCE, GitHosts.ANY, DEFAULT_CLUSTER_NAME, true);
+        DEFAULT_INSTANCE, GitHosts.ANY, DEFAULT_CLUSTER_NAME, true, AllowedKinds.DEFAULT);
   }
 
   public static ControllerSettings defaults() {
@@ -54,35 +57,41 @@ public record ControllerSettings(String knownHosts, Set<String> allowedTargetNam
 
   public ControllerSettings withFunctionSourceInterval(Duration interval) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, interval, shard, instance,
-        gitHosts, clusterName, autoRollback);
+        gitHosts, clusterName, autoRollback, allowedKinds);
   }
 
   /** Reconciles only what {@code selector} matches, as the instance named {@code name}. */
   public ControllerSettings withShard(ShardSelector selector, String name) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval,
-        Objects.requireNonNull(selector, "selector"), name, gitHosts, clusterName, autoRollback);
+        Objects.requireNonNull(selector, "selector"), name, gitHosts, clusterName, autoRollback, allowedKinds);
   }
 
   public ControllerSettings withInstance(String name) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, shard,
-        name, gitHosts, clusterName, autoRollback);
+        name, gitHosts, clusterName, autoRollback, allowedKinds);
   }
 
   /** Fetches only from hosts {@code hosts} allows. */
   public ControllerSettings withGitHosts(GitHosts hosts) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, shard,
-        instance, hosts, clusterName, autoRollback);
+        instance, hosts, clusterName, autoRollback, allowedKinds);
   }
 
   /** Names the cluster in commit statuses' contexts. */
   public ControllerSettings withClusterName(String name) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, shard,
-        instance, gitHosts, name, autoRollback);
+        instance, gitHosts, name, autoRollback, allowedKinds);
   }
 
   /** Turns automatic rollback on or off for Functions without a {@code gitfn.io/auto-rollback} annotation. */
   public ControllerSettings withAutoRollback(boolean enabled) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, shard,
-        instance, gitHosts, clusterName, enabled);
+        instance, gitHosts, clusterName, enabled, allowedKinds);
+  }
+
+  /** Lets repositories declare {@code kinds} beside their Functions; other kinds are notices. */
+  public ControllerSettings withAllowedKinds(AllowedKinds kinds) {
+    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, shard,
+        instance, gitHosts, clusterName, autoRollback, kinds);
   }
 }

@@ -83,7 +83,7 @@ class RenderConfigMapsTest {
     assertThat(unnamed.exitCode()).isEqualTo(RenderCommand.INVALID);
     assertThat(unnamed.out()).isEmpty();
     assertThat(unnamed.err()).contains(
-        "a ConfigMap names another namespace than the repository's; nothing would be applied:\n"
+        "an object names another namespace than the repository's; nothing would be applied:\n"
             + "config/settings.yaml:1: metadata.namespace: is `shop`, not `default`, the namespace of the"
             + " FunctionRepository; a repository's ConfigMaps go to its own namespace: remove metadata.namespace or"
             + " set it to default\n"

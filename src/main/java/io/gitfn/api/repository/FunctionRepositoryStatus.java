@@ -75,6 +75,11 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
       + " they leave Git.")
   private List<AppliedConfigMap> configMaps;
 
+  @JsonPropertyDescription("The objects of other allowed kinds (routes: HTTPRoutes, Ingresses, APIRules) this"
+      + " repository applied from its applied revision and owns: pruned when they leave Git (with spec.prune), deleted"
+      + " with the repository.")
+  private List<AppliedObject> objects;
+
   public Long getObservedGeneration() {
     return observedGeneration;
   }
@@ -193,6 +198,14 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
 
   public void setSecrets(List<AppliedSecret> secrets) {
     this.secrets = secrets;
+  }
+
+  public List<AppliedObject> getObjects() {
+    return objects;
+  }
+
+  public void setObjects(List<AppliedObject> objects) {
+    this.objects = objects;
   }
 
   public List<AppliedConfigMap> getConfigMaps() {

@@ -4,9 +4,12 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.AppliedConfigMap;
+import io.gitfn.api.repository.AppliedObject;
 import io.gitfn.api.repository.AppliedSecret;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositoryStatus;
@@ -127,7 +130,7 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
   }
 
   /**
-   * A deleted repository takes its Functions, the Secrets it decrypted and its ConfigMaps with it, as a Flux
+   * A deleted repository takes its Functions, the Secrets it decrypted, its ConfigMaps and its routes with it, as a Flux
    * Kustomization with prune does, unless {@code spec.prune} is false: then they stay, unowned. Only objects with
    * this repository's label go.
    */
@@ -139,28 +142,40 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     forge.forget(RepositoryState.KIND, repository.getMetadata().getNamespace(), repository.getMetadata().getName());
     if (!Boolean.FALSE.equals(repository.getSpec().getPrune())) {
       String owner = Labels.repository(repository.getMetadata().getNamespace(), repository.getMetadata().getName());
-      client.resources(Function.class).inAnyNamespace().withLabel(Labels.REPOSITORY, owner).delete();
       FunctionRepositoryStatus status = Objects.requireNonNullElse(repository.getStatus(),
           new FunctionRepositoryStatus());
       String namespace = repository.getMetadata().getNamespace();
-      deleteOwned(Secret.class, namespace, owner, Objects.requireNonNullElse(status.getSecrets(),
-          List.<AppliedSecret>of()).stream().map(AppliedSecret::getName).toList());
-      deleteOwned(ConfigMap.class, namespace, owner, Objects.requireNonNullElse(status.getConfigMaps(),
-          List.<AppliedConfigMap>of()).stream().map(AppliedConfigMap::getName).toList());
+      // Routes first, so that no traffic is sent to a Function on its way out.
+      for (AppliedObject object : Objects.requireNonNullElse(status.getObjects(), List.<AppliedObject>of())) {
+        deleteOwned(client.genericKubernetesResources(object.getApiVersion(), object.getKind()).inNamespace(namespace)
+            .withName(object.getName()), owner);
+      }
+      client.resources(Function.class).inAnyNamespace().withLabel(Labels.REPOSITORY, owner).delete();
+      for (AppliedSecret secret : Objects.requireNonNullElse(status.getSecrets(), List.<AppliedSecret>of())) {
+        deleteOwned(client.secrets().inNamespace(namespace).withName(secret.getName()), owner);
+      }
+      for (AppliedConfigMap map : Objects.requireNonNullElse(status.getConfigMaps(), List.<AppliedConfigMap>of())) {
+        deleteOwned(client.configMaps().inNamespace(namespace).withName(map.getName()), owner);
+      }
     }
     return DeleteControl.defaultDelete();
   }
 
-  // By name, from status: the controller never lists Secrets, nor a namespace's ConfigMaps. Only those that still
-  // carry this repository's label go.
-  private <T extends HasMetadata> void deleteOwned(Class<T> type, String namespace, String owner, List<String> names) {
-    for (String name : names) {
-      var named = client.resources(type).inNamespace(namespace).withName(name);
-      T live = named.get();
-      if (live != null && live.getMetadata().getLabels() != null
-          && owner.equals(live.getMetadata().getLabels().get(Labels.REPOSITORY))) {
-        named.delete();
+  // By name, from status: the controller never lists Secrets, nor a namespace's ConfigMaps or routes. Only those that
+  // still carry this repository's label go.
+  private static void deleteOwned(Resource<? extends HasMetadata> named, String owner) {
+    HasMetadata live;
+    try {
+      live = named.get();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        return; // the kind itself is gone (its CRD was deleted), and its objects with it
       }
+      throw e;
+    }
+    if (live != null && live.getMetadata().getLabels() != null
+        && owner.equals(live.getMetadata().getLabels().get(Labels.REPOSITORY))) {
+      named.delete();
     }
   }
 }

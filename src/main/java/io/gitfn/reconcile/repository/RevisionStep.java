@@ -6,21 +6,26 @@ import static io.gitfn.api.repository.RepositoryConditionReason.INVALID_REVISION
 import static io.gitfn.api.repository.RepositoryConditionReason.SOURCE_READ_FAILED;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionProgress;
 import io.gitfn.api.repository.AppliedConfigMap;
+import io.gitfn.api.repository.AppliedObject;
 import io.gitfn.api.repository.AppliedSecret;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositorySpec;
 import io.gitfn.api.repository.FunctionRepositoryStatus;
 import io.gitfn.api.repository.InventoryEntry;
 import io.gitfn.api.repository.LastSync;
+import io.gitfn.manifest.DeclaredConfigMap;
+import io.gitfn.manifest.DeclaredObject;
 import io.gitfn.manifest.InvalidManifestException;
 import io.gitfn.manifest.Manifest;
 import io.gitfn.manifest.ManifestError;
 import io.gitfn.manifest.ManifestReader;
+import io.gitfn.manifest.ObjectType;
 import io.gitfn.notify.CommitState;
 import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.reconcile.Failures;
@@ -46,10 +51,13 @@ import io.gitfn.trigger.TrackedSource;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BinaryOperator;
 import java.util.stream.Collectors;
@@ -100,6 +108,8 @@ final class RevisionStep implements Step<RepositoryState> {
     applied(state, revision, manifest.functions(), result, functions);
     state.status().setConfigMaps(manifest.configMaps().isEmpty() ? null : manifest.configMaps().stream()
         .map(c -> new AppliedConfigMap(c.name(), c.file())).toList());
+    state.status().setObjects(manifest.objects().isEmpty() ? null : manifest.objects().stream()
+        .map(o -> new AppliedObject(o.type().apiVersion(), o.type().kind(), o.name(), o.file())).toList());
     state.status().setSecrets(secrets.secrets().isEmpty() ? null : secrets.secrets().stream()
         .map(d -> new AppliedSecret(d.secret().getMetadata().getName(), d.file(), d.recipient())).toList());
     state.functions(functions.stream().map(FunctionProgress::of).toList());
@@ -171,6 +181,8 @@ final class RevisionStep implements Step<RepositoryState> {
     FunctionRepositorySpec spec = repository.getSpec();
     String namespace = repository.getMetadata().getNamespace();
     List<ConfigMap> configMaps = configMapsIn(revision, manifest, namespace);
+    Map<ObjectType, Declared<GenericKubernetesResource>> objects = objectsIn(revision, manifest, namespace,
+        Objects.requireNonNullElse(state.status().getObjects(), List.of()));
     List<Function> desired = settings.shard().label(manifest.functions(), repository.getMetadata().getLabels());
     Map<String, String> secretDigests = secrets.secrets().stream().collect(Collectors.toMap(
         d -> d.secret().getMetadata().getName(), DecryptedSecret::digest));
@@ -193,7 +205,10 @@ final class RevisionStep implements Step<RepositoryState> {
               Objects.requireNonNullElse(state.status().getSecrets(), List.<AppliedSecret>of()).stream()
                   .map(AppliedSecret::getName).collect(Collectors.toSet())),
           new Declared<>(configMaps, Objects.requireNonNullElse(state.status().getConfigMaps(),
-              List.<AppliedConfigMap>of()).stream().map(AppliedConfigMap::getName).collect(Collectors.toSet()))));
+              List.<AppliedConfigMap>of()).stream().map(AppliedConfigMap::getName).collect(Collectors.toSet()),
+              manifest.configMaps().stream().collect(Collectors.toMap(DeclaredConfigMap::name,
+                  c -> c.file() + ":" + c.line()))),
+          objects));
     } catch (SyncRefusedException e) {
       throw StepFailure.stalled(APPLY_REFUSED, "revision " + revision + " was not applied: "
           + String.join("; ", e.reasons()));
@@ -212,7 +227,7 @@ final class RevisionStep implements Step<RepositoryState> {
     FunctionRepositoryStatus status = state.status();
     boolean changed = !revision.toString().equals(status.getLastAppliedRevision()) || result.created().size()
         + result.updated().size() + result.deleted().size() > 0 || result.secrets().count() > 0
-        || result.configMaps().count() > 0;
+        || result.configMaps().count() > 0 || result.objects().count() > 0;
     status.setLastAppliedRevision(revision.toString());
     String namespace = state.resource().getMetadata().getNamespace();
     Map<String, Long> generations = written.stream().collect(Collectors.toMap(
@@ -230,7 +245,7 @@ final class RevisionStep implements Step<RepositoryState> {
       state.appliedNote("Applied revision " + revision + ": " + declared.size() + " Functions ("
           + result.created().size() + " created, " + result.updated().size() + " updated, "
           + result.deleted().size() + " deleted)" + note("Secrets", result.secrets())
-          + note("ConfigMaps", result.configMaps()));
+          + note("ConfigMaps", result.configMaps()) + note("other objects", result.objects()));
     }
   }
 
@@ -254,6 +269,36 @@ final class RevisionStep implements Step<RepositoryState> {
           + String.join("; ", refused));
     }
     return manifest.configMaps().stream().map(c -> c.in(namespace)).toList();
+  }
+
+  /**
+   * The revision's objects of other kinds (routes) by kind, in the repository's namespace, each kind with the names
+   * the repository applied before ({@code owned}), so that a kind that left Git whole is pruned too. One that names
+   * another namespace is refused at its line, and nothing of the revision applies.
+   */
+  private static Map<ObjectType, Declared<GenericKubernetesResource>> objectsIn(Revision revision, Manifest manifest,
+      String namespace, List<AppliedObject> owned) throws StepFailure.Stalled {
+    List<String> refused = manifest.objects().stream().map(o -> o.refusedIn(namespace)).flatMap(Optional::stream)
+        .map(ManifestError::toString).toList();
+    if (!refused.isEmpty()) {
+      throw StepFailure.stalled(APPLY_REFUSED, "revision " + revision + " was not applied: "
+          + String.join("; ", refused));
+    }
+    Map<ObjectType, List<DeclaredObject>> desired = manifest.objects().stream()
+        .collect(Collectors.groupingBy(DeclaredObject::type));
+    Map<ObjectType, Set<String>> ownedNames = owned.stream().collect(Collectors.groupingBy(
+        o -> new ObjectType(o.getApiVersion(), o.getKind()), Collectors.mapping(AppliedObject::getName,
+            Collectors.toSet())));
+    Set<ObjectType> types = new HashSet<>(desired.keySet());
+    types.addAll(ownedNames.keySet());
+    Map<ObjectType, Declared<GenericKubernetesResource>> objects = new HashMap<>();
+    for (ObjectType type : types) {
+      List<DeclaredObject> declared = desired.getOrDefault(type, List.of());
+      objects.put(type, new Declared<>(declared.stream().map(o -> o.in(namespace)).toList(),
+          ownedNames.getOrDefault(type, Set.of()),
+          declared.stream().collect(Collectors.toMap(DeclaredObject::name, DeclaredObject::place))));
+    }
+    return objects;
   }
 
   private static String note(String kind, SyncResult.ObjectChanges changes) {

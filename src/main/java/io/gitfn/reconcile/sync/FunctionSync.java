@@ -43,11 +43,15 @@ public final class FunctionSync {
 
   private static final Logger log = LoggerFactory.getLogger(FunctionSync.class);
 
+  private final KubernetesClient client;
   private final ClusterFunctions cluster;
   private final RepositoryObjects<Secret> secrets;
   private final RepositoryObjects<ConfigMap> configMaps;
+  private final ServedKinds served;
 
   public FunctionSync(KubernetesClient client) {
+    this.client = client;
+    this.served = new ServedKinds(client);
     this.cluster = new ClusterFunctions(client);
     this.secrets = new RepositoryObjects<>(client, ObjectKind.SECRETS);
     this.configMaps = new RepositoryObjects<>(client, ObjectKind.CONFIG_MAPS);
@@ -67,27 +71,33 @@ public final class FunctionSync {
    * @throws SyncFailedException when the API server fails during the real writes; a retry can finish them
    */
   public SyncResult apply(SyncRequest request) throws SyncRefusedException {
-    List<String> refused = Refusals.of(request);
+    List<String> refused = new ArrayList<>(Refusals.of(request));
+    refused.addAll(served.refusals(request.objects()));
     if (!refused.isEmpty()) {
       throw new SyncRefusedException(refused);
     }
     Map<FunctionKey, GenericKubernetesResource> live = new HashMap<>();
     SyncPlan plan = plan(request, live);
-    Beside<Secret> secretPlan = new Beside<>(secrets, secrets.plan(request, request.secrets()));
-    Beside<ConfigMap> configMapPlan = new Beside<>(configMaps, configMaps.plan(request, request.configMaps()));
+    Beside<Secret> secretPlan = new Beside<>(secrets, secrets.plan(request, request.secrets()), false);
+    Beside<ConfigMap> configMapPlan = new Beside<>(configMaps, configMaps.plan(request, request.configMaps()), false);
+    List<Beside<GenericKubernetesResource>> objectPlans = new ArrayList<>();
+    request.objects().forEach((type, declared) -> {
+      RepositoryObjects<GenericKubernetesResource> objects = new RepositoryObjects<>(client, new AppliedKind(type));
+      objectPlans.add(new Beside<>(objects, objects.plan(request, declared), true));
+    });
+    List<Beside<?>> besides = new ArrayList<>(List.of(secretPlan, configMapPlan));
+    besides.addAll(objectPlans);
     List<String> conflicts = new ArrayList<>(plan.conflicts());
-    conflicts.addAll(secretPlan.plan().conflicts());
-    conflicts.addAll(configMapPlan.plan().conflicts());
+    besides.forEach(beside -> conflicts.addAll(beside.plan().conflicts()));
     if (!conflicts.isEmpty()) {
       throw new SyncRefusedException(conflicts);
     }
-    dryRun(plan, request.namespace(), List.of(secretPlan, configMapPlan));
-    SyncResult result = execute(plan, live, request.namespace(), secretPlan, configMapPlan);
-    log.info(
-        "synced {}/{} at {}: {} created, {} updated, {} deleted, {} unchanged; {} Secrets and {} ConfigMaps written",
-        request.namespace(), request.repository(), request.revision(),
+    dryRun(plan, request.namespace(), besides);
+    SyncResult result = execute(plan, live, request.namespace(), secretPlan, configMapPlan, objectPlans);
+    log.info("synced {}/{} at {}: {} created, {} updated, {} deleted, {} unchanged; {} Secrets, {} ConfigMaps and {}"
+            + " other objects written", request.namespace(), request.repository(), request.revision(),
         result.created().size(), result.updated().size(), result.deleted().size(), result.unchanged().size(),
-        result.secrets().count(), result.configMaps().count());
+        result.secrets().count(), result.configMaps().count(), result.objects().count());
     return result;
   }
 
@@ -172,12 +182,13 @@ public final class FunctionSync {
 
   /**
    * Writes the plan: Secrets and ConfigMaps first, so that a Function's new Pods find what they read; then
-   * Functions; then prunes, Functions before the objects they may read, so a Function that moved is never missing
-   * in between. The result holds each desired Function as the server answered the apply, or as it was listed when
-   * unchanged.
+   * Functions; then routes, to Services that are there or coming. Prunes go the other way: routes first, so no
+   * traffic is sent to a Function on its way out; then Functions; then what they may read, so a Function that moved
+   * is never missing it in between. The result holds each desired Function as the server answered the apply, or as
+   * it was listed when unchanged.
    */
   private SyncResult execute(SyncPlan plan, Map<FunctionKey, GenericKubernetesResource> live, String namespace,
-      Beside<Secret> secretPlan, Beside<ConfigMap> configMapPlan) {
+      Beside<Secret> secretPlan, Beside<ConfigMap> configMapPlan, List<Beside<GenericKubernetesResource>> objects) {
     Progress progress = new Progress(plan);
     secretPlan.applyAll(progress, namespace, progress.secrets);
     configMapPlan.applyAll(progress, namespace, progress.configMaps);
@@ -190,6 +201,8 @@ public final class FunctionSync {
       progress.functions.add(write(progress, function.key(), () -> cluster.apply(function.object(), false)));
       progress.updated.add(function.key().toString());
     }
+    objects.forEach(beside -> beside.applyAll(progress, namespace, progress.objects));
+    objects.forEach(beside -> beside.pruneAll(progress, namespace, progress.objects));
     for (FunctionKey key : plan.deletes()) {
       write(progress, key, () -> {
         cluster.delete(key, false);
@@ -202,8 +215,13 @@ public final class FunctionSync {
     return progress.result();
   }
 
-  /** The plan for one kind applied beside the Functions, with what applies it. */
-  private record Beside<T extends HasMetadata>(RepositoryObjects<T> objects, RepositoryObjects.Plan<T> plan) {
+  /**
+   * The plan for one kind applied beside the Functions, with what applies it.
+   *
+   * @param qualified whether the result names its objects with their kind, as the list of other kinds does
+   */
+  private record Beside<T extends HasMetadata>(RepositoryObjects<T> objects, RepositoryObjects.Plan<T> plan,
+      boolean qualified) {
 
     List<String> dryRun(String namespace) {
       return objects.dryRun(namespace, plan);
@@ -213,15 +231,20 @@ public final class FunctionSync {
       for (T object : plan.applies()) {
         write(progress, namespace, object.getMetadata().getName(), () -> objects.apply(object, false));
       }
-      changes.created.addAll(plan.creates());
-      changes.updated.addAll(plan.updates());
+      plan.creates().stream().map(this::named).forEach(changes.created::add);
+      plan.updates().stream().map(this::named).forEach(changes.updated::add);
     }
 
     void pruneAll(Progress progress, String namespace, Changes changes) {
       for (String name : plan.deletes()) {
         write(progress, namespace, name, () -> objects.delete(namespace, name, false));
-        changes.deleted.add(name);
+        changes.deleted.add(named(name));
       }
+    }
+
+    /** A name as the result lists it: {@code Kind/name} where kinds mix in one list. */
+    private String named(String name) {
+      return qualified ? objects.kindName() + "/" + name : name;
     }
 
     private void write(Progress progress, String namespace, String name, Runnable call) {
@@ -267,6 +290,7 @@ public final class FunctionSync {
     final List<GenericKubernetesResource> functions = new ArrayList<>();
     final Changes secrets = new Changes();
     final Changes configMaps = new Changes();
+    final Changes objects = new Changes();
     int writes;
 
     Progress(SyncPlan plan) {
@@ -275,7 +299,7 @@ public final class FunctionSync {
 
     SyncResult result() {
       return new SyncResult(created, updated, deleted, unchanged, writes, functions,
-          secrets.result(), configMaps.result());
+          secrets.result(), configMaps.result(), objects.result());
     }
   }
 }

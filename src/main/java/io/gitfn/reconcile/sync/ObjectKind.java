@@ -3,9 +3,13 @@ package io.gitfn.reconcile.sync;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import java.util.Map;
 import java.util.Objects;
 
@@ -18,6 +22,12 @@ interface ObjectKind<T extends HasMetadata> {
   String name();
 
   Class<T> type();
+
+  /** The objects of this kind in {@code namespace}. */
+  default NonNamespaceOperation<T, ? extends KubernetesResourceList<T>, Resource<T>> in(KubernetesClient client,
+      String namespace) {
+    return client.resources(type()).inNamespace(namespace);
+  }
 
   /** The object to server-side apply: {@code desired}'s content under {@code metadata}. */
   T applied(T desired, ObjectMeta metadata);

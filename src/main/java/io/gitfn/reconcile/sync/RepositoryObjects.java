@@ -36,9 +36,9 @@ final class RepositoryObjects<T extends HasMetadata> {
     this.kind = kind;
   }
 
-  /** What the sync will do with this kind. */
-  record Plan<T>(List<T> applies, List<String> creates, List<String> updates, List<String> deletes,
-      List<String> conflicts) {}
+  /** What the sync will do with this kind; {@code declared} says where each object is declared, for messages. */
+  record Plan<T extends HasMetadata>(List<T> applies, List<String> creates, List<String> updates,
+      List<String> deletes, List<String> conflicts, Declared<T> declared) {}
 
   Plan<T> plan(SyncRequest request, Declared<T> declared) {
     List<T> applies = new ArrayList<>();
@@ -59,7 +59,7 @@ final class RepositoryObjects<T extends HasMetadata> {
       String owner = Optional.ofNullable(live.get().getMetadata().getLabels()).map(l -> l.get(Labels.REPOSITORY))
           .orElse(null);
       if (!request.owner().equals(owner)) {
-        conflicts.add(kind.name() + " " + request.namespace() + "/" + name + " exists and "
+        conflicts.add(declared.shown(name) + kind.name() + " " + request.namespace() + "/" + name + " exists and "
             + (owner == null ? "was not made by a FunctionRepository" : "belongs to FunctionRepository " + owner)
             + "; gitfn does not take it over: delete it, or rename the " + kind.name() + " in Git");
       } else if (!kind.sameContent(live.get(), applied) || !metadataKept(live.get(), applied)) {
@@ -69,7 +69,7 @@ final class RepositoryObjects<T extends HasMetadata> {
     }
     List<String> deletes = request.prune() ? declared.owned().stream()
         .filter(name -> !desiredNames.contains(name)).sorted().toList() : List.of();
-    return new Plan<>(applies, creates, updates, deletes, conflicts);
+    return new Plan<>(applies, creates, updates, deletes, conflicts, declared);
   }
 
   /** The rejections of a dry run of {@code plan}; empty when the API server would take all of it. */
@@ -79,7 +79,8 @@ final class RepositoryObjects<T extends HasMetadata> {
       try {
         apply(object, true);
       } catch (KubernetesClientException e) {
-        rejections.add(rejection(namespace, object.getMetadata().getName(), "cannot be applied", e));
+        rejections.add(plan.declared().shown(object.getMetadata().getName())
+            + rejection(namespace, object.getMetadata().getName(), "cannot be applied", e));
       }
     }
     for (String name : plan.deletes()) {
@@ -93,12 +94,12 @@ final class RepositoryObjects<T extends HasMetadata> {
   }
 
   void apply(T object, boolean dryRun) {
-    client.resources(kind.type()).inNamespace(object.getMetadata().getNamespace()).resource(object).dryRun(dryRun)
+    kind.in(client, object.getMetadata().getNamespace()).resource(object).dryRun(dryRun)
         .fieldManager(FieldManagers.SYNC).forceConflicts().serverSideApply();
   }
 
   void delete(String namespace, String name, boolean dryRun) {
-    client.resources(kind.type()).inNamespace(namespace).withName(name).dryRun(dryRun).delete();
+    kind.in(client, namespace).withName(name).dryRun(dryRun).delete();
   }
 
   String kindName() {
@@ -107,7 +108,7 @@ final class RepositoryObjects<T extends HasMetadata> {
 
   private Optional<T> read(String namespace, String name) {
     try {
-      return Optional.ofNullable(client.resources(kind.type()).inNamespace(namespace).withName(name).get());
+      return Optional.ofNullable(kind.in(client, namespace).withName(name).get());
     } catch (KubernetesClientException e) {
       throw new SyncFailedException("cannot read " + kind.name() + " " + namespace + "/" + name + ": "
           + ApiErrors.message(e), SyncResult.nothingDone(), e);

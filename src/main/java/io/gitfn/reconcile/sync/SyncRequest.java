@@ -5,7 +5,13 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.source.Revision;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.gitfn.manifest.ObjectType;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -23,6 +29,8 @@ import java.util.TreeSet;
  * @param allowedTargetNamespaces namespaces other than {@code namespace} this repository may write to
  * @param secrets the Secrets the revision declares (decrypted), and those the repository applied before
  * @param configMaps the ConfigMaps the revision declares, and those the repository applied before
+ * @param objects the objects of other allowed kinds (routes) the revision declares, and those the repository applied
+ *     before, by kind: a kind with nothing declared is still here while the repository owns some, to prune them
  */
 public record SyncRequest(
     String namespace,
@@ -33,13 +41,22 @@ public record SyncRequest(
     boolean allowEmpty,
     Set<String> allowedTargetNamespaces,
     Declared<Secret> secrets,
-    Declared<ConfigMap> configMaps) {
+    Declared<ConfigMap> configMaps,
+    Map<ObjectType, Declared<GenericKubernetesResource>> objects) {
 
   /** A request with Functions only. */
   public SyncRequest(String namespace, String repository, Revision revision, List<Function> desired, boolean prune,
       boolean allowEmpty, Set<String> allowedTargetNamespaces) {
     this(namespace, repository, revision, desired, prune, allowEmpty, allowedTargetNamespaces, Declared.none(),
         Declared.none());
+  }
+
+  /** A request without objects of other kinds. */
+  public SyncRequest(String namespace, String repository, Revision revision, List<Function> desired, boolean prune,
+      boolean allowEmpty, Set<String> allowedTargetNamespaces, Declared<Secret> secrets,
+      Declared<ConfigMap> configMaps) {
+    this(namespace, repository, revision, desired, prune, allowEmpty, allowedTargetNamespaces, secrets, configMaps,
+        Map.of());
   }
 
   public SyncRequest {
@@ -50,6 +67,11 @@ public record SyncRequest(
     allowedTargetNamespaces = Set.copyOf(Objects.requireNonNull(allowedTargetNamespaces, "allowedTargetNamespaces"));
     Objects.requireNonNull(secrets, "secrets");
     Objects.requireNonNull(configMaps, "configMaps");
+    // Sorted by kind, so that a sync writes and reports them in one order.
+    Map<ObjectType, Declared<GenericKubernetesResource>> sorted = new TreeMap<>(
+        Comparator.comparing(ObjectType::toString));
+    sorted.putAll(Objects.requireNonNull(objects, "objects"));
+    objects = Collections.unmodifiableMap(sorted);
   }
 
   /** The value of {@link Labels#REPOSITORY} on every Function of this repository. */

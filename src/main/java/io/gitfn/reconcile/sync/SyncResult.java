@@ -18,9 +18,11 @@ import java.util.Objects;
  *     readiness is judged from, with no call of its own.
  * @param secrets what the sync did with the repository's Secrets, by name
  * @param configMaps what the sync did with the repository's ConfigMaps, by name
+ * @param objects what the sync did with the repository's objects of other kinds (routes), as {@code Kind/name}
  */
 public record SyncResult(List<String> created, List<String> updated, List<String> deleted, List<String> unchanged,
-    int writes, List<GenericKubernetesResource> functions, ObjectChanges secrets, ObjectChanges configMaps) {
+    int writes, List<GenericKubernetesResource> functions, ObjectChanges secrets, ObjectChanges configMaps,
+    ObjectChanges objects) {
 
   /** The names of the objects of one kind a sync created, updated and pruned. */
   public record ObjectChanges(List<String> created, List<String> updated, List<String> deleted) {
@@ -47,12 +49,14 @@ public record SyncResult(List<String> created, List<String> updated, List<String
   /** A result of Functions only. */
   public SyncResult(List<String> created, List<String> updated, List<String> deleted, List<String> unchanged,
       int writes, List<GenericKubernetesResource> functions) {
-    this(created, updated, deleted, unchanged, writes, functions, ObjectChanges.NONE, ObjectChanges.NONE);
+    this(created, updated, deleted, unchanged, writes, functions, ObjectChanges.NONE, ObjectChanges.NONE,
+        ObjectChanges.NONE);
   }
 
   public SyncResult {
     Objects.requireNonNull(secrets, "secrets");
     Objects.requireNonNull(configMaps, "configMaps");
+    Objects.requireNonNull(objects, "objects");
     created = List.copyOf(created);
     updated = List.copyOf(updated);
     deleted = List.copyOf(deleted);
