@@ -57,7 +57,23 @@ final class LocalFunctions implements AutoCloseable {
 
   /** Brings the running Functions in line with {@code desired}: starts, switches and stops processes. */
   synchronized void apply(List<LocalRelease> desired) {
+    apply(desired, Map.of());
+  }
+
+  /**
+   * Brings the running Functions in line with {@code desired}: starts, switches and stops processes. A Function of
+   * {@code unrunnable} (by id, with the reason) is declared but has no release to run: what runs of it serves on,
+   * as a Deployment keeps its old Pods while a new one cannot start.
+   */
+  synchronized void apply(List<LocalRelease> desired, Map<String, String> unrunnable) {
     Set<String> wanted = desired.stream().map(LocalRelease::id).collect(Collectors.toSet());
+    wanted.addAll(unrunnable.keySet());
+    unrunnable.forEach((id, reason) -> {
+      boolean serving = running.containsKey(id);
+      progress.fail(id, (serving ? "kept the running version: " : "not started: ") + reason);
+      state.unrunnable(id, (serving ? "cannot run, so the version before serves on: " : "cannot run: ") + reason,
+          serving);
+    });
     for (String gone : new ArrayList<>(running.keySet())) {
       if (!wanted.contains(gone)) {
         Running old = running.remove(gone);

@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -115,17 +116,20 @@ public final class LocalMode implements AutoCloseable {
       }
       manifest.notices().forEach(notice -> say("notice: " + notice));
       // The controller applies these; saying so beats a Function whose env is silently empty here.
-      manifest.configMaps().forEach(c -> say("notice: " + c.file() + ":" + c.line() + ": ConfigMap " + c.name()
-          + " is applied by a FunctionRepository in a cluster; gitfn up does not serve it yet, so env read from it"
-          + " is empty here"));
       manifest.encryptedSecrets().forEach(d -> say("notice: " + d.file() + ":" + d.line() + ": an encrypted Secret"
           + " is applied by a FunctionRepository with spec.decryption in a cluster; gitfn up does not decrypt it"));
       state.applied(moved.revision(), moved.commit(), manifest.functions());
+      FolderConfigMaps configMaps = FolderConfigMaps.of(manifest.configMaps());
       List<LocalRelease> releases = new ArrayList<>();
+      Map<String, String> unrunnable = new LinkedHashMap<>();
       for (Function fn : manifest.functions()) {
-        release(fn).ifPresent(releases::add);
+        try {
+          releases.add(release(fn, configMaps));
+        } catch (LocalException e) {
+          unrunnable.put(LocalRelease.idOf(fn), e.getMessage());
+        }
       }
-      functions.apply(releases);
+      functions.apply(releases, unrunnable);
     } catch (IOException | SourceException | RuntimeException e) {
       say("✗ cannot read the source: " + e.getMessage() + "; trying again in " + settings.interval().toMillis()
           + " ms");
@@ -133,21 +137,24 @@ public final class LocalMode implements AutoCloseable {
     }
   }
 
-  /** What to run for one Function, or empty with the reason printed. */
-  private Optional<LocalRelease> release(Function fn) {
+  /**
+   * What to run for one Function, its env read from the folder's {@code configMaps}.
+   *
+   * @throws LocalException when it cannot be run: its Git source cannot be read, or its env reads what the folder
+   *     lacks
+   */
+  private LocalRelease release(Function fn, FolderConfigMaps configMaps) throws LocalException {
     String id = LocalRelease.idOf(fn);
     List<String> warnings = new ArrayList<>();
     try {
       FunctionBuildPlan plan = fn.getSpec().getSource().getGitRepository() == null
           ? FunctionBuildPlan.ofInline(fn, KEYS)
           : GitBaseDir.resolve(fn, mirrors, new GitCredentials.None(), KEYS).plan();
-      LocalRelease release = LocalRelease.of(fn, plan, warnings);
+      LocalRelease release = LocalRelease.of(fn, plan, configMaps, warnings);
       warnings.forEach(w -> say("notice: " + id + ": " + w));
-      return Optional.of(release);
+      return release;
     } catch (SourceException | BuildContextTooLargeException | IllegalArgumentException e) {
-      say("✗ " + id + ": " + e.getMessage());
-      state.unrunnable(id, e.getMessage());
-      return Optional.empty();
+      throw new LocalException(e.getMessage());
     }
   }
 

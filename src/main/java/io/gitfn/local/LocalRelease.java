@@ -16,28 +16,40 @@ import java.util.Objects;
  * Two releases with the same key share a build folder; a new env alone starts a new process from the same build.
  *
  * @param namespace the Function's namespace, {@code default} when it names none
- * @param env the Function's own {@code spec.env} values; {@code valueFrom} has no cluster to read from
+ * @param env the Function's {@code spec.env}: its values, and those it reads from the folder's ConfigMaps; a Secret or
+ *     a field of a Pod has no cluster to read from here
  */
 record LocalRelease(String namespace, String name, FunctionRuntime runtime, ContentKey key, String handler,
     String dependencies, Map<String, String> env) {
+
+  static final String DEFAULT_NAMESPACE = "default";
 
   LocalRelease {
     env = Map.copyOf(env);
   }
 
-  static LocalRelease of(Function fn, FunctionBuildPlan plan, List<String> warnings) {
+  /**
+   * The release of {@code fn}, its env read from {@code configMaps} where it says so.
+   *
+   * @throws LocalException when its env reads a ConfigMap or key the folder lacks and does not say optional
+   */
+  static LocalRelease of(Function fn, FunctionBuildPlan plan, FolderConfigMaps configMaps, List<String> warnings)
+      throws LocalException {
     RuntimeFiles files = RuntimeFiles.of(fn.getSpec().getRuntime());
+    String namespace = fn.getMetadata().getNamespace() == null ? DEFAULT_NAMESPACE : fn.getMetadata().getNamespace();
     Map<String, String> env = new LinkedHashMap<>();
     List<EnvVar> declared = fn.getSpec().getEnv() == null ? List.of() : fn.getSpec().getEnv();
     for (EnvVar var : declared) {
-      if (var.getValueFrom() != null) {
-        warnings.add("env " + var.getName() + " reads a " + (var.getValueFrom().getSecretKeyRef() != null ? "Secret"
-            : "ConfigMap") + ", which local mode has not; it is left unset");
-      } else {
+      if (var.getValueFrom() == null) {
         env.put(var.getName(), Objects.requireNonNullElse(var.getValue(), ""));
+      } else if (var.getValueFrom().getConfigMapKeyRef() != null) {
+        configMaps.value(namespace, var.getName(), var.getValueFrom().getConfigMapKeyRef())
+            .ifPresent(value -> env.put(var.getName(), value));
+      } else {
+        warnings.add("env " + var.getName() + " reads " + (var.getValueFrom().getSecretKeyRef() != null
+            ? "a Secret" : "a field of its Pod") + ", which local mode has not; it is left unset");
       }
     }
-    String namespace = fn.getMetadata().getNamespace() == null ? "default" : fn.getMetadata().getNamespace();
     Map<String, String> context = plan.context().data();
     return new LocalRelease(namespace, fn.getMetadata().getName(), fn.getSpec().getRuntime(), plan.key(),
         context.get(files.source()), context.getOrDefault(files.dependencies(), ""), env);
@@ -50,7 +62,7 @@ record LocalRelease(String namespace, String name, FunctionRuntime runtime, Cont
 
   /** The id of {@code fn}'s releases: {@code namespace/name}, in {@code default} when it names no namespace. */
   static String idOf(Function fn) {
-    return (fn.getMetadata().getNamespace() == null ? "default" : fn.getMetadata().getNamespace()) + "/"
+    return (fn.getMetadata().getNamespace() == null ? DEFAULT_NAMESPACE : fn.getMetadata().getNamespace()) + "/"
         + fn.getMetadata().getName();
   }
 

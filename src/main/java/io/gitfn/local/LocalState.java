@@ -133,8 +133,13 @@ final class LocalState implements DashboardServer.Source {
 
   /** The Function {@code id} declares cannot be run, and why. */
   synchronized void unrunnable(String id, String message) {
-    Optional.ofNullable(functions.get(id)).ifPresent(t -> t.running = condition(ConditionType.RUNNING, "False",
-        "NotRunnable", message));
+    unrunnable(id, message, false);
+  }
+
+  /** What the Function {@code id} declares cannot be run, and why; with {@code stillServing} its last version does. */
+  synchronized void unrunnable(String id, String message, boolean stillServing) {
+    Optional.ofNullable(functions.get(id)).ifPresent(t -> t.running = condition(ConditionType.RUNNING,
+        stillServing ? "True" : "False", "NotRunnable", message));
   }
 
   /** A new version of the Function starts. */

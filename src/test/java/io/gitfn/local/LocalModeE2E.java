@@ -134,6 +134,48 @@ class LocalModeE2E {
   }
 
   @Test
+  void envReadFromTheFoldersConfigMapIsServedAndAnEditOfItRollsTheFunction(
+      @org.junit.jupiter.api.io.TempDir Path folder) throws Exception {
+    Files.writeString(folder.resolve("greeting.yaml"), """
+        apiVersion: serverless.kyma-project.io/v1alpha2
+        kind: Function
+        metadata: {name: greeting}
+        spec:
+          runtime: nodejs22
+          source:
+            inline:
+              source: "module.exports = { main: () => process.env.GREETING };"
+          env:
+            - name: GREETING
+              valueFrom: {configMapKeyRef: {name: greeting-settings, key: greeting}}
+        """);
+    writeGreeting(folder, "greeting", "Hallo");
+    StringWriter progress = new StringWriter();
+
+    try (LocalMode up = LocalMode.start(settings(), new PrintWriter(progress, true))) {
+      up.follow(folder.toString(), null, ".");
+      String greeting = "http://127.0.0.1:" + up.port() + "/greeting";
+      await().atMost(WAIT).untilAsserted(() -> assertThat(body(greeting)).as(progress.toString()).isEqualTo("Hallo"));
+
+      writeGreeting(folder, "greeting", "Servus");
+      await().atMost(WAIT).untilAsserted(() -> assertThat(body(greeting)).as(progress.toString()).isEqualTo("Servus"));
+
+      writeGreeting(folder, "welcome", "Moin");
+      await().atMost(WAIT).untilAsserted(() -> assertThat(progress.toString()).contains("✗ default/greeting: kept the"
+          + " running version: env GREETING reads key greeting of ConfigMap greeting-settings (settings.yaml:1),"
+          + " which has no such key in data"));
+      assertThat(body(greeting)).as("as Kubernetes keeps the old Pods while a new one cannot start").isEqualTo("Servus");
+      assertThat(progress.toString()).doesNotContain("notice: settings.yaml");
+    }
+  }
+
+  /** A ConfigMap {@code greeting-settings} with one key; each value the test writes has another size. */
+  private static void writeGreeting(Path folder, String key, String value) throws IOException {
+    Files.writeString(folder.resolve("settings.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name:"
+        + " greeting-settings}\ndata:\n  " + key + ": " + value + "\n");
+  }
+
+  @Test
   void killingGitfnLeavesNoFunctionProcess(@org.junit.jupiter.api.io.TempDir Path folder) throws Exception {
     Path cache = Files.createTempDirectory(CACHE.getParent(), "up-kill-");
     Files.createDirectories(folder.resolve("survivor"));

@@ -140,8 +140,9 @@ class LocalStateTest {
 
   private static LocalRelease release(Function fn) {
     try {
-      return LocalRelease.of(fn, FunctionBuildPlan.ofInline(fn, BuildSettings.defaults()), new ArrayList<>());
-    } catch (io.gitfn.build.BuildContextTooLargeException e) {
+      return LocalRelease.of(fn, FunctionBuildPlan.ofInline(fn, BuildSettings.defaults()), FolderConfigMaps.none(),
+          new ArrayList<>());
+    } catch (io.gitfn.build.BuildContextTooLargeException | LocalException e) {
       throw new IllegalStateException(e);
     }
   }
