@@ -1,5 +1,6 @@
 package io.gitfn.cli;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -7,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.FieldManagers;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
@@ -19,24 +21,29 @@ import io.gitfn.manifest.ManifestReader;
 import io.gitfn.reconcile.sync.FunctionSync;
 import io.gitfn.source.FolderTree;
 import io.gitfn.source.Revision;
+import io.gitfn.workload.ConfigMapReferences;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code gitfn diff <folder>}: what applying a folder's Functions would change in the cluster, found by a
- * server-side dry-run apply as field manager {@code gitfn}, so that defaults, webhooks and field ownership are
+ * {@code gitfn diff <folder>}: what applying a folder's ConfigMaps and Functions would change in the cluster, found by
+ * a server-side dry-run apply as field manager {@code gitfn}, so that defaults, webhooks and field ownership are
  * the server's and not a guess.
  */
 @Command(name = "diff", mixinStandardHelpOptions = true,
-    description = "Show what applying a folder's Functions would change, by a server-side dry run.",
+    description = "Show what applying a folder's ConfigMaps and Functions would change, by a server-side dry run.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:nothing would change", "1:something would change", "2:an error; nothing was compared"})
 final class DiffCommand extends ClusterCommand {
@@ -58,8 +65,9 @@ final class DiffCommand extends ClusterCommand {
   List<String> ignore = new ArrayList<>();
 
   @Option(names = "--repository", paramLabel = "NAME",
-      description = "The FunctionRepository that would apply the folder: its label is set on new Functions, and"
-          + " the Functions it made that the folder no longer has are shown as removed (unless spec.prune is false).")
+      description = "The FunctionRepository that would apply the folder: its label is set on new Functions and"
+          + " ConfigMaps, and the Functions and ConfigMaps it made that the folder no longer has are shown as removed"
+          + " (unless spec.prune is false).")
   String repository;
 
   @Override
@@ -69,19 +77,32 @@ final class DiffCommand extends ClusterCommand {
 
   @Override
   int run(KubernetesClient client, String namespace) {
-    List<Function> desired = read();
+    Manifest manifest = read();
+    List<ConfigMap> configMaps = configMapsIn(manifest, namespace);
     MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> functions =
         client.genericKubernetesResources(FUNCTIONS);
     FunctionRepository owning = repository == null ? null
         : ClusterObjects.one(client, FunctionRepository.class, "functionrepository", namespace, repository);
     String owner = owning == null ? null : Labels.repository(namespace, repository);
-    StringBuilder diff = new StringBuilder();
+    // ConfigMaps first, as the controller writes them before the Functions that read them.
+    ConfigMapDiffs.Result configMapDiff = new ConfigMapDiffs(client, namespace).compare(configMaps, owning, FOLDER);
+    if (!configMapDiff.refusals().isEmpty()) {
+      configMapDiff.refusals().forEach(this::note);
+      throw new CommandException(configMapDiff.refusals().size() + " ConfigMap(s) would make the controller refuse"
+          + " the folder; nothing would be applied");
+    }
+    StringBuilder diff = new StringBuilder(configMapDiff.diff());
+    Map<String, ConfigMap> configMapsByName = configMaps.stream()
+        .collect(Collectors.toMap(c -> c.getMetadata().getName(), c -> c));
     Set<String> seen = new HashSet<>();
-    for (Function function : desired) {
+    for (Function function : manifest.functions()) {
       String target = function.getMetadata().getNamespace() == null ? namespace : function.getMetadata().getNamespace();
       String name = function.getMetadata().getName();
       String key = target + "/" + name;
       seen.add(key);
+      // As the controller annotates it, so that a changed ConfigMap shows as the rollout of the Functions reading it.
+      ConfigMapReferences.digest(function, configMapsByName)
+          .ifPresent(digest -> annotate(function, Annotations.CONFIG_MAPS_DIGEST, digest));
       GenericKubernetesResource live = functions.inNamespace(target).withName(name).get();
       String label = live == null || live.getMetadata().getLabels() == null ? null
           : live.getMetadata().getLabels().get(Labels.REPOSITORY);
@@ -94,14 +115,14 @@ final class DiffCommand extends ClusterCommand {
         throw new CommandException("Function " + key + " would be refused: "
             + (e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage()));
       }
-      diff.append(live == null ? FunctionDiff.added(key, after) : FunctionDiff.changed(key, live, after));
+      diff.append(live == null ? ObjectDiff.FUNCTION.added(key, after) : ObjectDiff.FUNCTION.changed(key, live, after));
     }
     if (owning != null && prunes(owning)) {
       for (GenericKubernetesResource live : functions.inNamespace(namespace)
           .withLabel(Labels.REPOSITORY, owner).list().getItems()) {
         String key = namespace + "/" + live.getMetadata().getName();
         if (!seen.contains(key)) {
-          diff.append(FunctionDiff.removed(key, live));
+          diff.append(ObjectDiff.FUNCTION.removed(key, live));
         }
       }
     }
@@ -110,18 +131,18 @@ final class DiffCommand extends ClusterCommand {
     return diff.length() == 0 ? 0 : CHANGES;
   }
 
-  private List<Function> read() {
+  private Manifest read() {
     if (!Files.isDirectory(folder)) {
       throw new CommandException(folder + " is not a folder");
     }
     try {
       Manifest manifest = new ManifestReader(ManifestOptions.defaults()).read(new FolderTree(folder), path, ignore);
       manifest.notices().forEach(notice -> note("notice: " + notice));
-      if (!manifest.configMaps().isEmpty() || !manifest.encryptedSecrets().isEmpty()) {
-        note("notice: the folder's " + manifest.configMaps().size() + " ConfigMap(s) and "
-            + manifest.encryptedSecrets().size() + " encrypted Secret(s) are not compared: diff compares Functions");
+      if (!manifest.encryptedSecrets().isEmpty()) {
+        note("notice: the folder's " + manifest.encryptedSecrets().size() + " encrypted Secret(s) are not compared:"
+            + " diff does not decrypt them");
       }
-      return manifest.functions();
+      return manifest;
     } catch (InvalidManifestException e) {
       // Every error, not just the first: one line each, as render prints them.
       note("the folder is invalid; nothing would be applied:");
@@ -132,7 +153,26 @@ final class DiffCommand extends ClusterCommand {
     }
   }
 
-  private static boolean prunes(FunctionRepository repository) {
+  /** The folder's ConfigMaps in {@code namespace}, the repository's; one naming another is refused, as render does. */
+  private List<ConfigMap> configMapsIn(Manifest manifest, String namespace) {
+    List<ManifestError> elsewhere = manifest.configMaps().stream()
+        .flatMap(configMap -> configMap.refusedIn(namespace).stream()).toList();
+    if (!elsewhere.isEmpty()) {
+      note("a ConfigMap names another namespace than the repository's; nothing would be applied:");
+      elsewhere.stream().map(ManifestError::toString).forEach(this::note);
+      throw new CommandException(elsewhere.size() + " ConfigMap(s) in another namespace than " + namespace);
+    }
+    return manifest.configMaps().stream().map(configMap -> configMap.in(namespace)).toList();
+  }
+
+  private static void annotate(Function function, String key, String value) {
+    Map<String, String> annotations = new TreeMap<>(Objects.requireNonNullElse(
+        function.getMetadata().getAnnotations(), Map.of()));
+    annotations.put(key, value);
+    function.getMetadata().setAnnotations(annotations);
+  }
+
+  static boolean prunes(FunctionRepository repository) {
     return repository.getSpec() == null || !Boolean.FALSE.equals(repository.getSpec().getPrune());
   }
 

@@ -360,6 +360,79 @@ class CliIT {
     assertThat(invalid.err()).contains("bad.yaml:", "cobol85").endsWith("Error: 1 error(s) in " + folder + "\n");
   }
 
+  @Test
+  void diffComparesTheFoldersConfigMapsTooAndFindsNothingOnceTheControllerAppliedThem(KubernetesClient client,
+      TestNamespace ns, KubeTestBed bed, GitHttpServer http, BareRepository repository, GitClient git)
+      throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    copy.write("functions/settings.yaml", configMap("greeting-settings", "greeting: Hallo"))
+        .write("functions/old.yaml", configMap("old-settings", "greeting: Moin"))
+        .write("functions/greeting.yaml", function("greeting")
+            .envFromConfigMap("GREETING", "greeting-settings", "greeting").toYaml())
+        .commit("greeting");
+    copy.push();
+    String folder = copy.directory().toString();
+    client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("git").endMetadata()
+        .addToStringData("username", http.credentials().username())
+        .addToStringData("password", http.credentials().password()).build()).create();
+    FunctionRepository infra = newRepository(ns, "infra", http.url(repository.name()));
+    infra.getSpec().setSecretRef(new SecretRef());
+    infra.getSpec().getSecretRef().setName("git");
+    client.resource(infra).create();
+
+    CliRun fresh = gitfn("diff", folder, "--path", "functions", "-n", ns.name(), "--repository", "infra");
+
+    assertThat(fresh.exitCode()).as(fresh.err()).isEqualTo(1);
+    assertThat(fresh.out()).as("ConfigMaps first, as the controller writes them before their readers")
+        .containsSubsequence("+ new ConfigMap " + ns.name() + "/greeting-settings\n", "+data:\n+  greeting: \"Hallo\"\n",
+            "+ new ConfigMap " + ns.name() + "/old-settings\n", "+ new Function " + ns.name() + "/greeting\n",
+            "+    gitfn.io/config-maps-digest: \"sha256:");
+    assertThat(client.configMaps().inNamespace(ns.name()).withName("greeting-settings").get())
+        .as("a dry run writes nothing").isNull();
+
+    try (KubernetesClient controllerClient = bed.newClient();
+        Controller controller = Controller.start(controllerClient,
+            SourceSettings.defaults(Files.createTempDirectory("gitfn-cli-mirrors")), WebhookSettings.defaults(),
+            ControllerSettings.defaults(), BuildSettings.defaults(), WorkloadSettings.defaults(), "127.0.0.1", 0)) {
+      CliRun applied = gitfn("reconcile", "repository", "infra", "-n", ns.name(), "--wait=applied", "--timeout",
+          "60s");
+      assertThat(applied.exitCode()).as(applied.out() + applied.err()).isZero();
+    }
+
+    CliRun same = gitfn("diff", folder, "--path", "functions", "-n", ns.name(), "--repository", "infra");
+
+    assertThat(same.exitCode()).as(same.out() + same.err()).isZero();
+    assertThat(same.out()).isEmpty();
+
+    copy.write("functions/settings.yaml", configMap("greeting-settings", "greeting: Servus"));
+    Files.delete(copy.directory().resolve("functions/old.yaml"));
+
+    CliRun edited = gitfn("diff", folder, "--path", "functions", "-n", ns.name(), "--repository", "infra");
+
+    assertThat(edited.exitCode()).as(edited.err()).isEqualTo(1);
+    assertThat(edited.out()).containsSubsequence("~ changed ConfigMap " + ns.name() + "/greeting-settings\n",
+        "-  greeting: \"Hallo\"\n+  greeting: \"Servus\"\n",
+        "- removed ConfigMap " + ns.name() + "/old-settings\n",
+        "~ changed Function " + ns.name() + "/greeting\n", "-    gitfn.io/config-maps-digest: \"sha256:",
+        "+    gitfn.io/config-maps-digest: \"sha256:");
+
+    client.configMaps().inNamespace(ns.name()).resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+        .withNewMetadata().withName("handmade").endMetadata().addToData("k", "v").build()).create();
+    copy.write("functions/handmade.yaml", configMap("handmade", "k: w"));
+
+    CliRun taken = gitfn("diff", folder, "--path", "functions", "-n", ns.name(), "--repository", "infra");
+
+    assertThat(taken.exitCode()).isEqualTo(2);
+    assertThat(taken.out()).isEmpty();
+    assertThat(taken.err()).contains("ConfigMap " + ns.name() + "/handmade exists and was not made by a"
+        + " FunctionRepository; the controller does not take it over and would refuse the revision")
+        .endsWith("Error: 1 ConfigMap(s) would make the controller refuse the folder; nothing would be applied\n");
+  }
+
+  private static String configMap(String name, String data) {
+    return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: " + name + "}\ndata: {" + data + "}\n";
+  }
+
   private static void apply(KubernetesClient client, TestNamespace ns, Function function, String owner) {
     client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(Function.class))
         .inNamespace(ns.name())

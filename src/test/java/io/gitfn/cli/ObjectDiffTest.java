@@ -6,8 +6,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import org.junit.jupiter.api.Test;
 
-/** The text {@code gitfn diff} prints for one Function. */
-class FunctionDiffTest {
+/** The text {@code gitfn diff} prints for one object. */
+class ObjectDiffTest {
 
   private static final KubernetesSerialization YAML = new KubernetesSerialization();
 
@@ -30,7 +30,7 @@ class FunctionDiffTest {
 
   @Test
   void aChangedFieldIsAHunkUnderAChangedHeader() {
-    String diff = FunctionDiff.changed("shop/hello", function("nodejs22", "v1", "a"), function("nodejs22", "v2", "b"));
+    String diff = ObjectDiff.FUNCTION.changed("shop/hello", function("nodejs22", "v1", "a"), function("nodejs22", "v2", "b"));
 
     assertThat(diff).startsWith("~ changed Function shop/hello\n@@ ")
         .contains("\n   - name: \"VERSION\"\n", "-    value: \"v1\"\n", "+    value: \"v2\"\n")
@@ -51,14 +51,44 @@ class FunctionDiffTest {
           source: {inline: {source: "x"}}
         """, GenericKubernetesResource.class);
 
-    assertThat(FunctionDiff.changed("shop/hello", function("nodejs22", "v1", "a"), reordered)).isEmpty();
+    assertThat(ObjectDiff.FUNCTION.changed("shop/hello", function("nodejs22", "v1", "a"), reordered)).isEmpty();
   }
 
   @Test
   void newAndRemovedFunctionsShowEveryLine() {
-    assertThat(FunctionDiff.added("shop/hello", function("python312", "v1", "a")))
+    assertThat(ObjectDiff.FUNCTION.added("shop/hello", function("python312", "v1", "a")))
         .startsWith("+ new Function shop/hello\n+metadata:\n").contains("+  runtime: \"python312\"\n");
-    assertThat(FunctionDiff.removed("shop/hello", function("python312", "v1", "a")))
+    assertThat(ObjectDiff.FUNCTION.removed("shop/hello", function("python312", "v1", "a")))
         .startsWith("- removed Function shop/hello\n-metadata:\n");
+  }
+
+  @Test
+  void aConfigMapShowsItsDataAndLeavesTheRevisionOut() {
+    GenericKubernetesResource live = YAML.unmarshal("""
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: settings
+          namespace: shop
+          labels: {gitfn.io/repository: shop.infra}
+          annotations: {gitfn.io/revision: "main@sha1:a"}
+        data: {greeting: Hallo, farewell: Tschuess}
+        """, GenericKubernetesResource.class);
+    GenericKubernetesResource after = YAML.unmarshal("""
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: settings
+          namespace: shop
+          labels: {gitfn.io/repository: shop.infra}
+          annotations: {gitfn.io/revision: "folder@sha1:0"}
+        data: {farewell: Tschuess, greeting: Servus}
+        """, GenericKubernetesResource.class);
+
+    assertThat(ObjectDiff.CONFIG_MAP.changed("shop/settings", live, after))
+        .startsWith("~ changed ConfigMap shop/settings\n@@ ")
+        .contains("-  greeting: \"Hallo\"\n+  greeting: \"Servus\"\n").doesNotContain("revision");
+    assertThat(ObjectDiff.CONFIG_MAP.added("shop/settings", after)).startsWith("+ new ConfigMap shop/settings\n")
+        .contains("+data:\n+  farewell: \"Tschuess\"\n");
   }
 }

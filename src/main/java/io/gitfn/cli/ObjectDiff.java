@@ -10,34 +10,45 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What applying a Function would change, as text: its labels, annotations and spec as YAML, compared line by
- * line. gitfn's bookkeeping annotations (revision, applied hash) are left out: they change with every commit.
+ * What applying an object of one kind would change, as text: its labels, annotations and content fields as YAML,
+ * compared line by line. gitfn's bookkeeping annotations (revision, applied hash) are left out: they change with
+ * every commit.
+ *
+ * @param kind the kind's name in the headers
+ * @param fields the top-level fields that hold the content, in the order shown
  */
-final class FunctionDiff {
+record ObjectDiff(String kind, List<String> fields) {
+
+  /** A Function: its spec. */
+  static final ObjectDiff FUNCTION = new ObjectDiff("Function", List.of("spec"));
+  /** A ConfigMap: its values are not secret, so they are shown. */
+  static final ObjectDiff CONFIG_MAP = new ObjectDiff("ConfigMap", List.of("data", "binaryData", "immutable"));
 
   static final int CONTEXT = 3;
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
-  private FunctionDiff() {}
+  ObjectDiff {
+    fields = List.copyOf(fields);
+  }
 
-  /** {@code ~ changed Function ns/name} and the hunks, or empty when applying changes nothing shown here. */
-  static String changed(String key, GenericKubernetesResource live, GenericKubernetesResource after) {
+  /** {@code ~ changed <kind> ns/name} and the hunks, or empty when applying changes nothing shown here. */
+  String changed(String key, GenericKubernetesResource live, GenericKubernetesResource after) {
     List<String> hunks = LineDiff.unified(yaml(live), yaml(after), CONTEXT);
-    return hunks.isEmpty() ? "" : "~ changed Function " + key + "\n" + String.join("\n", hunks) + "\n";
+    return hunks.isEmpty() ? "" : "~ changed " + kind + " " + key + "\n" + String.join("\n", hunks) + "\n";
   }
 
-  static String added(String key, GenericKubernetesResource after) {
-    return "+ new Function " + key + "\n" + prefixed("+", yaml(after));
+  String added(String key, GenericKubernetesResource after) {
+    return "+ new " + kind + " " + key + "\n" + prefixed("+", yaml(after));
   }
 
-  static String removed(String key, GenericKubernetesResource live) {
-    return "- removed Function " + key + "\n" + prefixed("-", yaml(live));
+  String removed(String key, GenericKubernetesResource live) {
+    return "- removed " + kind + " " + key + "\n" + prefixed("-", yaml(live));
   }
 
-  static List<String> yaml(GenericKubernetesResource function) {
+  List<String> yaml(GenericKubernetesResource object) {
     Map<String, Object> metadata = new LinkedHashMap<>();
-    Map<String, String> labels = new TreeMap<>(nonNull(function.getMetadata().getLabels()));
-    Map<String, String> annotations = new TreeMap<>(nonNull(function.getMetadata().getAnnotations()));
+    Map<String, String> labels = new TreeMap<>(nonNull(object.getMetadata().getLabels()));
+    Map<String, String> annotations = new TreeMap<>(nonNull(object.getMetadata().getAnnotations()));
     annotations.remove(Annotations.REVISION);
     annotations.remove(Annotations.APPLIED_HASH);
     if (!labels.isEmpty()) {
@@ -50,9 +61,11 @@ final class FunctionDiff {
     if (!metadata.isEmpty()) {
       view.put("metadata", metadata);
     }
-    Object spec = function.getAdditionalProperties().get("spec");
-    if (spec != null) {
-      view.put("spec", sorted(spec));
+    for (String field : fields) {
+      Object content = object.getAdditionalProperties().get(field);
+      if (content != null) {
+        view.put(field, sorted(content));
+      }
     }
     String yaml = SERIALIZATION.asYaml(view);
     return yaml.lines().filter(line -> !line.equals("---")).toList();
