@@ -186,7 +186,7 @@ final class ConfigMapReader {
   }
 
   private String text(JsonNode value, String field) {
-    return MetadataReader.text(document, value, field, KIND, errors);
+    return MetadataReader.text(document, value, field, "a ConfigMap", errors);
   }
 
 

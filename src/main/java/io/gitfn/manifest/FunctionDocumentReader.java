@@ -43,7 +43,8 @@ final class FunctionDocumentReader {
       ObjectType type = sops ? ObjectType.SECRET : new ObjectType(apiVersion, kind);
       boolean function = !sops && kind.equals("Function") && apiVersion.startsWith(Function.GROUP + "/");
       if (!function && !allowed.allows(type)) {
-        notices.add(new ManifestNotice(file, document.line("kind"), "a " + type.kind() + " (" + type.apiVersion()
+        notices.add(new ManifestNotice(file, document.line("kind"), MetadataReader.withArticle(type.kind()) + " ("
+            + type.apiVersion()
             + "), which the controller does not apply: it takes Functions and " + allowed.shown() + "; ignored"));
         continue;
       }

@@ -35,14 +35,14 @@ final class MetadataReader {
   Read read() {
     JsonNode metadata = document.tree().path("metadata");
     if (!metadata.isObject()) {
-      error("metadata", "is missing or not a mapping; a " + kind + " needs metadata.name");
+      error("metadata", "is missing or not a mapping; " + withArticle(kind) + " needs metadata.name");
       return null;
     }
     metadata.fieldNames().forEachRemaining(field -> {
       if (!FIELDS.contains(field)) {
-        error("metadata." + field, "is not a field gitfn applies on a " + kind + "'s metadata; it takes "
-            + String.join(", ", FIELDS) + " (a " + kind + " exported from a cluster keeps fields the cluster sets:"
-            + " remove them)");
+        error("metadata." + field, "is not a field gitfn applies on " + withArticle(kind) + "'s metadata; it takes "
+            + String.join(", ", FIELDS) + " (" + withArticle(kind) + " exported from a cluster keeps fields the"
+            + " cluster sets: remove them)");
       }
     });
     String name = name(metadata.path("name"));
@@ -95,7 +95,7 @@ final class MetadataReader {
       String at = field + "[" + entry.getKey() + "]";
       if (entry.getKey().startsWith(RESERVED_PREFIX)) {
         error(at, "keys starting with " + RESERVED_PREFIX + " are the controller's to set (it tells by them which"
-            + " repository a " + kind + " belongs to and what to prune); use another prefix");
+            + " repository " + withArticle(kind) + " belongs to and what to prune); use another prefix");
         return;
       }
       String text = text(entry.getValue(), at);
@@ -107,29 +107,30 @@ final class MetadataReader {
   }
 
   private String text(JsonNode value, String field) {
-    return text(document, value, field, kind, errors);
+    return text(document, value, field, "Kubernetes metadata", errors);
   }
 
   /**
    * The string {@code value} is, or null with an error that says how YAML read it and how to write a string.
    *
-   * @param kind the kind whose field it is, for the message
+   * @param holder what holds the value, for the message: "a ConfigMap"
    */
-  static String text(YamlDocument document, JsonNode value, String field, String kind, List<ManifestError> errors) {
+  static String text(YamlDocument document, JsonNode value, String field, String holder,
+      List<ManifestError> errors) {
     if (value.isTextual()) {
       return value.asText();
     }
     String message;
     if (value.isNumber()) {
-      message = "is the number " + value.asText() + ", not a string: YAML reads an unquoted number as one, and a "
-          + kind + " holds strings; quote it, as \"" + value.asText() + "\"";
+      message = "is the number " + value.asText() + ", not a string: YAML reads an unquoted number as one, and "
+          + holder + " holds strings; quote it, as \"" + value.asText() + "\"";
     } else if (value.isBoolean()) {
       message = "is the boolean " + value.asText() + ", not a string: YAML reads an unquoted true, false, yes, no, on"
-          + " or off as one, and a " + kind + " holds strings; quote it";
+          + " or off as one, and " + holder + " holds strings; quote it";
     } else if (value.isNull()) {
       message = "is null, not a string: YAML reads an empty value, ~ or null as null; write \"\" for an empty string";
     } else {
-      message = "is a " + (value.isArray() ? "list" : "mapping") + ", not a string: a " + kind + " holds strings;"
+      message = "is a " + (value.isArray() ? "list" : "mapping") + ", not a string: " + holder + " holds strings;"
           + " write a block of text after `|` to keep a file's content";
     }
     errors.add(document.error(field, message));
@@ -138,6 +139,17 @@ final class MetadataReader {
 
   private void error(String field, String message) {
     errors.add(document.error(field, message));
+  }
+
+  /**
+   * The kind with "a" or "an" before it, as it is read aloud: "an Ingress", "a ConfigMap", and "an HTTPRoute", whose
+   * leading capitals are spelt out.
+   */
+  static String withArticle(String kind) {
+    boolean spelt = kind.length() > 1 && Character.isUpperCase(kind.charAt(0)) && Character.isUpperCase(kind.charAt(1));
+    String vowelSounds = spelt ? "AEFHILMNORSX" : "AEIOU";
+    return (!kind.isEmpty() && vowelSounds.indexOf(Character.toUpperCase(kind.charAt(0))) >= 0 ? "an " : "a ")
+        + kind;
   }
 
   static boolean absent(JsonNode value) {

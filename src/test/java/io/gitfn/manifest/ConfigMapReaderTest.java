@@ -138,7 +138,7 @@ class ConfigMapReaderTest {
         "    note: " + "y".repeat(300 * 1024)))))
         .containsExactly(
             "functions/a.yaml:6: metadata.labels[version]: is the number 2, not a string: YAML reads an unquoted"
-                + " number as one, and a ConfigMap holds strings; quote it, as \"2\"",
+                + " number as one, and Kubernetes metadata holds strings; quote it, as \"2\"",
             "functions/a.yaml:7: metadata.labels[tier]: value `not a value` is not a valid label value: at most 63"
                 + " letters, digits, '-', '_' or '.', starting and ending with a letter or digit",
             "functions/a.yaml:8: metadata.annotations: are 307204 bytes together, more than the 262144 Kubernetes"

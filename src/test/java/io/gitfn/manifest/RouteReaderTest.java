@@ -90,11 +90,11 @@ class RouteReaderTest {
         """))).containsExactly(
         "functions/route.yaml:4: metadata.name: `Orders` is not a DNS-1123 subdomain: at most 253 lower-case letters,"
             + " digits, '-' and '.', starting and ending with a letter or digit",
-        "functions/route.yaml:5: metadata.uid: is not a field gitfn applies on a Ingress's metadata; it takes name,"
-            + " namespace, labels, annotations (a Ingress exported from a cluster keeps fields the cluster sets:"
+        "functions/route.yaml:5: metadata.uid: is not a field gitfn applies on an Ingress's metadata; it takes name,"
+            + " namespace, labels, annotations (an Ingress exported from a cluster keeps fields the cluster sets:"
             + " remove them)",
         "functions/route.yaml:6: metadata.labels[gitfn.io/repository]: keys starting with gitfn.io/ are the"
-            + " controller's to set (it tells by them which repository a Ingress belongs to and what to prune); use"
+            + " controller's to set (it tells by them which repository an Ingress belongs to and what to prune); use"
             + " another prefix");
   }
 
@@ -115,7 +115,7 @@ class RouteReaderTest {
     assertThat(manifest.objects()).extracting(DeclaredObject::name).containsExactly("orders");
     assertThat(manifest.configMaps()).isEmpty();
     assertThat(manifest.notices()).extracting(ManifestNotice::toString).containsExactly(
-        "functions/app.yaml:16: a Ingress (networking.k8s.io/v1), which the controller does not apply: it takes"
+        "functions/app.yaml:16: an Ingress (networking.k8s.io/v1), which the controller does not apply: it takes"
             + " Functions and gateway.networking.k8s.io/v1/HTTPRoute; ignored",
         "functions/app.yaml:27: a ConfigMap (v1), which the controller does not apply: it takes Functions and"
             + " gateway.networking.k8s.io/v1/HTTPRoute; ignored");
