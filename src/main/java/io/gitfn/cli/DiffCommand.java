@@ -12,12 +12,15 @@ import io.gitfn.api.Annotations;
 import io.gitfn.api.FieldManagers;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.repository.AppliedConfigMap;
+import io.gitfn.api.repository.AppliedObject;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.manifest.InvalidManifestException;
 import io.gitfn.manifest.Manifest;
 import io.gitfn.manifest.ManifestError;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
+import io.gitfn.manifest.ObjectType;
 import io.gitfn.reconcile.sync.FunctionSync;
 import io.gitfn.source.FolderTree;
 import io.gitfn.source.Revision;
@@ -26,6 +29,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -38,12 +42,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code gitfn diff <folder>}: what applying a folder's ConfigMaps and Functions would change in the cluster, found by
- * a server-side dry-run apply as field manager {@code gitfn}, so that defaults, webhooks and field ownership are
- * the server's and not a guess.
+ * {@code gitfn diff <folder>}: what applying a folder's ConfigMaps, Functions and routes would change in the cluster,
+ * found by a server-side dry-run apply as field manager {@code gitfn}, so that defaults, webhooks and field ownership
+ * are the server's and not a guess.
  */
 @Command(name = "diff", mixinStandardHelpOptions = true,
-    description = "Show what applying a folder's ConfigMaps and Functions would change, by a server-side dry run.",
+    description = "Show what applying a folder's ConfigMaps, Functions and routes would change, by a server-side dry"
+        + " run.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:nothing would change", "1:something would change", "2:an error; nothing was compared"})
 final class DiffCommand extends ClusterCommand {
@@ -65,9 +70,9 @@ final class DiffCommand extends ClusterCommand {
   List<String> ignore = new ArrayList<>();
 
   @Option(names = "--repository", paramLabel = "NAME",
-      description = "The FunctionRepository that would apply the folder: its label is set on new Functions and"
-          + " ConfigMaps, and the Functions and ConfigMaps it made that the folder no longer has are shown as removed"
-          + " (unless spec.prune is false).")
+      description = "The FunctionRepository that would apply the folder: its label is set on new Functions,"
+          + " ConfigMaps and routes, and those it made that the folder no longer has are shown as removed (unless"
+          + " spec.prune is false).")
   String repository;
 
   @Override
@@ -85,12 +90,11 @@ final class DiffCommand extends ClusterCommand {
         : ClusterObjects.one(client, FunctionRepository.class, "functionrepository", namespace, repository);
     String owner = owning == null ? null : Labels.repository(namespace, repository);
     // ConfigMaps first, as the controller writes them before the Functions that read them.
-    ConfigMapDiffs.Result configMapDiff = new ConfigMapDiffs(client, namespace).compare(configMaps, owning, FOLDER);
-    if (!configMapDiff.refusals().isEmpty()) {
-      configMapDiff.refusals().forEach(this::note);
-      throw new CommandException(configMapDiff.refusals().size() + " ConfigMap(s) would make the controller refuse"
-          + " the folder; nothing would be applied");
-    }
+    KindDiffs.Result configMapDiff = new KindDiffs(client, namespace, ObjectType.CONFIG_MAP, ObjectDiff.CONFIG_MAP)
+        .compare(configMaps, owning, FOLDER, owning == null || owning.getStatus() == null
+            || owning.getStatus().getConfigMaps() == null ? List.of() : owning.getStatus().getConfigMaps().stream()
+            .map(AppliedConfigMap::getName).toList());
+    refuseIfAny(configMapDiff, "ConfigMap");
     StringBuilder diff = new StringBuilder(configMapDiff.diff());
     Map<String, ConfigMap> configMapsByName = configMaps.stream()
         .collect(Collectors.toMap(c -> c.getMetadata().getName(), c -> c));
@@ -126,6 +130,18 @@ final class DiffCommand extends ClusterCommand {
         }
       }
     }
+    // Routes last, as the controller writes them after the Functions they route to.
+    for (Map.Entry<ObjectType, List<GenericKubernetesResource>> kind : objectsIn(manifest, namespace, owning)
+        .entrySet()) {
+      ObjectType type = kind.getKey();
+      KindDiffs.Result objectDiff = new KindDiffs(client, namespace, type, ObjectDiff.whole(type.kind()))
+          .compare(kind.getValue(), owning, FOLDER, owning == null || owning.getStatus() == null
+              || owning.getStatus().getObjects() == null ? List.of() : owning.getStatus().getObjects().stream()
+              .filter(o -> type.equals(new ObjectType(o.getApiVersion(), o.getKind())))
+              .map(AppliedObject::getName).toList());
+      refuseIfAny(objectDiff, type.kind());
+      diff.append(objectDiff.diff());
+    }
     out().print(diff);
     out().flush();
     return diff.length() == 0 ? 0 : CHANGES;
@@ -151,6 +167,38 @@ final class DiffCommand extends ClusterCommand {
     } catch (IOException e) {
       throw new CommandException("cannot read " + folder + ": " + e.getMessage());
     }
+  }
+
+  private void refuseIfAny(KindDiffs.Result result, String kind) {
+    if (!result.refusals().isEmpty()) {
+      result.refusals().forEach(this::note);
+      throw new CommandException(result.refusals().size() + " " + kind + "(s) would make the controller refuse the"
+          + " folder; nothing would be applied");
+    }
+  }
+
+  /**
+   * The folder's routes (and other allowed kinds) by kind, in {@code namespace}, with every kind the repository owns
+   * some of, so that one the folder dropped whole shows as pruned; one naming another namespace is refused.
+   */
+  private Map<ObjectType, List<GenericKubernetesResource>> objectsIn(Manifest manifest, String namespace,
+      FunctionRepository owning) {
+    List<ManifestError> elsewhere = manifest.objects().stream()
+        .flatMap(object -> object.refusedIn(namespace).stream()).toList();
+    if (!elsewhere.isEmpty()) {
+      note("an object names another namespace than the repository's; nothing would be applied:");
+      elsewhere.stream().map(ManifestError::toString).forEach(this::note);
+      throw new CommandException(elsewhere.size() + " object(s) in another namespace than " + namespace);
+    }
+    Map<ObjectType, List<GenericKubernetesResource>> byKind = new TreeMap<>(
+        Comparator.comparing(ObjectType::toString));
+    if (owning != null && owning.getStatus() != null && owning.getStatus().getObjects() != null) {
+      owning.getStatus().getObjects().forEach(o -> byKind.put(new ObjectType(o.getApiVersion(), o.getKind()),
+          new ArrayList<>()));
+    }
+    manifest.objects().forEach(object -> byKind.computeIfAbsent(object.type(), type -> new ArrayList<>())
+        .add(object.in(namespace)));
+    return byKind;
   }
 
   /** The folder's ConfigMaps in {@code namespace}, the repository's; one naming another is refused, as render does. */

@@ -15,7 +15,8 @@ import java.util.TreeMap;
  * every commit.
  *
  * @param kind the kind's name in the headers
- * @param fields the top-level fields that hold the content, in the order shown
+ * @param fields the top-level fields that hold the content, in the order shown; none for every field but apiVersion,
+ *     kind, metadata and status, in the object's order
  */
 record ObjectDiff(String kind, List<String> fields) {
 
@@ -23,6 +24,11 @@ record ObjectDiff(String kind, List<String> fields) {
   static final ObjectDiff FUNCTION = new ObjectDiff("Function", List.of("spec"));
   /** A ConfigMap: its values are not secret, so they are shown. */
   static final ObjectDiff CONFIG_MAP = new ObjectDiff("ConfigMap", List.of("data", "binaryData", "immutable"));
+
+  /** An object of a kind gitfn applies as the file has it (a route): all of its content. */
+  static ObjectDiff whole(String kind) {
+    return new ObjectDiff(kind, List.of());
+  }
 
   static final int CONTEXT = 3;
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
@@ -51,6 +57,7 @@ record ObjectDiff(String kind, List<String> fields) {
     Map<String, String> annotations = new TreeMap<>(nonNull(object.getMetadata().getAnnotations()));
     annotations.remove(Annotations.REVISION);
     annotations.remove(Annotations.APPLIED_HASH);
+    annotations.remove(Annotations.APPLIED_DIGEST);
     if (!labels.isEmpty()) {
       metadata.put("labels", labels);
     }
@@ -61,7 +68,9 @@ record ObjectDiff(String kind, List<String> fields) {
     if (!metadata.isEmpty()) {
       view.put("metadata", metadata);
     }
-    for (String field : fields) {
+    List<String> shown = !fields.isEmpty() ? fields : object.getAdditionalProperties().keySet().stream()
+        .filter(field -> !field.equals("status")).toList();
+    for (String field : shown) {
       Object content = object.getAdditionalProperties().get(field);
       if (content != null) {
         view.put(field, sorted(content));

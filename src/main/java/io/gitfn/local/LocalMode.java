@@ -116,6 +116,9 @@ public final class LocalMode implements AutoCloseable {
       }
       manifest.notices().forEach(notice -> say("notice: " + notice));
       // The controller applies these; saying so beats a Function whose env is silently empty here.
+      manifest.objects().forEach(o -> say("notice: " + o.place() + ": " + o.type().kind() + " " + o.name()
+          + " is applied by a FunctionRepository in a cluster; gitfn up serves each Function on a path of its own and"
+          + " does not route"));
       manifest.encryptedSecrets().forEach(d -> say("notice: " + d.file() + ":" + d.line() + ": an encrypted Secret"
           + " is applied by a FunctionRepository with spec.decryption in a cluster; gitfn up does not decrypt it"));
       state.applied(moved.revision(), moved.commit(), manifest.functions());

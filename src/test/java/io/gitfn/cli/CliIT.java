@@ -369,6 +369,7 @@ class CliIT {
         .write("functions/old.yaml", configMap("old-settings", "greeting: Moin"))
         .write("functions/greeting.yaml", function("greeting")
             .envFromConfigMap("GREETING", "greeting-settings", "greeting").toYaml())
+        .write("functions/route.yaml", ingress("/greeting"))
         .commit("greeting");
     copy.push();
     String folder = copy.directory().toString();
@@ -386,7 +387,8 @@ class CliIT {
     assertThat(fresh.out()).as("ConfigMaps first, as the controller writes them before their readers")
         .containsSubsequence("+ new ConfigMap " + ns.name() + "/greeting-settings\n", "+data:\n+  greeting: \"Hallo\"\n",
             "+ new ConfigMap " + ns.name() + "/old-settings\n", "+ new Function " + ns.name() + "/greeting\n",
-            "+    gitfn.io/config-maps-digest: \"sha256:");
+            "+    gitfn.io/config-maps-digest: \"sha256:", "+ new Ingress " + ns.name() + "/greeting\n",
+            "+        path: \"/greeting\"");
     assertThat(client.configMaps().inNamespace(ns.name()).withName("greeting-settings").get())
         .as("a dry run writes nothing").isNull();
 
@@ -404,7 +406,8 @@ class CliIT {
     assertThat(same.exitCode()).as(same.out() + same.err()).isZero();
     assertThat(same.out()).isEmpty();
 
-    copy.write("functions/settings.yaml", configMap("greeting-settings", "greeting: Servus"));
+    copy.write("functions/settings.yaml", configMap("greeting-settings", "greeting: Servus"))
+        .write("functions/route.yaml", ingress("/hello"));
     Files.delete(copy.directory().resolve("functions/old.yaml"));
 
     CliRun edited = gitfn("diff", folder, "--path", "functions", "-n", ns.name(), "--repository", "infra");
@@ -414,7 +417,14 @@ class CliIT {
         "-  greeting: \"Hallo\"\n+  greeting: \"Servus\"\n",
         "- removed ConfigMap " + ns.name() + "/old-settings\n",
         "~ changed Function " + ns.name() + "/greeting\n", "-    gitfn.io/config-maps-digest: \"sha256:",
-        "+    gitfn.io/config-maps-digest: \"sha256:");
+        "+    gitfn.io/config-maps-digest: \"sha256:", "~ changed Ingress " + ns.name() + "/greeting\n",
+        "-        path: \"/greeting\"\n+        path: \"/hello\"\n");
+
+    Files.delete(copy.directory().resolve("functions/route.yaml"));
+
+    CliRun unrouted = gitfn("diff", folder, "--path", "functions", "-n", ns.name(), "--repository", "infra");
+
+    assertThat(unrouted.out()).contains("- removed Ingress " + ns.name() + "/greeting\n");
 
     client.configMaps().inNamespace(ns.name()).resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
         .withNewMetadata().withName("handmade").endMetadata().addToData("k", "v").build()).create();
@@ -427,6 +437,19 @@ class CliIT {
     assertThat(taken.err()).contains("ConfigMap " + ns.name() + "/handmade exists and was not made by a"
         + " FunctionRepository; the controller does not take it over and would refuse the revision")
         .endsWith("Error: 1 ConfigMap(s) would make the controller refuse the folder; nothing would be applied\n");
+  }
+
+  private static String ingress(String path) {
+    return """
+        apiVersion: networking.k8s.io/v1
+        kind: Ingress
+        metadata: {name: greeting}
+        spec:
+          rules:
+            - http:
+                paths:
+                  - {path: %s, pathType: Prefix, backend: {service: {name: greeting, port: {number: 80}}}}
+        """.formatted(path);
   }
 
   private static String configMap(String name, String data) {

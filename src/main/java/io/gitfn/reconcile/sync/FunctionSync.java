@@ -3,6 +3,9 @@ package io.gitfn.reconcile.sync;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.gitfn.manifest.ObjectType;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -62,6 +65,23 @@ public final class FunctionSync {
       Revision revision) {
     return AppliedFunction.of(desired, namespace, owner, revision).object();
   }
+
+  /**
+   * The object a sync would server-side apply for {@code desired}, an object of {@code type} declared beside the
+   * Functions (a ConfigMap, a route), so that {@code gitfn diff} dry-runs the same.
+   *
+   * @param owner the repository's label value, or null to apply none
+   */
+  public static GenericKubernetesResource appliedObject(HasMetadata desired, ObjectType type, String namespace,
+      String owner, Revision revision) {
+    ObjectMeta metadata = RepositoryObjects.metadata(desired, namespace, owner, revision);
+    HasMetadata applied = type.equals(ObjectType.CONFIG_MAP)
+        ? ObjectKind.CONFIG_MAPS.applied((ConfigMap) desired, metadata)
+        : new AppliedKind(type).applied((GenericKubernetesResource) desired, metadata);
+    return SERIALIZATION.convertValue(applied, GenericKubernetesResource.class);
+  }
+
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
   /**
    * Applies {@code request.desired()} and prunes what left Git.

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.FieldManagers;
 import io.gitfn.api.Labels;
+import io.gitfn.source.Revision;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +50,7 @@ final class RepositoryObjects<T extends HasMetadata> {
     for (T desired : declared.desired()) {
       String name = desired.getMetadata().getName();
       desiredNames.add(name);
-      T applied = kind.applied(desired, metadata(desired, request));
+      T applied = kind.applied(desired, metadata(desired, request.namespace(), request.owner(), request.revision()));
       Optional<T> live = read(request.namespace(), name);
       if (live.isEmpty()) {
         applies.add(applied);
@@ -123,15 +124,20 @@ final class RepositoryObjects<T extends HasMetadata> {
     return kind.name() + " " + namespace + "/" + name + " " + what + ": " + ApiErrors.message(e);
   }
 
-  /** The object's metadata as the sync applies it: the repository's namespace, its label, the revision. */
-  private static ObjectMeta metadata(HasMetadata desired, SyncRequest request) {
+  /**
+   * The object's metadata as the sync applies it: the repository's namespace, its label ({@code owner}; none when
+   * null, for a diff without a repository), the revision.
+   */
+  static ObjectMeta metadata(HasMetadata desired, String namespace, String owner, Revision revision) {
     Map<String, String> labels = new TreeMap<>(Objects.requireNonNullElse(desired.getMetadata().getLabels(),
         Map.of()));
-    labels.put(Labels.REPOSITORY, request.owner());
+    if (owner != null) {
+      labels.put(Labels.REPOSITORY, owner);
+    }
     Map<String, String> annotations = new TreeMap<>(Objects.requireNonNullElse(
         desired.getMetadata().getAnnotations(), Map.of()));
-    annotations.put(Annotations.REVISION, request.revision().toString());
-    return new ObjectMetaBuilder().withName(desired.getMetadata().getName()).withNamespace(request.namespace())
+    annotations.put(Annotations.REVISION, revision.toString());
+    return new ObjectMetaBuilder().withName(desired.getMetadata().getName()).withNamespace(namespace)
         .withLabels(labels).withAnnotations(annotations).build();
   }
 
