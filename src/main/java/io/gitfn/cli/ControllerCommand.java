@@ -87,6 +87,9 @@ final class ControllerCommand implements Callable<Integer> {
   @Option(names = "--allowed-kind", paramLabel = "APIVERSION/KIND", description = "A kind FunctionRepositories may declare beside their Functions, as apiVersion/Kind (repeatable; the first replaces the default list). Namespaced kinds only; the controller's role (or the repository's spec.serviceAccountName) must allow writing them. Default: v1/ConfigMap, v1/Secret (SOPS-encrypted only), gateway.networking.k8s.io/v1/HTTPRoute, networking.k8s.io/v1/Ingress, gateway.kyma-project.io/v2/APIRule.")
   List<String> allowedKinds = List.of();
 
+  @Option(names = "--require-service-account", description = "Refuse a FunctionRepository without spec.serviceAccountName, so that every tenant applies with the RBAC of a ServiceAccount of its own namespace, never with the controller's (multi-tenant clusters).")
+  boolean requireServiceAccount;
+
   @Option(names = "--allowed-git-host", paramLabel = "HOST", description = "A host that FunctionRepositories and Functions may fetch from: a name, or *.domain for every host below it, or file for local repositories (repeatable). Default: any host.")
   List<String> allowedGitHosts = List.of();
 
@@ -223,7 +226,8 @@ final class ControllerCommand implements Callable<Integer> {
     ControllerSettings settings = new ControllerSettings(knownHosts == null ? "" : Files.readString(knownHosts),
         new HashSet<>(allowedTargetNamespaces), GoDuration.parse(functionSourceInterval), shard, instance, gitHosts,
         flag(() -> ControllerSettings.defaults().withClusterName(clusterName)).clusterName(), autoRollback,
-        allowedKinds.isEmpty() ? AllowedKinds.DEFAULT : flag(() -> AllowedKinds.parse(allowedKinds)));
+        allowedKinds.isEmpty() ? AllowedKinds.DEFAULT : flag(() -> AllowedKinds.parse(allowedKinds)),
+        requireServiceAccount);
     BuildSettings defaults = BuildSettings.defaults();
     Map<FunctionRuntime, String> runtimeBases = flag(() -> BaseImageOption.apply(defaults.baseImages(), baseImages));
     BuildSettings builds = flag(() -> new BuildSettings(registry,

@@ -19,10 +19,13 @@ import java.util.Set;
  * @param autoRollback whether a version that fails to roll out is rolled back to the last that ran
  *     ({@code --auto-rollback}); a Function's {@code gitfn.io/auto-rollback} annotation wins
  * @param allowedKinds the kinds a FunctionRepository may declare beside Functions ({@code --allowed-kind})
+ * @param requireServiceAccount whether a FunctionRepository must name the ServiceAccount it applies as
+ *     ({@code --require-service-account}), so that no tenant writes with the controller's own rights
  */
 public record ControllerSettings(String knownHosts, Set<String> allowedTargetNamespaces,
     Duration functionSourceInterval, ShardSelector shard, String instance,
-    GitHosts gitHosts, String clusterName, boolean autoRollback, AllowedKinds allowedKinds) {
+    GitHosts gitHosts, String clusterName, boolean autoRollback, AllowedKinds allowedKinds,
+    boolean requireServiceAccount) {
 
   /** Kyma checks every 5 minutes, which its users find too slow (kyma#12527); a check costs one ls-remote. */
   public static final Duration DEFAULT_FUNCTION_SOURCE_INTERVAL = Duration.ofMinutes(1);
@@ -48,7 +51,7 @@ public record ControllerSettings(String knownHosts, Set<String> allowedTargetNam
 
   public ControllerSettings(String knownHosts, Set<String> allowedTargetNamespaces, Duration functionSourceInterval) {
     this(knownHosts, allowedTargetNamespaces, functionSourceInterval, ShardSelector.ALL,
-        DEFAULT_INSTANCE, GitHosts.ANY, DEFAULT_CLUSTER_NAME, true, AllowedKinds.DEFAULT);
+        DEFAULT_INSTANCE, GitHosts.ANY, DEFAULT_CLUSTER_NAME, true, AllowedKinds.DEFAULT, false);
   }
 
   public static ControllerSettings defaults() {
@@ -57,41 +60,53 @@ public record ControllerSettings(String knownHosts, Set<String> allowedTargetNam
 
   public ControllerSettings withFunctionSourceInterval(Duration interval) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, interval, shard, instance,
-        gitHosts, clusterName, autoRollback, allowedKinds);
+        gitHosts, clusterName, autoRollback, allowedKinds,
+        requireServiceAccount);
   }
 
   /** Reconciles only what {@code selector} matches, as the instance named {@code name}. */
   public ControllerSettings withShard(ShardSelector selector, String name) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval,
-        Objects.requireNonNull(selector, "selector"), name, gitHosts, clusterName, autoRollback, allowedKinds);
+        Objects.requireNonNull(selector, "selector"), name, gitHosts, clusterName, autoRollback, allowedKinds,
+        requireServiceAccount);
   }
 
   public ControllerSettings withInstance(String name) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, shard,
-        name, gitHosts, clusterName, autoRollback, allowedKinds);
+        name, gitHosts, clusterName, autoRollback, allowedKinds,
+        requireServiceAccount);
   }
 
   /** Fetches only from hosts {@code hosts} allows. */
   public ControllerSettings withGitHosts(GitHosts hosts) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, shard,
-        instance, hosts, clusterName, autoRollback, allowedKinds);
+        instance, hosts, clusterName, autoRollback, allowedKinds,
+        requireServiceAccount);
   }
 
   /** Names the cluster in commit statuses' contexts. */
   public ControllerSettings withClusterName(String name) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, shard,
-        instance, gitHosts, name, autoRollback, allowedKinds);
+        instance, gitHosts, name, autoRollback, allowedKinds,
+        requireServiceAccount);
   }
 
   /** Turns automatic rollback on or off for Functions without a {@code gitfn.io/auto-rollback} annotation. */
   public ControllerSettings withAutoRollback(boolean enabled) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, shard,
-        instance, gitHosts, clusterName, enabled, allowedKinds);
+        instance, gitHosts, clusterName, enabled, allowedKinds,
+        requireServiceAccount);
   }
 
   /** Lets repositories declare {@code kinds} beside their Functions; other kinds are notices. */
   public ControllerSettings withAllowedKinds(AllowedKinds kinds) {
     return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, shard,
-        instance, gitHosts, clusterName, autoRollback, kinds);
+        instance, gitHosts, clusterName, autoRollback, kinds, requireServiceAccount);
+  }
+
+  /** Refuses FunctionRepositories that name no ServiceAccount to apply as. */
+  public ControllerSettings withRequiredServiceAccount(boolean required) {
+    return new ControllerSettings(knownHosts, allowedTargetNamespaces, functionSourceInterval, shard,
+        instance, gitHosts, clusterName, autoRollback, allowedKinds, required);
   }
 }

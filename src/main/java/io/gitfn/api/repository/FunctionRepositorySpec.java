@@ -96,6 +96,14 @@ public class FunctionRepositorySpec {
       + " Functions, in the repository's namespace.")
   private Decryption decryption;
 
+  @Size(max = 253)
+  @Pattern("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+  @JsonPropertyDescription("A ServiceAccount of the repository's namespace that the controller impersonates for every"
+      + " read, dry run, apply and prune of the revision, as Flux's Kustomization does: its RBAC decides what the"
+      + " repository may create. Unset: the controller's own identity, which applies only the allowed kinds; a"
+      + " controller run with --require-service-account refuses a repository without it.")
+  private String serviceAccountName;
+
   @Size(max = 32)
   @JsonPropertyDescription("FunctionRepositories that must run their revision (be Ready) before this one applies"
       + " a revision, as a Flux Kustomization's dependsOn.")
@@ -227,6 +235,14 @@ public class FunctionRepositorySpec {
 
   public void setVerify(Verify verify) {
     this.verify = verify;
+  }
+
+  public String getServiceAccountName() {
+    return serviceAccountName;
+  }
+
+  public void setServiceAccountName(String serviceAccountName) {
+    this.serviceAccountName = serviceAccountName;
   }
 
   public Decryption getDecryption() {

@@ -44,6 +44,8 @@ public final class RepositoryConditionReason {
 
   // Stalled=True: an encrypted Secret of the revision could not be decrypted (spec.decryption); nothing applied
   public static final String DECRYPTION_FAILED = "DecryptionFailed";
+  /** The controller requires spec.serviceAccountName (--require-service-account) and the repository has none. */
+  public static final String SERVICE_ACCOUNT_REQUIRED = "ServiceAccountRequired";
 
   private RepositoryConditionReason() {}
 }

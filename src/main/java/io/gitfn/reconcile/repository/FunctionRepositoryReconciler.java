@@ -38,6 +38,8 @@ import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.Optional;
 
 /**
@@ -63,6 +65,8 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
   private final Steps<RepositoryState> suspended;
   private final Steps<RepositoryState> atRest;
   private final StepRunner<FunctionRepository, RepositoryState> runner;
+  private final RepositoryIdentity identity;
+  private final Set<String> targetNamespaces;
   private final KubernetesClient client;
   private final SourceBinding sources;
   private final ForgeReports forge;
@@ -93,6 +97,8 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     this.confirmations = confirmations;
     this.clock = clock;
     this.runner = new StepRunner<>(new RepositoryConditions(), writer);
+    this.identity = new RepositoryIdentity(client);
+    this.targetNamespaces = settings.allowedTargetNamespaces();
     SourceStep source = new SourceStep(sources);
     RequestStep request = new RequestStep(sources);
     ProgressStep progress = new ProgressStep();
@@ -100,7 +106,8 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     DependentsStep dependents = new DependentsStep(wakeUps);
     this.full = Steps.of(source, request, new VerifyStep(new RevisionSignatures(sources, mirrors, clock)),
         new DependenciesStep(settings.shard(), written),
-        new RevisionStep(mirrors, manifests, new FunctionSync(client), settings, client.getKubernetesSerialization(),
+        new RevisionStep(mirrors, manifests, identity, settings,
+            client.getKubernetesSerialization(),
             confirmations, new RevisionSecrets(sources)),
         progress).always(reports, dependents);
     this.suspended = Steps.of(source, request, new SuspendStep()).always(reports, dependents);
@@ -145,17 +152,27 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
       FunctionRepositoryStatus status = Objects.requireNonNullElse(repository.getStatus(),
           new FunctionRepositoryStatus());
       String namespace = repository.getMetadata().getNamespace();
+      // As the repository applied them: with its ServiceAccount's rights, when it names one.
+      KubernetesClient writer = identity.clientFor(repository);
       // Routes first, so that no traffic is sent to a Function on its way out.
       for (AppliedObject object : Objects.requireNonNullElse(status.getObjects(), List.<AppliedObject>of())) {
-        deleteOwned(client.genericKubernetesResources(object.getApiVersion(), object.getKind()).inNamespace(namespace)
+        deleteOwned(writer.genericKubernetesResources(object.getApiVersion(), object.getKind()).inNamespace(namespace)
             .withName(object.getName()), owner);
       }
-      client.resources(Function.class).inAnyNamespace().withLabel(Labels.REPOSITORY, owner).delete();
+      if (RepositoryIdentity.serviceAccount(repository).isEmpty()) {
+        writer.resources(Function.class).inAnyNamespace().withLabel(Labels.REPOSITORY, owner).delete();
+      } else {
+        // A ServiceAccount's rights are namespaced: only where the repository may write.
+        Set<String> namespaces = new TreeSet<>(targetNamespaces);
+        namespaces.add(namespace);
+        namespaces.forEach(ns -> writer.resources(Function.class).inNamespace(ns)
+            .withLabel(Labels.REPOSITORY, owner).delete());
+      }
       for (AppliedSecret secret : Objects.requireNonNullElse(status.getSecrets(), List.<AppliedSecret>of())) {
-        deleteOwned(client.secrets().inNamespace(namespace).withName(secret.getName()), owner);
+        deleteOwned(writer.secrets().inNamespace(namespace).withName(secret.getName()), owner);
       }
       for (AppliedConfigMap map : Objects.requireNonNullElse(status.getConfigMaps(), List.<AppliedConfigMap>of())) {
-        deleteOwned(client.configMaps().inNamespace(namespace).withName(map.getName()), owner);
+        deleteOwned(writer.configMaps().inNamespace(namespace).withName(map.getName()), owner);
       }
     }
     return DeleteControl.defaultDelete();

@@ -3,6 +3,7 @@ package io.gitfn.reconcile.repository;
 import static io.gitfn.api.repository.RepositoryConditionReason.APPLY_FAILED;
 import static io.gitfn.api.repository.RepositoryConditionReason.APPLY_REFUSED;
 import static io.gitfn.api.repository.RepositoryConditionReason.INVALID_REVISION;
+import static io.gitfn.api.repository.RepositoryConditionReason.SERVICE_ACCOUNT_REQUIRED;
 import static io.gitfn.api.repository.RepositoryConditionReason.SOURCE_READ_FAILED;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -77,19 +78,19 @@ final class RevisionStep implements Step<RepositoryState> {
 
   private final MirrorCache mirrors;
   private final ManifestReader manifests;
-  private final FunctionSync sync;
+  private final RepositoryIdentity identity;
   private final ControllerSettings settings;
   private final KubernetesSerialization json;
   private final ConfirmedSyncs confirmations;
   private final RevisionSecrets secrets;
 
-  RevisionStep(MirrorCache mirrors, ManifestReader manifests, FunctionSync sync, ControllerSettings settings,
+  RevisionStep(MirrorCache mirrors, ManifestReader manifests, RepositoryIdentity identity, ControllerSettings settings,
       KubernetesSerialization json, ConfirmedSyncs confirmations, RevisionSecrets secrets) {
     this.secrets = secrets;
     this.confirmations = confirmations;
     this.mirrors = mirrors;
     this.manifests = manifests;
-    this.sync = sync;
+    this.identity = identity;
     this.settings = settings;
     this.json = json;
   }
@@ -99,6 +100,12 @@ final class RevisionStep implements Step<RepositoryState> {
     Revision revision = state.fetched();
     state.attempted(revision);
     state.status().setLastAttemptedRevision(revision.toString());
+    if (settings.requireServiceAccount() && RepositoryIdentity.serviceAccount(state.resource()).isEmpty()) {
+      throw StepFailure.stalled(SERVICE_ACCOUNT_REQUIRED, "spec.serviceAccountName is required by this controller"
+          + " (--require-service-account): name a ServiceAccount of namespace "
+          + state.resource().getMetadata().getNamespace() + " whose RBAC decides what this repository may apply;"
+          + " nothing of " + revision + " was applied");
+    }
     Manifest manifest = read(state, revision);
     RevisionSecrets.Decrypted secrets = this.secrets.decrypt(state, revision, manifest);
     FunctionRepository repository = state.resource();
@@ -198,7 +205,7 @@ final class RevisionStep implements Step<RepositoryState> {
       }
     }
     try {
-      return sync.apply(new SyncRequest(repository.getMetadata().getNamespace(), repository.getMetadata().getName(),
+      return new FunctionSync(identity.clientFor(repository)).apply(new SyncRequest(repository.getMetadata().getNamespace(), repository.getMetadata().getName(),
           revision, desired, spec.getPrune() == null || spec.getPrune(), Boolean.TRUE.equals(spec.getAllowEmpty()),
           settings.allowedTargetNamespaces(),
           new Declared<>(secrets.secrets().stream().map(DecryptedSecret::secret).toList(),

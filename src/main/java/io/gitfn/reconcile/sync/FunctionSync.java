@@ -91,6 +91,20 @@ public final class FunctionSync {
    * @throws SyncFailedException when the API server fails during the real writes; a retry can finish them
    */
   public SyncResult apply(SyncRequest request) throws SyncRefusedException {
+    try {
+      return applyAll(request);
+    } catch (SyncFailedException e) {
+      // Forbidden is RBAC's answer (the repository's ServiceAccount may not read or write a kind): it will not pass by
+      // itself, and nothing was written if the result says so.
+      if (e.getCause() instanceof KubernetesClientException cause && cause.getCode() == 403
+          && e.partial().writes() == 0) {
+        throw new SyncRefusedException(List.of(e.getMessage()));
+      }
+      throw e;
+    }
+  }
+
+  private SyncResult applyAll(SyncRequest request) throws SyncRefusedException {
     List<String> refused = new ArrayList<>(Refusals.of(request));
     refused.addAll(served.refusals(request.objects()));
     if (!refused.isEmpty()) {
