@@ -2,9 +2,9 @@
 # Builds the test-bed binaries from their Go modules and caches them outside the repository:
 #   etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, and the real node's kubelet and kube-proxy
 # into ${GITFN_TESTENV_DIR:-~/.cache/gitfn-testenv}/<versions>/bin, and gitea, helm, kustomize and the real
-# node's registry and CoreDNS, and sops, into folders of their own beside it (gitea-<version>, helm-<version>,
-# kustomize-<version>, registry-<version>, coredns-<version>, sops-<version>), so that bumping one does not rebuild
-# the others.
+# node's registry, CoreDNS and ingress controller (Traefik, with the Gateway API's CRDs), and sops, into folders of
+# their own beside it (gitea-<version>, helm-<version>, kustomize-<version>, registry-<version>, coredns-<version>,
+# traefik-<version>, gateway-api-<version>, sops-<version>), so that bumping one does not rebuild the others.
 # A binary already there is not rebuilt.
 # `build-testbed.sh flux` builds only Flux's source-controller and its CRDs, for the scale benchmark, into
 # source-controller-<version>; without the argument Flux is not built.
@@ -260,6 +260,140 @@ GO
   (cd "$work/coredns" && go mod tidy && go build -ldflags "-s -w" -o "$out" .)
 }
 
+# The real node's ingress controller (Traefik), for Ingresses and the Gateway API's HTTPRoutes
+# (src/test/java/io/gitfn/testbed/realnode/Traefik.java). Three of the modules it imports cannot come as published,
+# so our module replaces each with a folder of its own:
+# - github.com/traefik/traefik/dynamic/ext is a module of its own at ./pkg/config/dynamic/ext, and so left out of
+#   Traefik's module zip, and no proxy serves it under that path. At this tag it is two empty structs (extension
+#   points of Traefik's commercial builds), which ext/ here repeats.
+# - github.com/containous/go-http-auth, Traefik's fork of github.com/abbot/go-http-auth (basicAuth and digestAuth
+#   middlewares): the Go module proxy refuses it (403). v0.4.0 of the original, which it serves, lacks two functions
+#   of the fork that Traefik calls; go-http-auth/ is v0.4.0 with them added (fork.go below). The test bed uses neither
+#   middleware.
+# - github.com/go-acme/lego/v5's providers/dns imports every ACME DNS-01 provider, and the proxy refuses the SDKs of
+#   a dozen of them (akamai, huaweicloud, ucloud, oci, ...). lego/ is lego with a providers/dns that knows no provider:
+#   ACME needs the internet, which the test bed never reaches.
+# -mod=mod: the build adds the go.sum lines of the packages it compiles; `go get` of the command would ask the
+# proxy for the refused modules. Only the main module's exclude lines count, so Traefik's one is repeated.
+# On 2 cores shared with other builds, modules already downloaded and no package of it in the Go build cache: 265 s,
+# a 144 MB binary (-s -w).
+traefik_root=$(tool_root traefik "${TRAEFIK_VERSION}")
+build_traefik() {
+  local dir="$work/traefik" json gomod lego
+  rm -rf "$dir"
+  mkdir -p "$dir/ext"
+  printf 'module github.com/traefik/traefik/dynamic/ext\n\ngo 1.24.0\n' >"$dir/ext/go.mod"
+  cat >"$dir/ext/ext.go" <<'GO'
+package ext
+
+// HTTP is a dynamic.HTTP extension.
+type HTTP struct{}
+
+// Router is a dynamic.Router extension.
+type Router struct{}
+GO
+  json=$(go mod download -json "github.com/traefik/traefik/v3@${TRAEFIK_VERSION}")
+  gomod=$(sed -n 's/.*"GoMod": "\(.*\)".*/\1/p' <<<"$json")
+
+  copy_module "$dir/go-http-auth" github.com/abbot/go-http-auth@v0.4.0
+  # v0.4.0 predates modules; a folder that replaces a module needs a go.mod.
+  printf 'module github.com/abbot/go-http-auth\n\ngo 1.12\n' >"$dir/go-http-auth/go.mod"
+  cat >"$dir/go-http-auth/fork.go" <<'GO'
+package auth
+
+import (
+	"net/http"
+	"strings"
+)
+
+// CheckSecret returns true if the password matches the encrypted secret: BasicAuth.CheckAuth's comparison, by the
+// secret's prefix, as Traefik's fork of this module exports it.
+func CheckSecret(password, secret string) bool {
+	compare := compareFuncs[0].compare
+	for _, cmp := range compareFuncs[1:] {
+		if strings.HasPrefix(secret, cmp.prefix) {
+			compare = cmp.compare
+			break
+		}
+	}
+	return compare([]byte(secret), []byte(password)) == nil
+}
+
+// RequireAuthStale is what Traefik calls when the fork's CheckAuth reports a nonce out of order ("stale"). This
+// CheckAuth never does, so it is never called; it asks for credentials again like RequireAuth.
+func (a *DigestAuth) RequireAuthStale(w http.ResponseWriter, r *http.Request) {
+	a.RequireAuth(w, r)
+}
+GO
+
+  lego=$(awk '$1 == "github.com/go-acme/lego/v5" { print $2; exit }' "$gomod")
+  copy_module "$dir/lego" "github.com/go-acme/lego/v5@$lego"
+  cat >"$dir/lego/providers/dns/zz_gen_dns_providers.go" <<'GO'
+package dns
+
+import (
+	"fmt"
+
+	"github.com/go-acme/lego/v5/challenge"
+)
+
+// NewDNSChallengeProviderByName knows no provider in the test bed's build (scripts/build-testbed.sh says why).
+func NewDNSChallengeProviderByName(name string) (challenge.Provider, error) {
+	return nil, fmt.Errorf("unrecognized DNS provider: %s (the test bed builds Traefik without DNS-01 providers)", name)
+}
+GO
+
+  {
+    echo "module gitfn.io/testbed/traefik"
+    echo
+    grep -m1 '^go ' "$gomod"
+    echo
+    echo "require github.com/traefik/traefik/v3 ${TRAEFIK_VERSION}"
+    echo
+    echo "replace github.com/traefik/traefik/dynamic/ext => ./ext"
+    echo "replace github.com/abbot/go-http-auth => ./go-http-auth"
+    echo "replace github.com/go-acme/lego/v5 => ./lego"
+    # Traefik's other replace lines (its forks of gorilla/mux and go-http-auth, the latter replaced above), in a
+    # `replace (` block, which module_of_our_own's awk does not follow.
+    awk '/^replace \($/ { block = 1; next } block && /^\)/ { block = 0; next }
+      block && !/=> \.\.?\// && !/go-http-auth/ { sub(/ \/\/.*/, ""); sub(/^[ \t]+/, ""); print "replace " $0 }
+      /^replace [^(]/ && !/=> \.\.?\// { sub(/ \/\/.*/, ""); print }' "$gomod"
+    grep '^exclude ' "$gomod" || true
+  } >"$dir/go.mod"
+  (cd "$dir" && go build -mod=mod \
+    -ldflags "-s -w -X github.com/traefik/traefik/v3/pkg/version.Version=${TRAEFIK_VERSION}" \
+    -o "$out" github.com/traefik/traefik/v3/cmd/traefik)
+}
+
+# copy_module DIR MODULE@VERSION puts a writable copy of MODULE, from the module cache, into DIR.
+copy_module() {
+  local src
+  src=$(go mod download -json "$2" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+  rm -rf "$1"
+  cp -r "$src" "$1"
+  chmod -R u+w "$1"
+}
+
+# The Gateway API's CRDs for Traefik's kubernetesgateway provider, from the release manifests in the module Traefik
+# is built against (GATEWAY_API_VERSION, which its go.mod requires). The standard channel: its informers watch
+# GatewayClass, Gateway, HTTPRoute, GRPCRoute, ReferenceGrant, BackendTLSPolicy and TLSRoute, all there, and
+# TCPRoute only with its experimentalChannel option, which the test bed leaves off. It waits for every informer to
+# sync before it serves anything, so a missing kind would stop it. Only the CRDs: the folder's ValidatingAdmissionPolicy
+# (vap_safeupgrades) guards upgrades of a long-lived cluster. GatewayApiCrds.java applies them.
+gateway_api_root=$(tool_root gateway-api "${GATEWAY_API_VERSION}")
+write_gateway_api_crds() {
+  local out="$gateway_api_root/crds" src tmp
+  [[ -d "$out" ]] && { log "gateway-api CRDs: cached"; return; }
+  src=$(go mod download -json "sigs.k8s.io/gateway-api@${GATEWAY_API_VERSION}" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+  tmp="$gateway_api_root/crds.partial"
+  rm -rf "$tmp"
+  mkdir -p "$tmp"
+  grep -l '^kind: CustomResourceDefinition$' "$src"/config/crd/standard/*.yaml | xargs cp -t "$tmp"
+  chmod 644 "$tmp"/*.yaml
+  mv "$tmp" "$out"
+  log "gateway-api CRDs: $out ($(ls "$out" | wc -l) files)"
+}
+
 # Flux's source-controller (only with the `flux` argument, for the scale benchmark). Its go.mod replaces its api
 # module with ./api, which a consuming module cannot follow, but also requires the published api module of the same
 # version; so a module of our own repeats only the other replace lines, like Gitea's. No cgo, as upstream's
@@ -328,6 +462,8 @@ timed_in "$(tool_root coredns "$COREDNS_VERSION")" coredns build_coredns
 # sops encrypts the Secrets that gitfn's own SOPS reader is tested on (SopsRoundTripIT); version.Version is set in
 # its source, so no -X is needed.
 timed_tool sops "$SOPS_VERSION" github.com/getsops/sops/v3/cmd/sops "-s -w"
+timed_in "$traefik_root" traefik build_traefik
+write_gateway_api_crds
 # Kyma's Function test program, which `mvn -B verify` runs against gitfn on the real node (issue 29).
 timed_in "$kyma_root" kyma-serverless-tests build_kyma_tests
-log "all binaries ready in $((SECONDS - total)) s: $bin, $gitea_root, $(tool_root helm "$HELM_VERSION"), $(tool_root kustomize "$KUSTOMIZE_VERSION"), $(tool_root registry "$REGISTRY_VERSION"), $(tool_root coredns "$COREDNS_VERSION"), $(tool_root sops "$SOPS_VERSION"), $kyma_root"
+log "all binaries ready in $((SECONDS - total)) s: $bin, $gitea_root, $(tool_root helm "$HELM_VERSION"), $(tool_root kustomize "$KUSTOMIZE_VERSION"), $(tool_root registry "$REGISTRY_VERSION"), $(tool_root coredns "$COREDNS_VERSION"), $(tool_root sops "$SOPS_VERSION"), $traefik_root, $gateway_api_root, $kyma_root"
