@@ -128,9 +128,9 @@ public final class KubeTestBed implements AutoCloseable {
 
   /**
    * Applies the CRD in each file of {@code crds} whose name ends in {@code suffix}, server-side, and waits until each
-   * is Established. Returns their names.
+   * is Established. Returns their names. Public for other CRD sets, such as the Gateway API's on the real node.
    */
-  static List<String> installCrds(KubernetesClient client, Path crds, String suffix) {
+  public static List<String> installCrds(KubernetesClient client, Path crds, String suffix) {
     try (var files = Files.list(crds)) {
       List<String> names = new ArrayList<>();
       for (Path file : files.filter(f -> f.toString().endsWith(suffix)).sorted().toList()) {

@@ -35,7 +35,7 @@ record NodeBinaries(TestBedBinaries testBed, Path kubelet, Path kubeProxy, Path 
   }
 
   /** The build script's {@code tool_root NAME VERSION}: a folder of the tool's own, named after its version. */
-  private static Path tool(Properties versions, String name, String versionKey) {
+  static Path tool(Properties versions, String name, String versionKey) {
     return TestBedBinaries.cacheDir().resolve(name + "-" + versions.getProperty(versionKey)).resolve(name);
   }
 }

@@ -53,6 +53,7 @@ public final class RealNode implements AutoCloseable {
   private final List<ComponentProcess> processes = new ArrayList<>();
   private ControlPlane plane;
   private String registry;
+  private Traefik ingressController;
   private boolean closed;
 
   private RealNode(Path dir, NodeGuard guard) {
@@ -188,6 +189,19 @@ public final class RealNode implements AutoCloseable {
     public String toString() {
       return String.join(", ", steps);
     }
+  }
+
+  /**
+   * The node's ingress controller ({@link Traefik}), for Ingresses and Gateway API HTTPRoutes: started on first use,
+   * with the Gateway API's CRDs, and stopped with the node. A test that takes a {@link Traefik} parameter under
+   * {@link WithRealNode} gets this one. Fails, saying why, when Traefik is not built or does not start.
+   */
+  public synchronized Traefik ingressController() {
+    if (ingressController == null) {
+      ingressController = Traefik.start(this, START_TIMEOUT);
+      processes.add(ingressController.process());
+    }
+    return ingressController;
   }
 
   /** A new client for the admin user; the caller closes it. */

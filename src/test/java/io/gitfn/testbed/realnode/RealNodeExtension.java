@@ -55,7 +55,8 @@ final class RealNodeExtension implements BeforeAllCallback, BeforeEachCallback, 
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
-    return type == KubernetesClient.class || type == TestNamespace.class || type == RealNode.class;
+    return type == KubernetesClient.class || type == TestNamespace.class || type == RealNode.class
+        || type == Traefik.class;
   }
 
   @Override
@@ -66,6 +67,9 @@ final class RealNodeExtension implements BeforeAllCallback, BeforeEachCallback, 
     }
     if (type == RealNode.class) {
       return RealNode.shared();
+    }
+    if (type == Traefik.class) {
+      return RealNode.shared().ingressController();
     }
     return context.getStore(STORE).get("namespace", TestNamespace.class);
   }
