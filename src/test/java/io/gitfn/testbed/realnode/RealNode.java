@@ -198,8 +198,11 @@ public final class RealNode implements AutoCloseable {
    */
   public synchronized Traefik ingressController() {
     if (ingressController == null) {
+      long started = System.nanoTime();
       ingressController = Traefik.start(this, START_TIMEOUT);
       processes.add(ingressController.process());
+      log.info("ingress controller (Traefik) ready at {} in {} ms, the Gateway API's CRDs included (log {})",
+          ingressController.baseUrl(), (System.nanoTime() - started) / 1_000_000, dir.resolve("logs/traefik.log"));
     }
     return ingressController;
   }
