@@ -10,7 +10,7 @@ import java.util.List;
 public final class FunctionRules {
 
   private static final FunctionValidator VALIDATOR =
-      new FunctionValidator(ManifestOptions.defaults().maxSourceBytes());
+      new FunctionValidator(ManifestOptions.defaults().maxSourceBytes(), false);
 
   private FunctionRules() {
   }

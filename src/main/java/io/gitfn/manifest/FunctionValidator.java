@@ -42,6 +42,7 @@ final class FunctionValidator {
   private static final Pattern CREDENTIALS_IN_URL = Pattern.compile("[a-z]+://[^/@\\s]*:[^/@\\s]*@.*");
 
   private final long maxSourceBytes;
+  private final boolean inInfraRepository;
   /** What Kubernetes allows all of one object's annotations together (apimachinery's TotalAnnotationSizeLimitB). */
   static final int MAX_ANNOTATION_BYTES = 256 * 1024;
   /** An env value a Function could need; larger data belongs in a ConfigMap or Secret it mounts. */
@@ -52,8 +53,13 @@ final class FunctionValidator {
   static final int MAX_OBJECT_BYTES = 1024 * 1024;
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  FunctionValidator(long maxSourceBytes) {
+  /**
+   * @param inInfraRepository whether the Functions checked are read from an infra repository, where a Git URL may be
+   *     relative to it ({@link RelativeGitUrl}); one that reached the cluster otherwise may not say so
+   */
+  FunctionValidator(long maxSourceBytes, boolean inInfraRepository) {
     this.maxSourceBytes = maxSourceBytes;
+    this.inInfraRepository = inInfraRepository;
   }
 
   List<Violation> check(Function function) {
@@ -157,7 +163,7 @@ final class FunctionValidator {
     }
   }
 
-  private static void checkGit(GitRepositorySource git, List<Violation> violations) {
+  private void checkGit(GitRepositorySource git, List<Violation> violations) {
     String at = "spec.source.gitRepository";
     String url = git.getUrl();
     if (url == null || url.isBlank()) {
@@ -165,9 +171,21 @@ final class FunctionValidator {
     } else if (CREDENTIALS_IN_URL.matcher(url).matches()) {
       violations.add(new Violation(at + ".url",
           "holds credentials; remove them from the URL and name a Secret in auth.secretName"));
+    } else if (RelativeGitUrl.isRelative(url)) {
+      if (!inInfraRepository) {
+        violations.add(new Violation(at + ".url", "`" + url.strip() + "` is relative: a relative URL is only for"
+            + " Functions in an infra repository, where gitfn makes it absolute; give the repository's absolute URL"));
+      } else {
+        RelativeGitUrl.problem(url).ifPresent(problem -> violations.add(new Violation(at + ".url", problem)));
+      }
+    } else if (url.startsWith("/") || url.startsWith("file:")) {
+      violations.add(new Violation(at + ".url", "`" + url + "` is a path on one machine, which the controller"
+          + " cannot read: use https://host/path, ssh://host/path, git://host/path or git@host:path"
+          + (inInfraRepository ? ", or " + RelativeGitUrl.FORMS : "")));
     } else if (!URL_FORM.matcher(url).matches() && !SCP_FORM.matcher(url).matches()) {
       violations.add(new Violation(at + ".url", "`" + url + "` is not a Git URL: use https://host/path,"
-          + " ssh://host/path, git://host/path or git@host:path"));
+          + " ssh://host/path, git://host/path or git@host:path"
+          + (inInfraRepository ? ", or " + RelativeGitUrl.FORMS : "")));
     } else if (isSsh(url) && git.getAuth() == null) {
       violations.add(new Violation(at + ".auth", "is required for an SSH URL: type key and a Secret with the key"));
     }

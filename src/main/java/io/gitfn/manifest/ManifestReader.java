@@ -36,7 +36,7 @@ public final class ManifestReader {
   public ManifestReader(ManifestOptions options) {
     this.options = options;
     this.documents = new FunctionDocumentReader(options.allowedKinds());
-    this.validator = new FunctionValidator(options.maxSourceBytes());
+    this.validator = new FunctionValidator(options.maxSourceBytes(), true);
   }
 
   /**

@@ -70,7 +70,32 @@ class ManifestValidationTest {
             doc(functionWithSpec("fn", "runtime: nodejs22", "source:", "  gitRepository:",
                 "    url: github.com/username/repo", "    baseDir: /", "    reference: main")),
             "functions/fn.yaml:9: spec.source.gitRepository.url: `github.com/username/repo` is not a Git URL: use"
-                + " https://host/path, ssh://host/path, git://host/path or git@host:path"),
+                + " https://host/path, ssh://host/path, git://host/path or git@host:path, or `./` (this repository)"
+                + " or `../name.git` (a repository beside it)"),
+        rule("a relative git URL names this repository with ./ alone",
+            doc(gitSourced("./../..")),
+            "functions/fn.yaml:9: spec.source.gitRepository.url: `./../..`: `./` names this repository and takes"
+                + " nothing after it; use `./` (this repository) or `../name.git` (a repository beside it)"),
+        rule("a relative git URL with ../ names a repository, not a folder of the server",
+            doc(gitSourced("../")),
+            "functions/fn.yaml:9: spec.source.gitRepository.url: `../` names a folder of the server, not a"
+                + " repository; use `./` (this repository) or `../name.git` (a repository beside it)"),
+        rule("a relative git URL climbs only at its start",
+            doc(gitSourced("../org/../other.git")),
+            "functions/fn.yaml:9: spec.source.gitRepository.url: `../org/../other.git`: after its leading `../` a"
+                + " relative URL names a path without empty, `.` or `..` segments; use `./` (this repository) or"
+                + " `../name.git` (a repository beside it)"),
+        rule("an absolute path is a path on one machine",
+            doc(gitSourced("/srv/git/repo.git")),
+            "functions/fn.yaml:9: spec.source.gitRepository.url: `/srv/git/repo.git` is a path on one machine, which"
+                + " the controller cannot read: use https://host/path, ssh://host/path, git://host/path or"
+                + " git@host:path, or `./` (this repository) or `../name.git` (a repository beside it)"),
+        rule("a file URL is a path on one machine",
+            doc(gitSourced("file:///srv/git/repo.git")),
+            "functions/fn.yaml:9: spec.source.gitRepository.url: `file:///srv/git/repo.git` is a path on one"
+                + " machine, which the controller cannot read: use https://host/path, ssh://host/path,"
+                + " git://host/path or git@host:path, or `./` (this repository) or `../name.git` (a repository beside"
+                + " it)"),
         rule("an SSH URL needs auth",
             doc(functionWithSpec("fn", "runtime: nodejs22", "source:", "  gitRepository:",
                 "    url: git@github.com:o/r.git", "    baseDir: /", "    reference: main")),
@@ -279,6 +304,12 @@ class ManifestValidationTest {
             FakeTree.of("functions/lonely/handler.js", "x"),
             "functions/lonely/handler.js: has no package.json next to it; add one (`{}` will do), or list the folder"
                 + " in .gitfnignore"));
+  }
+
+  /** A Function built from {@code url}, which is on line 9. */
+  private static String gitSourced(String url) {
+    return functionWithSpec("fn", "runtime: nodejs22", "source:", "  gitRepository:", "    url: '" + url + "'",
+        "    baseDir: /", "    reference: main");
   }
 
   @ParameterizedTest(name = "{0}")
