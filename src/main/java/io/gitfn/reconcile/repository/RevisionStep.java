@@ -191,6 +191,7 @@ final class RevisionStep implements Step<RepositoryState> {
     Map<ObjectType, Declared<GenericKubernetesResource>> objects = objectsIn(revision, manifest, namespace,
         Objects.requireNonNullElse(state.status().getObjects(), List.of()));
     List<Function> desired = settings.shard().label(manifest.functions(), repository.getMetadata().getLabels());
+    RelativeSourceUrls.resolve(state, revision, desired);
     Map<String, String> secretDigests = secrets.secrets().stream().collect(Collectors.toMap(
         d -> d.secret().getMetadata().getName(), DecryptedSecret::digest));
     Map<String, ConfigMap> configMapsByName = configMaps.stream().collect(Collectors.toMap(
