@@ -11,7 +11,9 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.FieldManagers;
 import io.gitfn.api.Labels;
+import io.gitfn.api.function.AuthType;
 import io.gitfn.api.function.Function;
+import io.gitfn.api.function.RepositoryAuth;
 import io.gitfn.api.repository.AppliedConfigMap;
 import io.gitfn.api.repository.AppliedObject;
 import io.gitfn.api.repository.FunctionRepository;
@@ -21,7 +23,9 @@ import io.gitfn.manifest.ManifestError;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
 import io.gitfn.manifest.ObjectType;
+import io.gitfn.manifest.RelativeSources;
 import io.gitfn.reconcile.sync.FunctionSync;
+import io.gitfn.source.EnclosingRepository;
 import io.gitfn.source.FolderTree;
 import io.gitfn.source.Revision;
 import io.gitfn.workload.ConfigMapReferences;
@@ -89,6 +93,7 @@ final class DiffCommand extends ClusterCommand {
     FunctionRepository owning = repository == null ? null
         : ClusterObjects.one(client, FunctionRepository.class, "functionrepository", namespace, repository);
     String owner = owning == null ? null : Labels.repository(namespace, repository);
+    resolveRelativeUrls(manifest, owning, namespace);
     // ConfigMaps first, as the controller writes them before the Functions that read them.
     KindDiffs.Result configMapDiff = new KindDiffs(client, namespace, ObjectType.CONFIG_MAP, ObjectDiff.CONFIG_MAP)
         .compare(configMaps, owning, FOLDER, owning == null || owning.getStatus() == null
@@ -167,6 +172,36 @@ final class DiffCommand extends ClusterCommand {
     } catch (IOException e) {
       throw new CommandException("cannot read " + folder + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * Makes the folder's relative Git URLs absolute as the FunctionRepository that would apply it does (its URL and
+   * Secret), or without one against the Git repository around the folder.
+   */
+  private void resolveRelativeUrls(Manifest manifest, FunctionRepository owning, String namespace) {
+    RelativeSources.Base base = owning == null ? EnclosingRepository.of(folder)
+        : RelativeSources.Base.of(owning.getSpec().getUrl().strip(), auth(owning), namespace);
+    List<ManifestError> errors = RelativeSources.resolve(manifest.functions(), base);
+    if (!errors.isEmpty()) {
+      note("a relative Git URL cannot be resolved; nothing would be applied:");
+      errors.stream().map(ManifestError::toString).forEach(this::note);
+      throw new CommandException(errors.size() + " error(s) in " + folder);
+    }
+  }
+
+  /**
+   * The repository's Secret as a Function's auth. The controller types it by the Secret's keys, which diff does not
+   * read; a Secret that works says the same as the URL's form (a key for SSH, a password or token otherwise).
+   */
+  private static RepositoryAuth auth(FunctionRepository repository) {
+    if (repository.getSpec().getSecretRef() == null) {
+      return null;
+    }
+    String url = repository.getSpec().getUrl().strip();
+    RepositoryAuth auth = new RepositoryAuth();
+    auth.setType(url.startsWith("ssh://") || !url.contains("://") ? AuthType.KEY : AuthType.BASIC);
+    auth.setSecretName(repository.getSpec().getSecretRef().getName());
+    return auth;
   }
 
   private void refuseIfAny(KindDiffs.Result result, String kind) {

@@ -21,6 +21,7 @@ import io.gitfn.manifest.Manifest;
 import io.gitfn.manifest.ManifestError;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
+import io.gitfn.manifest.RelativeSources;
 import io.gitfn.registry.FunctionImages;
 import io.gitfn.registry.ImageAssembler;
 import io.gitfn.registry.RegistryAccess;
@@ -32,6 +33,7 @@ import io.gitfn.secrets.SecretException;
 import io.gitfn.secrets.age.AgeException;
 import io.gitfn.secrets.age.AgeIdentity;
 import io.gitfn.secrets.sops.SopsFile;
+import io.gitfn.source.EnclosingRepository;
 import io.gitfn.source.FolderTree;
 import io.gitfn.source.GitBaseDir;
 import io.gitfn.source.GitCredentials;
@@ -492,15 +494,20 @@ final class RenderCommand implements Callable<Integer> {
       if (ref != null) {
         throw new IllegalArgumentException("--ref applies to a Git URL, and " + source + " is a folder");
       }
-      return reader.read(new FolderTree(folder), path, ignore);
+      Manifest manifest = reader.read(new FolderTree(folder), path, ignore);
+      RelativeSources.resolveAll(manifest.functions(), EnclosingRepository.of(folder));
+      return manifest;
     }
     if (!source.contains(":")) {
       throw new IllegalArgumentException("it is neither a folder nor a Git URL");
     }
     try (MirrorCache cache = new MirrorCache(SourceSettings.defaults(cacheDir()))) {
       // Credentials are out of scope for render: public repositories and local ones (file://) only.
-      return reader.read(cache.read(RepositoryUrl.parse(source), new GitCredentials.None(),
+      RepositoryUrl url = RepositoryUrl.parse(source);
+      Manifest manifest = reader.read(cache.read(url, new GitCredentials.None(),
           RefSelector.fromKymaReference(ref == null ? "main" : ref)), path, ignore);
+      RelativeSources.resolveAll(manifest.functions(), RelativeSources.Base.of(url.fetchUrl(), null, null));
+      return manifest;
     }
   }
 

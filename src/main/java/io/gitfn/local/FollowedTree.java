@@ -1,7 +1,9 @@
 package io.gitfn.local;
 
+import io.gitfn.manifest.RelativeSources;
 import io.gitfn.manifest.SourceTree;
 import io.gitfn.source.CommitSummary;
+import io.gitfn.source.EnclosingRepository;
 import io.gitfn.source.FolderTree;
 import io.gitfn.source.GitCredentials;
 import io.gitfn.source.MirrorCache;
@@ -34,6 +36,9 @@ interface FollowedTree {
   /** The source as it is now, if it changed since the last call (the first call always answers). */
   Optional<Change> poll() throws IOException, SourceException;
 
+  /** What a relative Git URL of a Function in it ({@code ./}, {@code ../other.git}) resolves against. */
+  RelativeSources.Base relativeUrls();
+
   static FollowedTree of(String source, String ref, MirrorCache mirrors) {
     Path folder = Path.of(source);
     if (!source.contains("://") && !source.matches("[^/]+@[^:]+:.*") && Files.isDirectory(folder)) {
@@ -62,6 +67,11 @@ interface FollowedTree {
       seen = now;
       return Optional.of(new Change(new FolderTree(root), "read " + root, "folder@" + digest(now),
           Optional.empty()));
+    }
+
+    @Override
+    public RelativeSources.Base relativeUrls() {
+      return EnclosingRepository.of(root);
     }
 
     private static String digest(String fingerprint) {
@@ -98,6 +108,11 @@ interface FollowedTree {
       this.mirrors = mirrors;
       this.url = url;
       this.ref = ref;
+    }
+
+    @Override
+    public RelativeSources.Base relativeUrls() {
+      return RelativeSources.Base.of(url.fetchUrl(), null, null);
     }
 
     @Override

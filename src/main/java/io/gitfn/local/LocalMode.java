@@ -10,6 +10,7 @@ import io.gitfn.manifest.Manifest;
 import io.gitfn.manifest.ManifestError;
 import io.gitfn.manifest.ManifestOptions;
 import io.gitfn.manifest.ManifestReader;
+import io.gitfn.manifest.RelativeSources;
 import io.gitfn.source.GitBaseDir;
 import io.gitfn.source.GitCredentials;
 import io.gitfn.source.MirrorCache;
@@ -121,11 +122,19 @@ public final class LocalMode implements AutoCloseable {
           + " does not route"));
       manifest.encryptedSecrets().forEach(d -> say("notice: " + d.file() + ":" + d.line() + ": an encrypted Secret"
           + " is applied by a FunctionRepository with spec.decryption in a cluster; gitfn up does not decrypt it"));
+      Map<String, String> unrunnable = new LinkedHashMap<>();
+      RelativeSources.Base relativeUrls = watched.relativeUrls();
+      for (Function fn : manifest.functions()) {
+        // Like a Git source that cannot be read: this Function keeps what runs, the others go on.
+        RelativeSources.resolve(fn, relativeUrls).ifPresent(e -> unrunnable.put(LocalRelease.idOf(fn), e.toString()));
+      }
       state.applied(moved.revision(), moved.commit(), manifest.functions());
       FolderConfigMaps configMaps = FolderConfigMaps.of(manifest.configMaps());
       List<LocalRelease> releases = new ArrayList<>();
-      Map<String, String> unrunnable = new LinkedHashMap<>();
       for (Function fn : manifest.functions()) {
+        if (unrunnable.containsKey(LocalRelease.idOf(fn))) {
+          continue;
+        }
         try {
           releases.add(release(fn, configMaps));
         } catch (LocalException e) {
