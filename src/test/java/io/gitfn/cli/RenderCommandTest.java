@@ -126,16 +126,54 @@ class RenderCommandTest {
   }
 
   @Test
-  void theGitopsExamplesAreAccepted() {
-    Path examples = Path.of(System.getProperty("gitfn.project.dir", "."), "gitops-examples");
+  void theGitopsExamplesAreAccepted() throws IOException {
+    Path project = Path.of(System.getProperty("gitfn.project.dir", ".")).toRealPath();
 
-    CliRun run = render(examples.toString());
+    CliRun run = render(project.resolve("gitops-examples").toString());
 
-    assertThat(run.err()).as("no notice: every file is a kind the controller applies").isEmpty();
+    assertThat(run.err()).isEmpty();
     assertThat(run.exitCode()).isZero();
-    assertThat(run.out()).contains("kind: \"HTTPRoute\"", "name: \"hello\"", "name: \"greeter\"", "name: \"py-hello\"", "name: \"orders\"",
+    assertThat(run.out()).contains("name: \"hello\"", "name: \"greeter\"", "name: \"py-hello\"", "name: \"orders\"",
         "name: \"orders-from-git\"", "scaleConfig:", "gitRepository:", "name: \"greeting\"",
-        "kind: \"ConfigMap\"", "name: \"greeting-settings\"", "configMapKeyRef:");
+        "kind: \"ConfigMap\"", "name: \"greeting-settings\"", "configMapKeyRef:", "kind: \"HTTPRoute\"");
+    // orders-from-git builds from this repository (url: ./), read from the clone the folder is in.
+    assertThat(run.out()).contains("url: \"" + project.toUri().toString() + ".git\"")
+        .doesNotContain("name: \"orders-service\"");
+  }
+
+  @Test
+  void aRelativeGitUrlIsTheRepositoryAroundTheFolderAndItsSiblingIsBesideItsOrigin() throws Exception {
+    write("functions/self.yaml", TestFunction.declared("self").gitRepository("./", "main", "sources/self").toYaml());
+    write("functions/sibling.yaml", TestFunction.declared("sibling").gitRepository("../orders.git", "main", "/")
+        .toYaml());
+    git("init", "-q", "-b", "main");
+    git("remote", "add", "origin", "https://git.example.com/shop/infra.git");
+
+    CliRun run = render(folder.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("url: \"" + folder.toRealPath().toUri() + ".git\"",
+        "url: \"https://git.example.com/shop/orders.git\"");
+  }
+
+  @Test
+  void aRelativeGitUrlOutsideAGitRepositoryIsAnErrorAtTheFunctionsFileAndField() throws Exception {
+    write("functions/self.yaml", TestFunction.declared("self").gitRepository("./", "main", "sources/self").toYaml());
+
+    CliRun run = render(folder.toString());
+
+    assertThat(run.exitCode()).isEqualTo(RenderCommand.INVALID);
+    assertThat(run.err()).contains("functions/self.yaml: spec.source.gitRepository.url: `./` cannot be resolved:"
+        + " folder " + folder + " is not in a Git repository");
+    assertThat(run.out()).isEmpty();
+  }
+
+  private void git(String... arguments) throws Exception {
+    List<String> command = new ArrayList<>(List.of("git", "-C", folder.toString()));
+    command.addAll(List.of(arguments));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes());
+    assertThat(process.waitFor()).as(output).isZero();
   }
 
   // --with-workloads
