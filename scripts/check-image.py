@@ -188,7 +188,7 @@ mount --rbind /proc "$root/proc"
 mount --rbind /dev "$root/dev"
 mount -t tmpfs -o mode=1777 tmpfs "$root/tmp"
 mount -t tmpfs -o mode=0755 tmpfs "$root/var/cache/gitfn"
-mount --bind -o ro "$EXAMPLES" "$root/mnt/examples"
+mount --bind -o ro "$PROJECT" "$root/mnt/project"
 mount -o remount,bind,ro "$root"
 exec "$UNSHARE" --user --map-user=65532 --map-group=65532 --root="$root" --wd="$wd" "$@"
 """
@@ -196,7 +196,8 @@ exec "$UNSHARE" --user --map-user=65532 --map-group=65532 --root="$root" --wd="$
 
 def run_in_image(root, env, workdir, command):
     unshare, sh = shutil.which("unshare"), shutil.which("sh")
-    environment = dict(env, UNSHARE=unshare, EXAMPLES=str(PROJECT / "gitops-examples"))
+    # The whole checkout, not gitops-examples alone: orders-from-git's url ./ is the Git repository around the folder.
+    environment = dict(env, UNSHARE=unshare, PROJECT=str(PROJECT))
     started = time.monotonic()
     result = subprocess.run([unshare, "--user", "--map-root-user", "--mount", sh, "-c", CONTAINER, "container",
                              str(root), workdir, *command], env=environment, text=True,
@@ -226,7 +227,7 @@ def check_run(layers, env, config, version, modules_file, f):
         root.mkdir()
         unpack(layers, root)
         # Mount points a container runtime would provide; added to the unpacked copy only.
-        for mount_point in ("proc", "dev", "mnt/examples"):
+        for mount_point in ("proc", "dev", "mnt/project"):
             (root / mount_point).mkdir(parents=True, exist_ok=True)
         workdir = config["config"]["WorkingDir"]
         entrypoint = config["config"]["Entrypoint"]
@@ -242,7 +243,7 @@ def check_run(layers, env, config, version, modules_file, f):
         f.check(result.returncode == 0 and "--webhook-port" in result.stdout,
                 f"`gitfn controller --help` in the image failed: {result.stdout}{result.stderr}")
 
-        result = run_in_image(root, env, workdir, [*entrypoint, "render", "/mnt/examples"])
+        result = run_in_image(root, env, workdir, [*entrypoint, "render", "/mnt/project/gitops-examples"])
         f.check(result.returncode == 0 and 'kind: "Function"' in result.stdout,
                 f"`gitfn render` in the image failed: {result.stdout[-2000:]}{result.stderr[-2000:]}")
 
