@@ -20,9 +20,14 @@ import io.gitfn.testbed.realnode.RealNode;
 import io.gitfn.testbed.realnode.RouteLoad;
 import io.gitfn.testbed.realnode.Traefik;
 import io.gitfn.testbed.realnode.WithRealNode;
+import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.testbed.TestBedBinaries;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -113,6 +118,51 @@ class RealNodeRoutesE2E {
     await().atMost(Duration.ofSeconds(30)).until(() -> client.genericKubernetesResources(
         "gateway.networking.k8s.io/v1", "HTTPRoute").inNamespace(ns.name()).withName("hello").get() == null);
     FunctionAnswers.awaitAnswer(client, ns.name(), "hello", "good morning from hello");
+  }
+
+  /**
+   * getting-started.md's steps 4 and 5 on the real node: gitops-examples as a fork holds it, a FunctionRepository on
+   * its functions folder, the Gateway the sample's route names; every Function answers, orders-from-git built from
+   * the repository itself, and the greeting app through its route.
+   */
+  @Test
+  void theSampleRepositoryDeploysWholeAndItsGreetingAppAnswersThroughItsRoute(KubernetesClient client,
+      TestNamespace ns, Traefik traefik, GitHttpServer http, BareRepository repository, GitClient git)
+      throws Exception {
+    gitfn.prepare(client, ns.name());
+    traefik.createGateway(client, ns.name());
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    Path examples = TestBedBinaries.projectDir().resolve("gitops-examples");
+    try (Stream<Path> files = Files.walk(examples)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        copy.write("gitops-examples/" + examples.relativize(file), Files.readString(file));
+      }
+    }
+    copy.commit("gitops-examples");
+    copy.push();
+    gitSecret(client, ns.name(), http);
+    client.resource(client.getKubernetesSerialization().unmarshal("""
+        apiVersion: gitfn.io/v1alpha1
+        kind: FunctionRepository
+        metadata: {name: examples, namespace: %s}
+        spec:
+          url: %s
+          ref: {branch: main}
+          path: gitops-examples/functions
+          interval: 1m
+          secretRef: {name: git}
+        """.formatted(ns.name(), http.url(repository.name())), FunctionRepository.class)).create();
+
+    for (String name : List.of("hello", "greeter", "py-hello", "orders", "orders-from-git", "greeting")) {
+      FunctionAnswers.awaitRunning(client, ns.name(), name);
+    }
+    Traefik.Answer greeting = traefik.awaitStatus("greeting.example.local", "/greeting", 200, Duration.ofMinutes(1));
+    assertThat(greeting.body()).isEqualTo("Hello from a ConfigMap");
+    FunctionRepository applied = Repositories.repository(client, ns.name(), "examples");
+    assertThat(applied.getStatus().getObjects()).extracting(o -> o.getKind() + " " + o.getName())
+        .containsExactly("HTTPRoute greeting");
+    assertThat(applied.getStatus().getConfigMaps()).extracting(c -> c.getName())
+        .containsExactly("greeting-settings");
   }
 
   private static String settings(String greeting) {

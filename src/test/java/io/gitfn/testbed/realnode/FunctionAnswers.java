@@ -33,6 +33,20 @@ public final class FunctionAnswers {
     });
   }
 
+  /** Waits until every condition of the Function is True and its Service's ClusterIP answers 200; returns the body. */
+  public static String awaitRunning(KubernetesClient client, String namespace, String name) {
+    java.util.concurrent.atomic.AtomicReference<String> body = new java.util.concurrent.atomic.AtomicReference<>();
+    await().atMost(BUILD_AND_ROLL_OUT).pollInterval(Duration.ofSeconds(2)).ignoreExceptions().untilAsserted(() -> {
+      Function fn = client.resources(Function.class).inNamespace(namespace).withName(name).get();
+      assertThat(fn.getStatus()).as("status of %s", name).isNotNull();
+      assertThat(fn.getStatus().getConditions()).as("conditions of %s", name)
+          .allSatisfy(c -> assertThat(c.getStatus()).as(describe(c)).isEqualTo("True")).hasSize(3);
+      String clusterIp = client.services().inNamespace(namespace).withName(name).get().getSpec().getClusterIP();
+      body.set(get("http://" + clusterIp + "/"));
+    });
+    return body.get();
+  }
+
   /** GETs {@code url} and returns the body of its 200 answer. */
   public static String get(String url) throws Exception {
     HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
