@@ -10,11 +10,16 @@ import static io.gitfn.reconcile.Repositories.requestReconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Annotations;
 import io.gitfn.api.Labels;
 import io.gitfn.api.repository.AppliedObject;
+import io.gitfn.cli.Main;
 import io.gitfn.testbed.KubeTestBed;
 import io.gitfn.testbed.TestNamespace;
 import io.gitfn.testbed.WithKubeApi;
@@ -23,20 +28,25 @@ import io.gitfn.testbed.git.GitClient;
 import io.gitfn.testbed.git.GitHttpServer;
 import io.gitfn.testbed.git.GitServers;
 import io.gitfn.testbed.git.WorkingCopy;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import picocli.CommandLine;
 
 /**
  * Routes from the infra repository (issue 31), through the controller, against a real API server and a real Git
  * server: an Ingress applies with the revision, is left unwritten while Git and the cluster agree, is put back when
  * edited by hand, and is pruned when it leaves Git; one the API server refuses names its file and line and applies
  * nothing of the revision; a kind the cluster does not serve (an APIRule from a Kyma CLI config.yaml, with no Kyma)
- * is refused at its file's line before anything is written.
+ * is refused at its file's line before anything is written; where Kyma's APIRule CRD is installed, that config.yaml's
+ * APIRule is applied as {@code gitfn render} prints it.
  */
 @WithKubeApi
 @ExtendWith(GitServers.class)
@@ -144,6 +154,63 @@ class RoutesIT {
     assertThat(awaitRefused(client, ns.name(), apiRule)).contains("functions/orders/config.yaml:4: APIRule"
         + " (gateway.kyma-project.io/v2) is not served by this cluster");
     assertThat(Repositories.functionNames(client, ns.name())).isEmpty();
+  }
+
+  @Test
+  void aKymaCliConfigsApiRulesApplyAsRenderShowsThemOnAClusterWithKymasApiRule(
+      KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository, GitClient git)
+      throws Exception {
+    CustomResourceDefinition crd = client.getKubernetesSerialization().unmarshal(
+        RoutesIT.class.getResourceAsStream("apirules-v2.crd.yaml"), CustomResourceDefinition.class);
+    client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
+    try {
+      client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+          .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions().stream()
+              .anyMatch(cond -> cond.getType().equals("Established") && cond.getStatus().equals("True")),
+              30, java.util.concurrent.TimeUnit.SECONDS);
+      WorkingCopy copy = git.clone(http.url(repository.name()));
+      copy.write("functions/orders/config.yaml", """
+          name: orders
+          runtime: nodejs22
+          apiRules:
+            - service: {host: orders.example.com}
+              rules:
+                - {path: /.*, methods: [GET], accessStrategies: [{handler: allow}]}
+                - path: /admin/.*
+                  methods: [DELETE]
+                  accessStrategies:
+                    - handler: jwt
+                      config: {trustedIssuers: [https://issuer.example.com], jwksUrls: [https://issuer.example.com/jwks]}
+          """).write("functions/orders/handler.js", "module.exports = { main: () => 'orders' };\n")
+          .write("functions/orders/package.json", "{}\n");
+      copy.commit("a Kyma CLI folder with an APIRule");
+      copy.push();
+      gitSecret(client, ns.name(), http);
+      create(client, ns.name(), "infra", http.url(repository.name()), Map.of());
+
+      GenericKubernetesResource live = await().atMost(WAIT).until(() -> client.genericKubernetesResources(
+          "gateway.kyma-project.io/v2", "APIRule").inNamespace(ns.name()).withName("orders").get(),
+          java.util.Objects::nonNull);
+      StringWriter out = new StringWriter();
+      CommandLine render = new CommandLine(new Main());
+      render.setOut(new PrintWriter(out));
+      render.setErr(new PrintWriter(new StringWriter()));
+      assertThat(render.execute("render", copy.directory().toString(), "--path", "functions", "-n", ns.name(),
+          "-o", "json")).isZero();
+      JsonNode rendered = StreamSupport.stream(new ObjectMapper().readTree(out.toString()).path("items")
+          .spliterator(), false).filter(item -> item.path("kind").asText().equals("APIRule")).findFirst()
+          .orElseThrow();
+      JsonNode applied = new ObjectMapper().valueToTree(live.getAdditionalProperties().get("spec"));
+      assertThat(applied)
+          .as("the APIRule in the cluster, as render printed it").isEqualTo(rendered.path("spec"));
+      assertThat(live.getMetadata().getLabels()).containsEntry(Labels.REPOSITORY, ns.name() + ".infra");
+      assertThat(applied(client, ns.name())).extracting(o -> o.getKind() + " " + o.getName() + " " + o.getFile())
+          .containsExactly("APIRule orders functions/orders/config.yaml");
+    } finally {
+      client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName()).delete();
+      await().atMost(WAIT).until(() -> client.apiextensions().v1().customResourceDefinitions()
+          .withName(crd.getMetadata().getName()).get() == null);
+    }
   }
 
   private static String awaitRefused(KubernetesClient client, String namespace, String commit) {
