@@ -11,6 +11,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** What the real-node tests ask of a Function on the node: that it runs and answers through its Service. */
 public final class FunctionAnswers {
@@ -23,28 +24,26 @@ public final class FunctionAnswers {
 
   /** Waits until every condition of the Function is True and its Service's ClusterIP answers {@code expected}. */
   public static void awaitAnswer(KubernetesClient client, String namespace, String name, String expected) {
-    await().atMost(BUILD_AND_ROLL_OUT).pollInterval(Duration.ofSeconds(2)).ignoreExceptions().untilAsserted(() -> {
-      Function fn = client.resources(Function.class).inNamespace(namespace).withName(name).get();
-      assertThat(fn.getStatus()).as("status of %s", name).isNotNull();
-      assertThat(fn.getStatus().getConditions()).as("conditions of %s", name)
-          .allSatisfy(c -> assertThat(c.getStatus()).as(describe(c)).isEqualTo("True")).hasSize(3);
-      String clusterIp = client.services().inNamespace(namespace).withName(name).get().getSpec().getClusterIP();
-      assertThat(get("http://" + clusterIp + "/")).isEqualTo(expected);
-    });
+    await().atMost(BUILD_AND_ROLL_OUT).pollInterval(Duration.ofSeconds(2)).ignoreExceptions().untilAsserted(() ->
+        assertThat(runningAnswer(client, namespace, name)).isEqualTo(expected));
   }
 
   /** Waits until every condition of the Function is True and its Service's ClusterIP answers 200; returns the body. */
   public static String awaitRunning(KubernetesClient client, String namespace, String name) {
-    java.util.concurrent.atomic.AtomicReference<String> body = new java.util.concurrent.atomic.AtomicReference<>();
-    await().atMost(BUILD_AND_ROLL_OUT).pollInterval(Duration.ofSeconds(2)).ignoreExceptions().untilAsserted(() -> {
-      Function fn = client.resources(Function.class).inNamespace(namespace).withName(name).get();
-      assertThat(fn.getStatus()).as("status of %s", name).isNotNull();
-      assertThat(fn.getStatus().getConditions()).as("conditions of %s", name)
-          .allSatisfy(c -> assertThat(c.getStatus()).as(describe(c)).isEqualTo("True")).hasSize(3);
-      String clusterIp = client.services().inNamespace(namespace).withName(name).get().getSpec().getClusterIP();
-      body.set(get("http://" + clusterIp + "/"));
-    });
+    AtomicReference<String> body = new AtomicReference<>();
+    await().atMost(BUILD_AND_ROLL_OUT).pollInterval(Duration.ofSeconds(2)).ignoreExceptions().untilAsserted(() ->
+        body.set(runningAnswer(client, namespace, name)));
     return body.get();
+  }
+
+  /** The answer of the Function's Service, once every condition of the Function is True; fails before. */
+  private static String runningAnswer(KubernetesClient client, String namespace, String name) throws Exception {
+    Function fn = client.resources(Function.class).inNamespace(namespace).withName(name).get();
+    assertThat(fn.getStatus()).as("status of %s", name).isNotNull();
+    assertThat(fn.getStatus().getConditions()).as("conditions of %s", name)
+        .allSatisfy(c -> assertThat(c.getStatus()).as(describe(c)).isEqualTo("True")).hasSize(3);
+    String clusterIp = client.services().inNamespace(namespace).withName(name).get().getSpec().getClusterIP();
+    return get("http://" + clusterIp + "/");
   }
 
   /** GETs {@code url} and returns the body of its 200 answer. */
