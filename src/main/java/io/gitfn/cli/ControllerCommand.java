@@ -226,7 +226,13 @@ final class ControllerCommand implements Callable<Integer> {
     ControllerSettings settings = new ControllerSettings(knownHosts == null ? "" : Files.readString(knownHosts),
         new HashSet<>(allowedTargetNamespaces), GoDuration.parse(functionSourceInterval), shard, instance, gitHosts,
         flag(() -> ControllerSettings.defaults().withClusterName(clusterName)).clusterName(), autoRollback,
-        allowedKinds.isEmpty() ? AllowedKinds.DEFAULT : flag(() -> AllowedKinds.parse(allowedKinds)),
+        allowedKinds.isEmpty() ? AllowedKinds.DEFAULT : flag(() -> {
+          try {
+            return AllowedKinds.parse(allowedKinds);
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--allowed-kind " + e.getMessage());
+          }
+        }),
         requireServiceAccount);
     BuildSettings defaults = BuildSettings.defaults();
     Map<FunctionRuntime, String> runtimeBases = flag(() -> BaseImageOption.apply(defaults.baseImages(), baseImages));

@@ -54,7 +54,7 @@ public record AllowedKinds(Set<ObjectType> types) {
           + " gateway.networking.k8s.io/v1/HTTPRoute"));
     }
     if (!wrong.isEmpty()) {
-      throw new IllegalArgumentException("allowed kinds: " + String.join("; ", wrong));
+      throw new IllegalArgumentException(String.join("; ", wrong));
     }
     return new AllowedKinds(types);
   }

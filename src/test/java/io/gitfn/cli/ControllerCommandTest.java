@@ -23,6 +23,8 @@ class ControllerCommandTest {
       "--dashboard-port|-2|--dashboard-port must be between 0 and 65535, or -1 for no dashboard",
       "--leader-election-id|Not_A_Name|--leader-election-id `Not_A_Name` is not a Kubernetes object name",
       "--allowed-git-host|git.example.com:22|--allowed-git-host `git.example.com:22` is not a host name or *.domain",
+      "--allowed-kind|Ingress|--allowed-kind `Ingress` is not apiVersion/Kind, as in v1/ConfigMap or gateway.networking.k8s.io/v1/HTTPRoute",
+      "--allowed-kind|serverless.kyma-project.io/v1alpha2/Function|--allowed-kind `serverless.kyma-project.io/v1alpha2/Function` is gitfn's own kind",
       "--builder|docker|--builder `docker` is not one of layered",
       "--builder|buildah|--builder `buildah` was removed: gitfn builds every image with the layered builder",
       "--insecure-registry|registry.local/path|insecure registry `registry.local/path` is not a host[:port]",

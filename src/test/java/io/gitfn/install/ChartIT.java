@@ -74,6 +74,8 @@ class ChartIT {
       autoRollback: false
       allowedTargetNamespaces: [team-a, team-b]
       allowedGitHosts: [github.com, "*.git.example.com"]
+      allowedKinds: [v1/ConfigMap, gateway.networking.k8s.io/v1/HTTPRoute]
+      requireServiceAccount: true
       sharding:
         selector: gitfn.io/shard=a
       git:
@@ -248,8 +250,9 @@ class ChartIT {
         "--cluster-name=eu-1", "--no-auto-rollback",
         "--insecure-registry=mirror.example.com:5000",
         "--insecure-registry=gitfn-registry.gitfn-system.svc.cluster.local:5000",
-        "--allow-target-namespace=team-a", "--allow-target-namespace=team-b", "--allowed-git-host=github.com",
-        "--allowed-git-host=*.git.example.com", "--shard-selector=gitfn.io/shard=a",
+        "--allow-target-namespace=team-a", "--allow-target-namespace=team-b", "--require-service-account",
+        "--allowed-kind=v1/ConfigMap", "--allowed-kind=gateway.networking.k8s.io/v1/HTTPRoute",
+        "--allowed-git-host=github.com", "--allowed-git-host=*.git.example.com", "--shard-selector=gitfn.io/shard=a",
         "--known-hosts=/etc/gitfn/known-hosts/known_hosts", "--resources-config=/etc/gitfn/resources/resources.yaml",
         "--webhook-secret-file=/etc/gitfn/webhook/token",
         "--log-format=json", "--log-level=debug", "--shutdown-timeout=45s", "--max-file-size=20Mi");

@@ -139,7 +139,7 @@ class RouteReaderTest {
         .isEqualTo("networking.k8s.io/v1/Ingress, v1/ConfigMap");
     assertThatThrownBy(() -> AllowedKinds.parse(List.of("Ingress", "apps/v1/deployment",
         "serverless.kyma-project.io/v1alpha2/Function")))
-        .hasMessage("allowed kinds: `Ingress` is not apiVersion/Kind, as in v1/ConfigMap or"
+        .hasMessage("`Ingress` is not apiVersion/Kind, as in v1/ConfigMap or"
             + " gateway.networking.k8s.io/v1/HTTPRoute; `apps/v1/deployment` is not apiVersion/Kind, as in"
             + " v1/ConfigMap or gateway.networking.k8s.io/v1/HTTPRoute; `serverless.kyma-project.io/v1alpha2/Function`"
             + " is gitfn's own kind, which a repository declares as a Function or not at all");
