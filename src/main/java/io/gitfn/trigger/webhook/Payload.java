@@ -80,6 +80,33 @@ final class Payload {
     return n.isTextual() && !n.asText().isBlank() ? Optional.of(n.asText()) : Optional.empty();
   }
 
+  /** A string, number or boolean field as text; empty when it is missing, null or blank. */
+  Optional<String> optionalScalar(String path) {
+    JsonNode n = at(path);
+    return n.isValueNode() && !n.isNull() && !n.asText().isBlank() ? Optional.of(n.asText()) : Optional.empty();
+  }
+
+  /** A whole number above zero, such as a pull request's number. */
+  long positiveNumber(String path) throws MalformedDeliveryException {
+    JsonNode n = at(path);
+    if (n.isMissingNode() || n.isNull()) {
+      throw missing(path);
+    }
+    if (!n.isIntegralNumber() || !n.canConvertToLong() || n.asLong() <= 0) {
+      throw new MalformedDeliveryException("payload field " + name(path) + " must be a whole number above 0");
+    }
+    return n.asLong();
+  }
+
+  /** A boolean field; false when it is missing or null. */
+  boolean flag(String path) throws MalformedDeliveryException {
+    JsonNode n = at(path);
+    if (!n.isMissingNode() && !n.isNull() && !n.isBoolean()) {
+      throw new MalformedDeliveryException("payload field " + name(path) + " must be true or false");
+    }
+    return n.asBoolean(false);
+  }
+
   /** An object field; empty when it is missing or null. */
   Optional<Payload> object(String path) {
     JsonNode n = at(path);
@@ -97,6 +124,12 @@ final class Payload {
       items.add(new Payload(n.get(i), name(path) + "[" + i + "]."));
     }
     return items;
+  }
+
+  /** The objects of an array field; none when it is missing or null (what was not a list was never read). */
+  List<Payload> optionalArray(String path) throws MalformedDeliveryException {
+    JsonNode n = at(path);
+    return n.isMissingNode() || n.isNull() ? List.of() : array(path);
   }
 
   /**

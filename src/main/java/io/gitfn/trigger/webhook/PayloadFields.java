@@ -3,6 +3,8 @@ package io.gitfn.trigger.webhook;
 import com.fasterxml.jackson.core.filter.TokenFilter;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The fields of a payload a parser reads, as a Jackson {@link TokenFilter}. Only they reach the parsed tree, so a
@@ -11,7 +13,8 @@ import java.util.Map;
  * keeps its first {@link #MAX_ITEMS} elements.
  *
  * <p>Paths are dotted names; {@code []} marks a list whose elements are objects, as in
- * {@code push.changes[].new.name}.
+ * {@code push.changes[].new.name}, and {@code [n]} such a list of which the first {@code n} elements are read
+ * instead of {@link #MAX_ITEMS}, as in {@code pull_request.labels[100].name}.
  */
 final class PayloadFields extends TokenFilter {
 
@@ -20,12 +23,20 @@ final class PayloadFields extends TokenFilter {
 
   private enum Shape { OBJECT, LIST, TEXT }
 
+  private static final Pattern LIST = Pattern.compile("(.+)\\[(\\d*)]");
+
   private final Shape shape;
+  private final int maxItems;
   private final Map<String, PayloadFields> fields = new LinkedHashMap<>();
   private PayloadFields element;
 
   private PayloadFields(Shape shape) {
+    this(shape, MAX_ITEMS);
+  }
+
+  private PayloadFields(Shape shape, int maxItems) {
     this.shape = shape;
+    this.maxItems = maxItems;
   }
 
   static PayloadFields of(String... paths) {
@@ -39,9 +50,10 @@ final class PayloadFields extends TokenFilter {
   private void add(String[] parts, int at) {
     String part = parts[at];
     boolean last = at == parts.length - 1;
-    if (part.endsWith("[]")) {
-      PayloadFields list = fields.computeIfAbsent(part.substring(0, part.length() - 2),
-          name -> new PayloadFields(Shape.LIST));
+    Matcher listed = LIST.matcher(part);
+    if (listed.matches()) {
+      int max = listed.group(2).isEmpty() ? MAX_ITEMS : Integer.parseInt(listed.group(2));
+      PayloadFields list = fields.computeIfAbsent(listed.group(1), name -> new PayloadFields(Shape.LIST, max));
       if (list.element == null) {
         list.element = new PayloadFields(Shape.OBJECT);
       }
@@ -73,7 +85,7 @@ final class PayloadFields extends TokenFilter {
 
   @Override
   public TokenFilter includeElement(int index) {
-    return shape == Shape.LIST && index < MAX_ITEMS ? element : null;
+    return shape == Shape.LIST && index < maxItems ? element : null;
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.gitfn.source.RepositoryUrl;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -13,7 +14,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Decides what a read delivery does: finds the sources that track its repository, keeps those whose secret
  * verifies the delivery, and triggers each of them whose ref the push moved, once. Pure apart from the targets it
- * calls.
+ * calls. A verified pull-request delivery is handed to {@link PullRequestTargets} instead, and triggers nothing.
  *
  * <p>A source with a secret of its own is verified by that secret only. A source without one is verified by the
  * controller-wide secret, when there is one. A delivery that no secret for its repository verifies is refused with
@@ -35,9 +36,16 @@ final class PushFanout {
   private final SignatureVerifier verifier;
   private final Optional<String> globalSecret;
   private final RecentDeliveries recent;
+  private final PullRequestTargets pullRequests;
 
   PushFanout(WebhookTargets targets, SignatureVerifier verifier, Optional<String> globalSecret,
       RecentDeliveries recent) {
+    this(targets, PullRequestTargets.NOT_ENABLED, verifier, globalSecret, recent);
+  }
+
+  PushFanout(WebhookTargets targets, PullRequestTargets pullRequests, SignatureVerifier verifier,
+      Optional<String> globalSecret, RecentDeliveries recent) {
+    this.pullRequests = pullRequests;
     this.targets = targets;
     this.verifier = verifier;
     this.globalSecret = globalSecret;
@@ -50,32 +58,23 @@ final class PushFanout {
         return Reply.about(delivery, 200, 0, "ping received; nothing to trigger");
       case OTHER:
         return Reply.about(delivery, 200, 0, "event " + delivery.event() + " is not a push; nothing to trigger");
+      case PULL_REQUEST:
+        return pullRequest(delivery, body);
       default:
         return push(delivery, body);
     }
   }
 
   private Reply push(Delivery delivery, byte[] body) {
-    if (delivery.proof() instanceof Proof.Absent) {
+    Optional<Map<WebhookTarget, RepositoryUrl>> verified = verified(delivery, body);
+    if (verified.isEmpty()) {
       return unverified(delivery);
     }
-    Map<WebhookTarget, RepositoryUrl> tracking = tracking(delivery);
-    Verification verification = new Verification(delivery, body);
-    boolean global = globalSecret.map(verification::by).orElse(false);
-    Map<WebhookTarget, RepositoryUrl> verified = new LinkedHashMap<>();
-    tracking.forEach((target, address) -> {
-      if (target.secret().map(verification::by).orElse(global)) {
-        verified.put(target, address);
-      }
-    });
-    if (verified.isEmpty() && !global) {
-      return unverified(delivery);
-    }
-    Map<WebhookTarget, PushEvent> moved = moved(delivery, verified);
+    Map<WebhookTarget, PushEvent> moved = moved(delivery, verified.get());
     if (moved.isEmpty()) {
       return Reply.about(delivery, 200, 0, "no source tracks this repository and ref");
     }
-    if (delivery.deliveryId() != null && !recent.claim(delivery.forge().pathSegment() + "/" + delivery.deliveryId())) {
+    if (duplicate(delivery)) {
       return Reply.about(delivery, 200, 0, "duplicate delivery; already handled");
     }
     int triggered = 0;
@@ -89,6 +88,54 @@ final class PushFanout {
       }
     }
     return Reply.about(delivery, 202, triggered, "triggered");
+  }
+
+  /**
+   * A pull request is verified and deduplicated as a push is, by the sources of its base repository, and then
+   * handed to {@link PullRequestTargets}; it triggers no source check. An action gitfn does not act on stops
+   * after the checks.
+   */
+  private Reply pullRequest(Delivery delivery, byte[] body) {
+    Optional<Map<WebhookTarget, RepositoryUrl>> verified = verified(delivery, body);
+    if (verified.isEmpty()) {
+      return unverified(delivery);
+    }
+    if (duplicate(delivery)) {
+      return Reply.about(delivery, 200, 0, "duplicate delivery; already handled");
+    }
+    PullRequestChange change = delivery.pullRequest();
+    if (change.action() == PullRequestChange.Action.OTHER) {
+      return Reply.about(delivery, 200, 0, "pull-request action is not one gitfn acts on; nothing to do");
+    }
+    return Reply.about(delivery, 200, 0, pullRequests.changed(change, delivery.repositories(),
+        List.copyOf(verified.get().keySet())));
+  }
+
+  /**
+   * The sources of the delivery's repository that its proof verifies, with the address that found each; empty
+   * when no secret for the repository verifies it. A map with no entry means only the controller-wide secret
+   * did, for a repository whose sources all have secrets of their own, or that no source tracks.
+   */
+  private Optional<Map<WebhookTarget, RepositoryUrl>> verified(Delivery delivery, byte[] body) {
+    if (delivery.proof() instanceof Proof.Absent) {
+      return Optional.empty();
+    }
+    Map<WebhookTarget, RepositoryUrl> tracking = tracking(delivery);
+    Verification verification = new Verification(delivery, body);
+    boolean global = globalSecret.map(verification::by).orElse(false);
+    Map<WebhookTarget, RepositoryUrl> verified = new LinkedHashMap<>();
+    tracking.forEach((target, address) -> {
+      if (target.secret().map(verification::by).orElse(global)) {
+        verified.put(target, address);
+      }
+    });
+    return verified.isEmpty() && !global ? Optional.empty() : Optional.of(verified);
+  }
+
+  /** Whether a delivery with this id was handled within the window; claims the id when it was not. */
+  private boolean duplicate(Delivery delivery) {
+    return delivery.deliveryId() != null
+        && !recent.claim(delivery.forge().pathSegment() + "/" + delivery.deliveryId());
   }
 
   /** Every source of the repository, whatever its ref, with the address that found it. */

@@ -3,12 +3,14 @@ package io.gitfn.trigger.webhook;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * What the receiver answers: an HTTP status and a JSON object that says what happened, such as
  * {@code {"forge":"github","delivery":"…","event":"push","repository":"github.com/org/repo",
- * "ref":"refs/heads/main","triggered":2,"result":"triggered"}}.
+ * "ref":"refs/heads/main","triggered":2,"result":"triggered"}}; a pull-request delivery names
+ * {@code pullRequest} (its number) and {@code action} instead of refs.
  */
 record Reply(int status, Map<String, Object> body) {
 
@@ -32,6 +34,10 @@ record Reply(int status, Map<String, Object> body) {
       body.put("ref", refs.get(0));
     } else if (!refs.isEmpty()) {
       body.put("refs", refs);
+    }
+    if (delivery.pullRequest() != null) {
+      body.put("pullRequest", delivery.pullRequest().number());
+      body.put("action", delivery.pullRequest().action().name().toLowerCase(Locale.ROOT));
     }
     body.put("triggered", triggered);
     body.put(status >= 400 ? "error" : "result", result);

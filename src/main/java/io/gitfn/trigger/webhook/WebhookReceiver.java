@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The HTTP edge of the webhook receiver: {@code POST /<forge>} relative to where it is mounted ({@link
  * WebhookServer} mounts it at {@code /hooks}). It reads at most {@link WebhookSettings#maxBodyBytes()} of the body,
- * hands it to the forge's parser and to {@link PushFanout}, and answers with a JSON object that says what
+ * hands it to the forge's parser and to {@link PushFanout} (pull requests on to {@link PullRequestTargets}), and answers with a JSON object that says what
  * happened. It logs one line per request and never logs a secret or a signature.
  */
 public final class WebhookReceiver extends Handler.Abstract {
@@ -56,6 +56,12 @@ public final class WebhookReceiver extends Handler.Abstract {
    */
   public WebhookReceiver(WebhookTargets targets, WebhookSettings settings, Clock clock, MeterRegistry registry,
       BooleanSupplier leading) {
+    this(targets, PullRequestTargets.NOT_ENABLED, settings, clock, registry, leading);
+  }
+
+  /** As above, handing verified pull-request deliveries to {@code pullRequests}. */
+  public WebhookReceiver(WebhookTargets targets, PullRequestTargets pullRequests, WebhookSettings settings,
+      Clock clock, MeterRegistry registry, BooleanSupplier leading) {
     this.registry = Objects.requireNonNull(registry, "registry");
     this.leading = Objects.requireNonNull(leading, "leading");
     this.settings = Objects.requireNonNull(settings, "settings");
@@ -65,7 +71,8 @@ public final class WebhookReceiver extends Handler.Abstract {
     parsers.put(Forge.GITEA, new GiteaParser());
     parsers.put(Forge.BITBUCKET, new BitbucketParser());
     parsers.put(Forge.GENERIC, new GenericParser());
-    this.fanout = new PushFanout(Objects.requireNonNull(targets, "targets"), new SignatureVerifier(),
+    this.fanout = new PushFanout(Objects.requireNonNull(targets, "targets"),
+        Objects.requireNonNull(pullRequests, "pullRequests"), new SignatureVerifier(),
         settings.globalSecret(),
         new RecentDeliveries(Objects.requireNonNull(clock, "clock"), settings.dedupeWindow(),
             RecentDeliveries.DEFAULT_CAPACITY));
@@ -147,10 +154,18 @@ public final class WebhookReceiver extends Handler.Abstract {
     LOG.info("webhook {} delivery={} event={} repository={} ref={}: {}", f.pathSegment(),
         delivery.deliveryId() == null ? "-" : delivery.deliveryId(), delivery.event(),
         delivery.repositories().isEmpty() ? "-" : delivery.repositories().get(0).matchKey(),
-        delivery.changes().isEmpty() ? "-" : delivery.changes().get(0).ref()
-            + (delivery.changes().size() > 1 ? " (+" + (delivery.changes().size() - 1) + ")" : ""),
+        ref(delivery),
         reply.outcome());
     return reply;
+  }
+
+  /** The pushed ref (and how many more), or the pull request's number and action, for the log line. */
+  private static String ref(Delivery delivery) {
+    if (delivery.pullRequest() != null) {
+      return "pull request #" + delivery.pullRequest().number() + " " + delivery.pullRequest().action();
+    }
+    return delivery.changes().isEmpty() ? "-" : delivery.changes().get(0).ref()
+        + (delivery.changes().size() > 1 ? " (+" + (delivery.changes().size() - 1) + ")" : "");
   }
 
   /** {@code gitfn_webhook_deliveries_total{forge, result}}; see {@link Reply#result()}. */

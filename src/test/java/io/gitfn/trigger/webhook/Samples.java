@@ -22,6 +22,18 @@ final class Samples {
     }
   }
 
+  /** A sample with each {@code from} text replaced by the {@code to} after it, which must all be in it. */
+  static byte[] edited(String name, String... fromTo) {
+    String text = new String(read(name), StandardCharsets.UTF_8);
+    for (int i = 0; i < fromTo.length; i += 2) {
+      if (!text.contains(fromTo[i])) {
+        throw new IllegalArgumentException("sample " + name + " has no " + fromTo[i]);
+      }
+      text = text.replace(fromTo[i], fromTo[i + 1]);
+    }
+    return bytes(text);
+  }
+
   static byte[] bytes(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
   }
