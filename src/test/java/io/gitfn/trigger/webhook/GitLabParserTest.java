@@ -49,10 +49,10 @@ class GitLabParserTest {
 
   @Test
   void otherHooksAreIgnored() throws Exception {
-    assertThat(parser.parse(Headers.of("X-Gitlab-Event", "Merge Request Hook"), Samples.bytes("{}")).kind())
+    assertThat(parser.parse(Headers.of("X-Gitlab-Event", "Pipeline Hook"), Samples.bytes("{}")).kind())
         .isEqualTo(Delivery.Kind.OTHER);
     assertThat(parser.parse(Headers.of("X-Gitlab-Event", "System Hook"),
-        Samples.bytes("{\"object_kind\":\"merge_request\"}")).kind()).isEqualTo(Delivery.Kind.OTHER);
+        Samples.bytes("{\"object_kind\":\"repository_update\"}")).kind()).isEqualTo(Delivery.Kind.OTHER);
   }
 
   @Test
