@@ -63,7 +63,7 @@ class BitbucketParserTest {
 
   @Test
   void otherEventKeysAreIgnored() throws Exception {
-    assertThat(parser.parse(Headers.of("X-Event-Key", "pullrequest:created"), Samples.bytes("{}")).kind())
+    assertThat(parser.parse(Headers.of("X-Event-Key", "pullrequest:comment_created"), Samples.bytes("{}")).kind())
         .isEqualTo(Delivery.Kind.OTHER);
   }
 
