@@ -52,4 +52,16 @@ class PayloadFieldsTest {
     assertThatThrownBy(() -> Payload.parse(Samples.bytes(deep), GENERIC))
         .isInstanceOf(MalformedDeliveryException.class).hasMessageStartingWith("the body is not JSON");
   }
+
+  @Test
+  void aListCanSayHowManyOfItsElementsAreRead() throws Exception {
+    StringBuilder labels = new StringBuilder();
+    for (int i = 0; i < 150; i++) {
+      labels.append(i == 0 ? "" : ",").append("{\"name\":\"l").append(i).append("\"}");
+    }
+    Payload payload = Payload.parse(Samples.bytes("{\"labels\":[" + labels + "]}"),
+        PayloadFields.of("labels[120].name"));
+
+    assertThat(payload.array("labels")).hasSize(120);
+  }
 }
