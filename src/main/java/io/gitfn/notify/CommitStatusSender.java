@@ -82,30 +82,40 @@ public final class CommitStatusSender {
 
   /** Sends {@code request} and says what came of it; never throws for anything the network or the server does. */
   public SendResult send(ForgeRequest request) {
+    return exchange(request, ANSWER_LIMIT).result();
+  }
+
+  /**
+   * Sends {@code request} and keeps up to {@code cap} bytes of the answer, for the requests that read what the forge
+   * says (pull requests, comments). Like {@link #send}, it never throws for anything the network or the server does.
+   */
+  ForgeAnswer exchange(ForgeRequest request, int cap) {
     HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri())
         .timeout(requestTimeout)
-        .method(request.method(), HttpRequest.BodyPublishers.ofByteArray(request.body()))
+        .method(request.method(), request.method().equals("GET") ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofByteArray(request.body()))
         .header("User-Agent", USER_AGENT);
     request.headers().forEach(builder::header);
     String server = server(request);
     CompletableFuture<HttpResponse<CappedBody.Received>> exchange =
-        http.sendAsync(builder.build(), answer -> new CappedBody(ANSWER_LIMIT));
+        http.sendAsync(builder.build(), answer -> new CappedBody(cap));
     try {
       // The request timeout covers the wait for the headers only; this covers a body that trickles or stalls.
       HttpResponse<CappedBody.Received> response =
           exchange.get(connectTimeout.plus(requestTimeout).toNanos(), TimeUnit.NANOSECONDS);
-      return classify(response.statusCode(), response.headers(), response.body().bytes(), request.credentials(),
-          clock.instant());
+      SendResult result = classify(response.statusCode(), response.headers(), response.body().bytes(),
+          request.credentials(), clock.instant());
+      return new ForgeAnswer(result, response.headers(), response.body().bytes(), response.body().cut());
     } catch (TimeoutException e) {
       exchange.cancel(true);
-      return SendResult.retry(0, server + " did not finish answering within "
-          + seconds(connectTimeout.plus(requestTimeout)), Optional.empty());
+      return ForgeAnswer.none(SendResult.retry(0, server + " did not finish answering within "
+          + seconds(connectTimeout.plus(requestTimeout)), Optional.empty()));
     } catch (ExecutionException e) {
-      return SendResult.retry(0, cause(server, e.getCause()), Optional.empty());
+      return ForgeAnswer.none(SendResult.retry(0, cause(server, e.getCause()), Optional.empty()));
     } catch (InterruptedException e) {
       exchange.cancel(true);
       Thread.currentThread().interrupt();
-      return SendResult.retry(0, "sending to " + server + " was interrupted", Optional.empty());
+      return ForgeAnswer.none(SendResult.retry(0, "sending to " + server + " was interrupted", Optional.empty()));
     }
   }
 

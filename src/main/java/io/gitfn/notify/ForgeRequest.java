@@ -53,11 +53,29 @@ public record ForgeRequest(String method, URI uri, Map<String, String> headers, 
 
   /** A POST of a JSON body, with its Content-Type and Accept headers set before {@code headers}. */
   static ForgeRequest postJson(URI uri, Map<String, String> headers, ObjectNode body) {
+    return json("POST", uri, headers, body);
+  }
+
+  /** A request of {@code method} with a JSON body, with its Content-Type and Accept headers set before {@code headers}. */
+  static ForgeRequest json(String method, URI uri, Map<String, String> headers, ObjectNode body) {
     Map<String, String> all = new LinkedHashMap<>();
     all.put("Content-Type", "application/json");
     all.put("Accept", "application/json");
     all.putAll(headers);
-    return new ForgeRequest("POST", uri, all, Json.bytes(body));
+    return new ForgeRequest(method, uri, all, Json.bytes(body));
+  }
+
+  /** A GET without a body, with its Accept header set before {@code headers}. */
+  static ForgeRequest get(URI uri, Map<String, String> headers) {
+    Map<String, String> all = new LinkedHashMap<>();
+    all.put("Accept", "application/json");
+    all.putAll(headers);
+    return new ForgeRequest("GET", uri, all, new byte[0]);
+  }
+
+  /** What the request is for messages: its method and URL, the query included (only requests that read have one). */
+  String named() {
+    return method + " " + uri;
   }
 
   @Override
