@@ -43,6 +43,12 @@ final class Samples {
     return json(request.body());
   }
 
+  /** A forge's answer to a GET, as the pull-request clients read it. */
+  static JsonAnswer answer(String json) {
+    return new JsonAnswer(json(json.getBytes(java.nio.charset.StandardCharsets.UTF_8)), "GET https://forge.example/x",
+        "", 200);
+  }
+
   static JsonNode json(byte[] body) {
     try {
       return JSON.readTree(body);
