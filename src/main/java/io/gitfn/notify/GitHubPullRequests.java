@@ -2,6 +2,7 @@ package io.gitfn.notify;
 
 import static io.gitfn.notify.Paging.withQuery;
 
+import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -81,7 +82,7 @@ final class GitHubPullRequests implements PullRequestApi {
     return Paging.byLinkHeader(page, current);
   }
 
-  private static java.net.URI issue(ForgeRepository repository, long number, String what) {
+  private static URI issue(ForgeRepository repository, long number, String what) {
     return Endpoint.of(repository.api(), "repos", repository.owner(), repository.name(), "issues",
         Long.toString(number), what);
   }

@@ -1,6 +1,5 @@
 package io.gitfn.notify;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +52,7 @@ public final class OpenPullRequests {
       }
       OptionalLong next = api.next(answer, page);
       if (next.isEmpty()) {
-        return List.copyOf(new ArrayList<>(found.values()));
+        return List.copyOf(found.values());
       }
       if (read == MAX_PAGES) {
         throw tooMany(repository, answer, "more than " + MAX_PAGES + " pages of open pull requests");

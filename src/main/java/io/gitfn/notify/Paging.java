@@ -1,6 +1,7 @@
 package io.gitfn.notify;
 
 import java.net.URI;
+import java.util.Arrays;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
@@ -17,7 +18,7 @@ final class Paging {
   /** {@code page + 1} when the Link header has a {@code rel="next"} (GitHub, GitLab, Gitea). */
   static OptionalLong byLinkHeader(ForgeReader.Page page, long current) {
     boolean more = page.answer().headers().allValues("Link").stream()
-        .flatMap(value -> java.util.Arrays.stream(value.split(",")))
+        .flatMap(value -> Arrays.stream(value.split(",")))
         .anyMatch(link -> NEXT.matcher(link).find());
     return more ? OptionalLong.of(current + 1) : OptionalLong.empty();
   }
