@@ -39,7 +39,7 @@ public final class PullRequestComments {
     Objects.requireNonNull(body, "body");
     PullRequestApi api = PullRequestApi.of(repository.forge());
     String credential = Authorization.checked(token, repository.forge());
-    String marked = marker.mark(body);
+    String marked = marker.mark(repository.forge(), body);
     Optional<ForgeComment> existing = find(api, repository, credential, number, marker);
     if (existing.isPresent()) {
       ForgeComment comment = existing.get();
@@ -59,7 +59,7 @@ public final class PullRequestComments {
     for (int read = 1; ; read++) {
       ForgeReader.Page answer = reader.read(api.comments(repository, credential, number, page));
       for (JsonAnswer item : api.items(answer.json())) {
-        Optional<ForgeComment> comment = api.comment(item).filter(c -> marker.marks(c.body()));
+        Optional<ForgeComment> comment = api.comment(item).filter(c -> marker.marks(repository.forge(), c.body()));
         if (comment.isPresent()) {
           return comment;
         }
@@ -71,7 +71,8 @@ public final class PullRequestComments {
       if (read == MAX_PAGES) {
         throw ForgeException.unusable(answer.json().request() + " answered", answer.answer().result().statusCode(),
             "pull request " + number + " has more than " + MAX_PAGES + " pages of comments and gitfn's comment "
-                + marker.line() + " is not in them; gitfn does not add another that it could not find again");
+                + marker.line(repository.forge()) + " is not in them; gitfn does not add another that it could "
+                + "not find again");
       }
       page = next.getAsLong();
     }

@@ -5,31 +5,47 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class CommentMarkerTest {
 
-  @Test
-  void aPreviewMarkerNamesTheFunctionRepository() {
-    assertThat(CommentMarker.preview("shop", "functions").line()).isEqualTo("<!-- gitfn-preview:shop/functions -->");
-  }
+  private static final CommentMarker MARKER = CommentMarker.preview("shop", "functions");
 
-  @Test
-  void aMarkedBodyStartsWithTheMarkerAndOnlySuchABodyIsMarked() {
-    CommentMarker marker = CommentMarker.preview("shop", "functions");
-
-    assertThat(marker.mark("Preview")).isEqualTo("<!-- gitfn-preview:shop/functions -->\nPreview");
-    assertThat(marker.marks(marker.mark("Preview"))).isTrue();
-    assertThat(marker.marks("<!-- gitfn-preview:shop/functions -->")).isTrue();
-    assertThat(marker.marks("> <!-- gitfn-preview:shop/functions -->\n> Preview")).isFalse();
-    assertThat(marker.marks("<!-- gitfn-preview:shop/functions-2 -->\nPreview")).isFalse();
+  @ParameterizedTest
+  @EnumSource(value = Forge.class, names = {"GITHUB", "GITLAB", "GITEA", "FORGEJO"})
+  void onForgesThatHideHtmlCommentsTheMarkerIsOne(Forge forge) {
+    assertThat(MARKER.line(forge)).isEqualTo("<!-- gitfn-preview:shop/functions -->");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"gitfn", "<!-- -->", "<!-- a -- b -->", "<!-- a --> shown", "<!-- a\n -->"})
-  void aMarkerIsOneLineThatAForgeDoesNotShow(String line) {
-    assertThatThrownBy(() -> new CommentMarker(line))
+  @EnumSource(value = Forge.class, names = {"BITBUCKET_CLOUD", "BITBUCKET_SERVER"})
+  void onBitbucketWhichShowsRawHtmlAsTextTheMarkerIsALinkReferenceDefinition(Forge forge) {
+    assertThat(MARKER.line(forge)).isEqualTo("[gitfn-preview:shop/functions]: #");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Forge.class)
+  void aMarkedBodyStartsWithTheMarkerAndABlankLineAndOnlySuchABodyIsMarked(Forge forge) {
+    String marked = MARKER.mark(forge, "Preview");
+
+    assertThat(marked).isEqualTo(MARKER.line(forge) + "\n\nPreview");
+    assertThat(MARKER.marks(forge, marked)).isTrue();
+    assertThat(MARKER.marks(forge, MARKER.line(forge))).isTrue();
+    assertThat(MARKER.marks(forge, "> " + marked)).isFalse();
+    assertThat(MARKER.marks(forge, CommentMarker.preview("shop", "functions-2").mark(forge, "Preview"))).isFalse();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "-x", "a--b", "a -->", "a]b", "a\nb", "gitfn preview"})
+  void aKeyIsOneWordThatCannotEndTheMarkerEarly(String key) {
+    assertThatThrownBy(() -> new CommentMarker(key))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("a comment marker is one line `<!-- text -->`");
+        .hasMessageStartingWith("a comment marker's key is letters, digits and . _ : / -, without `--`");
+  }
+
+  @Test
+  void aPreviewMarkerNamesTheFunctionRepository() {
+    assertThat(MARKER.key()).isEqualTo("gitfn-preview:shop/functions");
   }
 }

@@ -85,7 +85,7 @@ class PullRequestClientsGiteaIT {
     List<String> bodies = new ArrayList<>();
     admin("GET", "/api/v1/repos/gitfn/previews/issues/" + number + "/comments", null)
         .forEach(comment -> bodies.add(comment.get("body").asText()));
-    assertThat(bodies).containsExactly("<!-- gitfn-preview:shop/functions -->\nPreview: http://pr-1.example");
+    assertThat(bodies).containsExactly("<!-- gitfn-preview:shop/functions -->\n\nPreview: http://pr-1.example");
   }
 
   /** Gitea's API as its admin, for what the test sets up and reads back. */

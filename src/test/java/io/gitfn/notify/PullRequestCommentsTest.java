@@ -59,7 +59,7 @@ class PullRequestCommentsTest {
     assertThat(forge.seen()).extracting(seen -> seen.method() + " " + seen.rawPath())
         .containsExactly("GET " + COMMENTS, "POST " + COMMENTS);
     assertThat(json(forge.seen().get(1).body()).path("body").asText())
-        .isEqualTo("<!-- gitfn-preview:shop/functions -->\nPreview: https://pr-7.example");
+        .isEqualTo("<!-- gitfn-preview:shop/functions -->\n\nPreview: https://pr-7.example");
   }
 
   @Test
@@ -75,12 +75,12 @@ class PullRequestCommentsTest {
     assertThat(forge.seen()).extracting(seen -> seen.method() + " " + seen.rawPath())
         .containsExactly("GET " + COMMENTS, "PATCH /api/v3/repos/shop/functions/issues/comments/3");
     assertThat(json(forge.seen().get(1).body()).path("body").asText())
-        .isEqualTo("<!-- gitfn-preview:shop/functions -->\nPreview: new");
+        .isEqualTo("<!-- gitfn-preview:shop/functions -->\n\nPreview: new");
   }
 
   @Test
   void aCommentThatSaysThatAlreadyIsNotEditedAgain() {
-    listing("[{\"id\": 3, \"body\": \"<!-- gitfn-preview:shop/functions -->\\r\\nPreview: same\\n\"}]");
+    listing("[{\"id\": 3, \"body\": \"<!-- gitfn-preview:shop/functions -->\\r\\n\\r\\nPreview: same\\n\"}]");
 
     UpsertedComment result = comments.upsert(repository(), TOKEN, 7, MARKER, "Preview: same");
 
@@ -125,5 +125,25 @@ class PullRequestCommentsTest {
     assertThatThrownBy(() -> comments.upsert(repository(), TOKEN, 7, MARKER, "new"))
         .isInstanceOf(ForgeException.class)
         .hasMessageEndingWith("answered: field [0].id is object, not a whole number");
+  }
+
+  @Test
+  void onBitbucketServerTheCommentIsFoundInTheActivitiesAndEditedWithItsVersion() {
+    ForgeRepository repository = Samples.repository("https://bitbucket.example/scm/SHOP/functions.git",
+        Forge.BITBUCKET_SERVER, forge.base() + "/rest/api/latest");
+    listing("""
+        {"isLastPage": true, "values": [
+          {"action": "COMMENTED", "commentAction": "ADDED",
+           "comment": {"id": 5, "version": 2, "text": "[gitfn-preview:shop/functions]: #\\n\\nPreview: old"}}]}""");
+
+    UpsertedComment result = comments.upsert(repository, TOKEN, 7, MARKER, "Preview: new");
+
+    assertThat(result).isEqualTo(new UpsertedComment("5", Change.EDITED));
+    assertThat(forge.seen()).extracting(seen -> seen.method() + " " + seen.rawPath()).containsExactly(
+        "GET /rest/api/latest/projects/SHOP/repos/functions/pull-requests/7/activities",
+        "PUT /rest/api/latest/projects/SHOP/repos/functions/pull-requests/7/comments/5");
+    assertThat(json(forge.seen().get(1).body()).path("version").asLong()).isEqualTo(2);
+    assertThat(json(forge.seen().get(1).body()).path("text").asText())
+        .isEqualTo("[gitfn-preview:shop/functions]: #\n\nPreview: new");
   }
 }
