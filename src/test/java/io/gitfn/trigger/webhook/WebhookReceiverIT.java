@@ -16,6 +16,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -104,6 +106,29 @@ class WebhookReceiverIT {
     assertThat(wrong.body()).containsEntry("triggered", 0);
     assertThat(sha1.status()).isEqualTo(401);
     assertThat(targets.triggered()).isEmpty();
+  }
+
+  @Test
+  void aSignedGitHubPullRequestIsAnsweredAsOneAndTriggersNoPushWhileAThousandUnsignedAre401() throws Exception {
+    targets.track("fn/orders", "https://github.com/gitfn-demo/orders.git", "refs/heads/main", "s3cret");
+    byte[] body = Samples.read("github-pull-request.json");
+
+    Answer signed = post("github", body, "X-GitHub-Event", "pull_request", "X-GitHub-Delivery", "pr-1",
+        "X-Hub-Signature-256", Samples.sha256Header("s3cret", body));
+    List<Integer> unsigned = new ArrayList<>();
+    for (int number = 1000; number < 2000; number++) {
+      byte[] madeUp = Samples.edited("github-pull-request.json", "\"number\": 42", "\"number\": " + number);
+      unsigned.add(post("github", madeUp, "X-GitHub-Event", "pull_request", "X-GitHub-Delivery", "flood-" + number)
+          .status());
+    }
+
+    assertThat(signed.status()).isEqualTo(200);
+    assertThat(signed.body()).containsEntry("event", "pull_request").containsEntry("pullRequest", 42)
+        .containsEntry("action", "opened").containsEntry("triggered", 0);
+    assertThat((String) signed.body().get("result")).contains("previews are not enabled");
+    assertThat(unsigned).as("1,000 unsigned pull-request deliveries for made-up numbers").hasSize(1000)
+        .containsOnly(401);
+    assertThat(targets.triggered()).as("no push fanout for pull requests").isEmpty();
   }
 
   @Test
