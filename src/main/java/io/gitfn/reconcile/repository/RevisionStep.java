@@ -51,6 +51,7 @@ import io.gitfn.trigger.SourceId;
 import io.gitfn.trigger.TrackedSource;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -136,7 +137,7 @@ final class RevisionStep implements Step<RepositoryState> {
 
   /**
    * Whether the sync only confirmed the last one: same revision, generation and labels, nothing created, updated or
-   * deleted, and each Function at the generation that one left.
+   * deleted, each Function at the generation that one left, and the other objects from the same files.
    */
   static boolean stands(Applied before, Applied after, LastSync sync, SyncResult result) {
     LastSync last = before.sync();
@@ -144,16 +145,27 @@ final class RevisionStep implements Step<RepositoryState> {
         && Objects.equals(last.getGeneration(), sync.getGeneration())
         && Objects.equals(last.getLabels(), sync.getLabels())
         && Objects.equals(before.revision(), after.revision()) && !result.changed()
-        && before.inventory().equals(after.inventory());
+        && before.inventory().equals(after.inventory()) && before.others().equals(after.others());
   }
 
   /** What a status says was applied: the revision, the sync's record, and each Function at its generation. */
-  record Applied(String revision, LastSync sync, List<String> inventory) {
+  /**
+   * What a status says was applied: the revision, the sync's record, each Function at its generation, and the other
+   * objects with the files they came from (a file renamed in Git is news, though nothing in the cluster changed).
+   */
+  record Applied(String revision, LastSync sync, List<String> inventory, List<String> others) {
 
     static Applied of(FunctionRepositoryStatus status) {
+      List<String> others = new ArrayList<>();
+      Objects.requireNonNullElse(status.getSecrets(), List.<AppliedSecret>of()).forEach(s -> others.add(
+          "Secret " + s.getName() + " " + s.getFile() + " " + s.getRecipient()));
+      Objects.requireNonNullElse(status.getConfigMaps(), List.<AppliedConfigMap>of()).forEach(c -> others.add(
+          "ConfigMap " + c.getName() + " " + c.getFile()));
+      Objects.requireNonNullElse(status.getObjects(), List.<AppliedObject>of()).forEach(o -> others.add(
+          o.getApiVersion() + "/" + o.getKind() + " " + o.getName() + " " + o.getFile()));
       return new Applied(status.getLastAppliedRevision(), status.getLastSync(),
           Objects.requireNonNullElse(status.getInventory(), List.<InventoryEntry>of()).stream()
-              .map(e -> e.getNamespace() + "/" + e.getName() + "@" + e.getGeneration()).toList());
+              .map(e -> e.getNamespace() + "/" + e.getName() + "@" + e.getGeneration()).toList(), others);
     }
   }
 

@@ -2,6 +2,7 @@ package io.gitfn.reconcile.repository;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gitfn.api.repository.AppliedObject;
 import io.gitfn.api.repository.FunctionRepositoryStatus;
 import io.gitfn.api.repository.InventoryEntry;
 import io.gitfn.api.repository.LastSync;
@@ -43,6 +44,14 @@ class RevisionStepTest {
         nothingChanged())).as("other labels").isFalse();
     assertThat(RevisionStep.stands(applied(REVISION, 4L, null), applied(REVISION, 4L, null), NOW, nothingChanged()))
         .as("no sync recorded yet").isFalse();
+    FunctionRepositoryStatus moved = status(REVISION, 4L, last);
+    moved.setObjects(List.of(new AppliedObject("gateway.networking.k8s.io/v1", "HTTPRoute", "hello",
+        "functions/routes/hello.yaml")));
+    FunctionRepositoryStatus was = status(REVISION, 4L, last);
+    was.setObjects(List.of(new AppliedObject("gateway.networking.k8s.io/v1", "HTTPRoute", "hello",
+        "functions/hello-route.yaml")));
+    assertThat(RevisionStep.stands(RevisionStep.Applied.of(was), RevisionStep.Applied.of(moved), NOW,
+        nothingChanged())).as("a route whose file was renamed, its content the same").isFalse();
     assertThat(RevisionStep.stands(applied(REVISION, 4L, new LastSync("yesterday", 2L, "sha256:aa")),
         applied(REVISION, 4L, null), NOW, nothingChanged())).as("a time that does not parse is written anew").isFalse();
   }
@@ -52,12 +61,16 @@ class RevisionStepTest {
   }
 
   private static RevisionStep.Applied applied(String revision, long generation, LastSync last) {
+    return RevisionStep.Applied.of(status(revision, generation, last));
+  }
+
+  private static FunctionRepositoryStatus status(String revision, long generation, LastSync last) {
     FunctionRepositoryStatus status = new FunctionRepositoryStatus();
     status.setLastAppliedRevision(revision);
     InventoryEntry hello = new InventoryEntry("hello", "shop");
     hello.setGeneration(generation);
     status.setInventory(List.of(hello));
     status.setLastSync(last);
-    return RevisionStep.Applied.of(status);
+    return status;
   }
 }
