@@ -125,6 +125,28 @@ class RoutesIT {
   }
 
   @Test
+  void withPruneFalseARouteThatLeftGitStays(
+      KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository, GitClient git)
+      throws Exception {
+    WorkingCopy copy = git.clone(http.url(repository.name()));
+    copy.write("functions/hello.yaml", hello("v1")).write("functions/route.yaml", ingress("/hello"));
+    copy.commit("hello and its route");
+    copy.push();
+    gitSecret(client, ns.name(), http);
+    create(client, ns.name(), "infra", http.url(repository.name()), Map.of("prune", false));
+    await().atMost(WAIT).untilAsserted(() -> assertThat(path(client, ns.name())).isEqualTo("/hello"));
+
+    copy.git("rm", "--quiet", "functions/route.yaml");
+    String without = copy.commit("no route any more");
+    copy.push();
+    requestReconcile(client, ns.name(), "infra");
+
+    await().atMost(WAIT).untilAsserted(() -> assertThat(repository(client, ns.name(), "infra").getStatus()
+        .getLastAppliedRevision()).contains(without));
+    assertThat(path(client, ns.name())).as("not pruned: spec.prune is false").isEqualTo("/hello");
+  }
+
+  @Test
   void aRouteTheApiServerRefusesOrAKindTheClusterDoesNotServeAppliesNothingAndNamesItsFile(
       KubernetesClient client, TestNamespace ns, GitHttpServer http, BareRepository repository, GitClient git)
       throws Exception {
