@@ -216,6 +216,15 @@ public final class RepositoryState extends PassState<FunctionRepository, Functio
     return interval;
   }
 
+  /**
+   * What a refusal says of what runs on: "{@code <last applied revision>} keeps running", or "nothing applied yet",
+   * in the one phrase every step that refuses a revision uses.
+   */
+  String whatStays() {
+    return Optional.ofNullable(status().getLastAppliedRevision()).map(r -> r + " keeps running")
+        .orElse("nothing applied yet");
+  }
+
   Instant now() {
     return now;
   }

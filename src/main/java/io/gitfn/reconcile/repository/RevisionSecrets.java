@@ -23,7 +23,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -91,8 +90,7 @@ final class RevisionSecrets {
   }
 
   private static StepFailure.Stalled refused(RepositoryState state, Revision revision, String why) {
-    String stays = Optional.ofNullable(state.status().getLastAppliedRevision()).map(r -> r + " keeps running")
-        .orElse("nothing applied yet");
+    String stays = state.whatStays();
     state.verdict(new Verdict(revision, CommitState.FAILURE, DECRYPTION_FAILED, why + " (nothing of " + revision
         + " was applied; " + stays + ")"));
     return StepFailure.stalled(DECRYPTION_FAILED, "revision " + revision + " was not applied: " + why + "; "

@@ -177,8 +177,7 @@ final class RevisionStep implements Step<RepositoryState> {
       state.commit(snapshot.summary());
       return manifests.read(snapshot, spec.getPath() == null ? "." : spec.getPath(), ignoreLines(spec));
     } catch (InvalidManifestException e) {
-      String stays = Optional.ofNullable(state.status().getLastAppliedRevision()).map(r -> r + " stays")
-          .orElse("nothing applied yet");
+      String stays = state.whatStays();
       // The forge shows 140 to 255 characters: the first error's file and line come first there.
       state.verdict(new Verdict(revision, CommitState.FAILURE, INVALID_REVISION, e.errors().stream()
           .map(ManifestError::toString).collect(Collectors.joining("; ")) + " (nothing of " + revision

@@ -17,7 +17,6 @@ import io.gitfn.source.verify.MirrorSignatures;
 import io.gitfn.source.verify.Verdict;
 import io.gitfn.source.verify.VerifyMode;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Guarantees that no revision is applied unless its signatures verify with the keys {@code spec.verify} names.
@@ -54,8 +53,7 @@ final class VerifyStep implements Step<RepositoryState> {
     Verdict verdict = outcome.verdict();
     if (!verdict.verified()) {
       String reason = verdict.failure().orElseThrow().name();
-      String stays = Optional.ofNullable(state.status().getLastAppliedRevision()).map(r -> r + " keeps running")
-          .orElse("nothing applied yet");
+      String stays = state.whatStays();
       String message = "revision " + revision + " was not applied: its signatures did not verify in mode " + mode
           + ": " + verdict.message() + "; " + stays;
       state.draft().set(SOURCE_VERIFIED, "False", reason, message);
