@@ -93,13 +93,9 @@ final class BitbucketCloudPullRequests implements PullRequestApi {
   }
 
   private static URI repo(ForgeRepository repository, String... rest) {
-    String[] segments = new String[rest.length + 3];
-    segments[0] = "repositories";
-    segments[1] = repository.owner();
-    segments[2] = repository.name();
-    System.arraycopy(rest, 0, segments, 3, rest.length);
-    return Endpoint.of(repository.api(), segments);
+    return Endpoint.of(repository.api(), List.of("repositories", repository.owner(), repository.name()), rest);
   }
+
 
   private static Map<String, String> headers(String token) {
     return Map.of("Authorization", Authorization.basicOrBearer(token));

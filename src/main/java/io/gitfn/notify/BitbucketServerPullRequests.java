@@ -91,22 +91,15 @@ final class BitbucketServerPullRequests implements PullRequestApi {
   }
 
   private static URI repo(ForgeRepository repository, String... rest) {
-    String[] segments = new String[rest.length + 4];
-    segments[0] = "projects";
-    segments[1] = repository.owner();
-    segments[2] = "repos";
-    segments[3] = repository.name();
-    System.arraycopy(rest, 0, segments, 4, rest.length);
-    return Endpoint.of(repository.api(), segments);
+    return Endpoint.of(repository.api(), List.of("projects", repository.owner(), "repos", repository.name()), rest);
   }
 
+
   private static URI pullRequest(ForgeRepository repository, long number, String... rest) {
-    String[] segments = new String[rest.length + 2];
-    segments[0] = "pull-requests";
-    segments[1] = Long.toString(number);
-    System.arraycopy(rest, 0, segments, 2, rest.length);
-    return repo(repository, segments);
+    return Endpoint.of(repository.api(), List.of("projects", repository.owner(), "repos", repository.name(),
+        "pull-requests", Long.toString(number)), rest);
   }
+
 
   private static Map<String, String> headers(String token) {
     // Atlassian's XSRF check may refuse a write with basic auth that lacks this header.

@@ -2,6 +2,7 @@ package io.gitfn.notify;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /** API endpoints from a base and path segments, each percent-encoded on its own. */
 final class Endpoint {
@@ -13,6 +14,14 @@ final class Endpoint {
   /** {@code base/segment/...}; a slash inside a segment is encoded ({@code group%2Fproject}, as GitLab wants it). */
   static URI of(URI base, String... segments) {
     return URI.create(base + path(segments));
+  }
+
+  /**
+   * {@code base/prefix.../rest...}: a resource's segments after the ones that name its repository, as each forge's
+   * client puts {@code repos/{owner}/{name}} or {@code projects/{path}} before them.
+   */
+  static URI of(URI base, List<String> prefix, String... rest) {
+    return URI.create(base + path(prefix.toArray(String[]::new)) + path(rest));
   }
 
   /** {@code /segment/...}, each segment encoded. */

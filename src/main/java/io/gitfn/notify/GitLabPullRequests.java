@@ -78,12 +78,9 @@ final class GitLabPullRequests implements PullRequestApi {
   }
 
   private static URI project(ForgeRepository repository, String... rest) {
-    String[] segments = new String[rest.length + 2];
-    segments[0] = "projects";
-    segments[1] = repository.fullPath();
-    System.arraycopy(rest, 0, segments, 2, rest.length);
-    return Endpoint.of(repository.api(), segments);
+    return Endpoint.of(repository.api(), List.of("projects", repository.fullPath()), rest);
   }
+
 
   private static URI notes(ForgeRepository repository, long number) {
     return project(repository, "merge_requests", Long.toString(number), "notes");

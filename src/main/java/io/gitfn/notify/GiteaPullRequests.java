@@ -77,13 +77,9 @@ final class GiteaPullRequests implements PullRequestApi {
   }
 
   private static URI repo(ForgeRepository repository, String... rest) {
-    String[] segments = new String[rest.length + 3];
-    segments[0] = "repos";
-    segments[1] = repository.owner();
-    segments[2] = repository.name();
-    System.arraycopy(rest, 0, segments, 3, rest.length);
-    return Endpoint.of(repository.api(), segments);
+    return Endpoint.of(repository.api(), List.of("repos", repository.owner(), repository.name()), rest);
   }
+
 
   private static Map<String, String> headers(String token) {
     return Map.of("Authorization", "token " + token);
