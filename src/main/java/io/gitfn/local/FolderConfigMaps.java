@@ -60,7 +60,7 @@ final class FolderConfigMaps {
     boolean binary = Objects.requireNonNullElse(configMap.getBinaryData(), Map.<String, String>of())
         .containsKey(reference.getKey());
     throw new LocalException("env " + variable + " reads key " + reference.getKey() + " of ConfigMap "
-        + reference.getName() + " (" + where(declared) + "), which " + (binary
+        + reference.getName() + " (" + declared.place() + "), which " + (binary
             ? "has it in binaryData, and env is read from data only" : "has no such key in data")
         + unstarted("add the key"));
   }
@@ -68,10 +68,6 @@ final class FolderConfigMaps {
   private static String unstarted(String fix) {
     return "; Kubernetes would not start the container either (CreateContainerConfigError): " + fix
         + ", or mark the reference optional: true";
-  }
-
-  private static String where(DeclaredConfigMap declared) {
-    return declared.file() + (declared.line() > 0 ? ":" + declared.line() : "");
   }
 
   private static String namespaceOf(ConfigMap configMap) {

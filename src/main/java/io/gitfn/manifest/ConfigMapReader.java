@@ -127,7 +127,7 @@ final class ConfigMapReader {
 
   private boolean checkKey(String key, String at) {
     if (key.length() > MAX_KEY_LENGTH) {
-      error(at, "key `" + shown(key) + "` is " + key.length() + " characters; a ConfigMap key has at most "
+      error(at, "key `" + MetadataReader.shown(key) + "` is " + key.length() + " characters; a ConfigMap key has at most "
           + MAX_KEY_LENGTH);
       return false;
     }
@@ -161,7 +161,7 @@ final class ConfigMapReader {
   }
 
   private Boolean immutable(JsonNode immutable) {
-    if (absent(immutable)) {
+    if (MetadataReader.absent(immutable)) {
       return null;
     }
     if (!immutable.isBoolean()) {
@@ -174,7 +174,7 @@ final class ConfigMapReader {
   /** The entries of the mapping {@code field}, in order; none when it is not there. */
   private Map<String, JsonNode> entries(JsonNode mapping, String field) {
     Map<String, JsonNode> entries = new LinkedHashMap<>();
-    if (absent(mapping)) {
+    if (MetadataReader.absent(mapping)) {
       return entries;
     }
     if (!mapping.isObject()) {
@@ -189,18 +189,7 @@ final class ConfigMapReader {
     return MetadataReader.text(document, value, field, "a ConfigMap", errors);
   }
 
-
   private void error(String field, String message) {
     errors.add(document.error(field, message));
   }
-
-  private static boolean absent(JsonNode value) {
-    return MetadataReader.absent(value);
-  }
-
-
-  private static String shown(String text) {
-    return MetadataReader.shown(text);
-  }
-
 }

@@ -34,6 +34,11 @@ public record DeclaredConfigMap(String file, int line, ConfigMap configMap) {
     return configMap.getMetadata().getName();
   }
 
+  /** Where it is declared, as messages show it: {@code file:line}. */
+  public String place() {
+    return file + (line > 0 ? ":" + line : "");
+  }
+
   /**
    * Why a FunctionRepository in {@code namespace} does not apply it, or empty: a repository's ConfigMaps go to its
    * own namespace, which one may name but not change.
@@ -56,6 +61,6 @@ public record DeclaredConfigMap(String file, int line, ConfigMap configMap) {
   /** Its place and name, not its data, which may be a megabyte. */
   @Override
   public String toString() {
-    return "DeclaredConfigMap[" + file + (line > 0 ? ":" + line : "") + ", " + name() + "]";
+    return "DeclaredConfigMap[" + place() + ", " + name() + "]";
   }
 }

@@ -226,7 +226,7 @@ final class RevisionStep implements Step<RepositoryState> {
           new Declared<>(configMaps, Objects.requireNonNullElse(state.status().getConfigMaps(),
               List.<AppliedConfigMap>of()).stream().map(AppliedConfigMap::getName).collect(Collectors.toSet()),
               manifest.configMaps().stream().collect(Collectors.toMap(DeclaredConfigMap::name,
-                  c -> c.file() + ":" + c.line()))),
+                  DeclaredConfigMap::place))),
           objects));
     } catch (SyncRefusedException e) {
       throw StepFailure.stalled(APPLY_REFUSED, "revision " + revision + " was not applied: "
