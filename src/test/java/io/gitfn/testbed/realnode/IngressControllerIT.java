@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.IngressBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.testbed.TestNamespace;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +23,6 @@ import org.junit.jupiter.api.Test;
 class IngressControllerIT {
 
   private static final Duration ROUTE_TIMEOUT = Duration.ofSeconds(60);
-  private static String helloImage;
 
   @Test
   void anIngressOfTraefiksClassSendsItsHostAndPathToTheServicesPod(
@@ -137,7 +135,7 @@ class IngressControllerIT {
             .withTerminationGracePeriodSeconds(1L)
             .addNewContainer()
             .withName("hello")
-            .withImage(helloImage(node))
+            .withImage(HelloImage.on(node))
             .withArgs("serve", "8080")
             .withNewReadinessProbe()
             .withNewHttpGet().withPath("/ready").withPort(new IntOrString(8080)).endHttpGet()
@@ -160,20 +158,5 @@ class IngressControllerIT {
     client.apps().deployments().inNamespace(ns.name()).withName("hello").waitUntilCondition(
         d -> d != null && d.getStatus() != null && Integer.valueOf(1).equals(d.getStatus().getReadyReplicas()),
         2, TimeUnit.MINUTES);
-  }
-
-  /** hello.c, compiled static, in an image of its own, pushed once per node as {@code tests/hello:1}. */
-  private static synchronized String helloImage(RealNode node) {
-    if (helloImage == null || !helloImage.startsWith(node.registry() + "/")) {
-      Path images = node.runDirectory().resolve("images");
-      Path archive = OciArchive.image("tests/hello:1")
-          .file("hello", StaticBinary.compile(IngressControllerIT.class, "hello.c", images.resolve("ingress-hello")),
-              0755)
-          .entrypoint("/hello")
-          .writeTo(images.resolve("ingress-hello.tar"));
-      node.pushImage(archive, "tests/hello:1");
-      helloImage = node.registry() + "/tests/hello:1";
-    }
-    return helloImage;
   }
 }

@@ -22,7 +22,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +39,6 @@ import org.junit.jupiter.api.Test;
 class RealNodeIT {
 
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-  private static String helloImage;
 
   @Test
   void theNodeIsReadyAndTheClustersOnlyNode(KubernetesClient client, RealNode node) {
@@ -169,7 +167,7 @@ class RealNodeIT {
             .withRestartPolicy("Never")
             .addNewContainer()
             .withName("probe")
-            .withImage(helloImage(node))
+            .withImage(HelloImage.on(node))
             .addToArgs("connect")
             .addToArgs(targets)
             .endContainer()
@@ -188,7 +186,7 @@ class RealNodeIT {
             .withTerminationGracePeriodSeconds(1L)
             .addNewContainer()
             .withName("hello")
-            .withImage(helloImage(node))
+            .withImage(HelloImage.on(node))
             .withImagePullPolicy("Always")
             .withArgs("serve", "8080")
             .withNewReadinessProbe()
@@ -200,20 +198,6 @@ class RealNodeIT {
             .build())
         .create();
     return client.pods().inNamespace(ns.name()).withName(name).waitUntilReady(2, TimeUnit.MINUTES);
-  }
-
-  /** hello.c, compiled static, in an image of its own, pushed once per node as {@code tests/hello:1}. */
-  private static synchronized String helloImage(RealNode node) {
-    if (helloImage == null || !helloImage.startsWith(node.registry() + "/")) {
-      Path images = node.runDirectory().resolve("images");
-      Path archive = OciArchive.image("tests/hello:1")
-          .file("hello", StaticBinary.compile(RealNodeIT.class, "hello.c", images.resolve("hello")), 0755)
-          .entrypoint("/hello")
-          .writeTo(images.resolve("hello.tar"));
-      node.pushImage(archive, "tests/hello:1");
-      helloImage = node.registry() + "/tests/hello:1";
-    }
-    return helloImage;
   }
 
   /** The packet count of the node's rule that drops what Pods send off the bridge. */
