@@ -187,10 +187,7 @@ class RoutesIT {
     client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
     try {
       client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-          .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions() != null
-              && c.getStatus().getConditions().stream()
-              .anyMatch(cond -> cond.getType().equals("Established") && cond.getStatus().equals("True")),
-              30, java.util.concurrent.TimeUnit.SECONDS);
+          .waitUntilCondition(KubeTestBed::established, 30, java.util.concurrent.TimeUnit.SECONDS);
       WorkingCopy copy = git.clone(http.url(repository.name()));
       copy.write("functions/orders/config.yaml", """
           name: orders

@@ -151,7 +151,8 @@ public final class KubeTestBed implements AutoCloseable {
     }
   }
 
-  private static boolean established(CustomResourceDefinition crd) {
+  /** Whether the API server serves {@code crd}'s kind: its Established condition is True. */
+  public static boolean established(CustomResourceDefinition crd) {
     return crd != null
         && crd.getStatus() != null
         && crd.getStatus().getConditions() != null
