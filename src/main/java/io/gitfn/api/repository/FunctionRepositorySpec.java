@@ -104,6 +104,13 @@ public class FunctionRepositorySpec {
       + " controller run with --require-service-account refuses a repository without it.")
   private String serviceAccountName;
 
+  @JsonPropertyDescription("Preview each qualifying pull request's head revision in a namespace of its own"
+      + " (docs/previews.md).")
+  private Previews previews;
+
+  @JsonPropertyDescription("Set by gitfn on a repository it made for a pull request's preview: what it previews.")
+  private PreviewOf previewOf;
+
   @Size(max = 32)
   @JsonPropertyDescription("FunctionRepositories that must run their revision (be Ready) before this one applies"
       + " a revision, as a Flux Kustomization's dependsOn.")
@@ -251,5 +258,21 @@ public class FunctionRepositorySpec {
 
   public void setDecryption(Decryption decryption) {
     this.decryption = decryption;
+  }
+
+  public Previews getPreviews() {
+    return previews;
+  }
+
+  public void setPreviews(Previews previews) {
+    this.previews = previews;
+  }
+
+  public PreviewOf getPreviewOf() {
+    return previewOf;
+  }
+
+  public void setPreviewOf(PreviewOf previewOf) {
+    this.previewOf = previewOf;
   }
 }

@@ -80,6 +80,15 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
       + " with the repository.")
   private List<AppliedObject> objects;
 
+  @JsonPropertyDescription("The previews of this repository's pull requests (spec.previews), by number.")
+  private List<Preview> previews;
+
+  @JsonPropertyDescription("When gitfn last read the forge's list of open pull requests for previews (RFC 3339).")
+  private String pullRequestsListedAt;
+
+  @JsonPropertyDescription("On a preview's repository: where the preview answers.")
+  private String previewURL;
+
   public Long getObservedGeneration() {
     return observedGeneration;
   }
@@ -214,5 +223,29 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
 
   public void setConfigMaps(List<AppliedConfigMap> configMaps) {
     this.configMaps = configMaps;
+  }
+
+  public List<Preview> getPreviews() {
+    return previews;
+  }
+
+  public void setPreviews(List<Preview> previews) {
+    this.previews = previews;
+  }
+
+  public String getPullRequestsListedAt() {
+    return pullRequestsListedAt;
+  }
+
+  public void setPullRequestsListedAt(String pullRequestsListedAt) {
+    this.pullRequestsListedAt = pullRequestsListedAt;
+  }
+
+  public String getPreviewURL() {
+    return previewURL;
+  }
+
+  public void setPreviewURL(String previewURL) {
+    this.previewURL = previewURL;
   }
 }
