@@ -9,12 +9,12 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** build, workload and image compute objects; they talk to no cluster, Git, server, file, socket or process. */
+/** build, workload, image and preview compute objects; they talk to no cluster, Git, server, file, socket or process. */
 class PureCoreTest {
 
   private final JavaClasses core = new ClassFileImporter()
       .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-      .importPackages("io.gitfn.build", "io.gitfn.workload", "io.gitfn.image");
+      .importPackages("io.gitfn.build", "io.gitfn.workload", "io.gitfn.image", "io.gitfn.preview");
 
   @Test
   void buildAndWorkloadUseNoClientGitOrServer() {
