@@ -12,5 +12,8 @@ public final class FieldManagers {
    */
   public static final String FUNCTION_CONTROLLER = "gitfn-function-controller";
 
+  /** Writes the FunctionRepositories gitfn makes for pull requests' previews. */
+  public static final String PREVIEWS = "gitfn-previews";
+
   private FieldManagers() {}
 }

@@ -34,6 +34,15 @@ public final class Labels {
   /** On the leader's Pod: the Lease it holds, so that the webhook Service selects the instance that acts. */
   public static final String LEADER = "gitfn.io/leader";
 
+  /**
+   * On a preview's namespace and on the FunctionRepository gitfn makes for it: the {@link #REPOSITORY} value of the
+   * repository whose pull request it previews. Only a repository of that namespace may apply into the namespace.
+   */
+  public static final String PREVIEW_OF = "gitfn.io/preview-of";
+
+  /** Beside {@link #PREVIEW_OF}: the pull request's number. */
+  public static final String PULL_REQUEST = "gitfn.io/pull-request";
+
   /** A FunctionRepository as a {@link #REPOSITORY} value names it. */
   public record Repository(String namespace, String name) {}
 

@@ -120,7 +120,7 @@ public final class Controller implements AutoCloseable {
     SourceWatcher watcher = watcher(mirrors, sources, clock, meters, watchdog);
     Reconcilers reconcilers = Reconcilers.of(client, watcher, mirrors, settings, builds, workloads, clock, meters);
     WebhookServer webhooks = WebhookServer.start(webhookHost, webhookPort,
-        new WebhookReceiver(watcher.webhookTargets(), webhookSettings, clock, meters, leadership::leading));
+        new WebhookReceiver(watcher.webhookTargets(), reconcilers.previews(), webhookSettings, clock, meters, leadership::leading));
     Operator operator = operator(client, reconcilers, settings, ops, watchdog, leadership, meters, error -> {
       // The SDK's default exits the JVM; gitfn reports it on /healthz and lets its caller stop.
       if (failure.compareAndSet(null, "an informer stopped: " + error.getMessage())) {

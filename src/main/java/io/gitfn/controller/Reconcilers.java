@@ -13,6 +13,12 @@ import io.gitfn.reconcile.ControllerSettings;
 import io.gitfn.reconcile.ForgeReports;
 import io.gitfn.reconcile.SourceBinding;
 import io.gitfn.reconcile.WakeUps;
+import io.gitfn.notify.CommitStatusSender;
+import io.gitfn.notify.OpenPullRequests;
+import io.gitfn.notify.PullRequestComments;
+import io.gitfn.reconcile.repository.PreviewDeliveries;
+import io.gitfn.reconcile.repository.PreviewForge;
+import io.gitfn.reconcile.repository.PullRequestInbox;
 import io.gitfn.reconcile.WrittenStatuses;
 import io.gitfn.reconcile.function.BuildSlots;
 import io.gitfn.reconcile.function.FunctionCaches;
@@ -44,7 +50,8 @@ import java.time.Clock;
  */
 record Reconcilers(FunctionRepositoryReconciler repositories, FunctionReconciler functions, FunctionCaches caches,
     ForgeReports forge, WrittenStatuses<FunctionRepository> repositoryStatuses,
-    WrittenStatuses<Function> functionStatuses) implements AutoCloseable {
+    WrittenStatuses<Function> functionStatuses, PreviewDeliveries previews, PreviewForge previewForge)
+    implements AutoCloseable {
 
   static final String BUILD_QUEUE = "gitfn.build.queue";
 
@@ -63,21 +70,26 @@ record Reconcilers(FunctionRepositoryReconciler repositories, FunctionReconciler
     WrittenStatuses<Function> functionStatuses = new WrittenStatuses<>("function", clock,
         client.getKubernetesSerialization());
     FunctionCaches caches = new FunctionCaches(functionStatuses);
+    PullRequestInbox inbox = new PullRequestInbox();
+    CommitStatusSender sender = new CommitStatusSender();
+    PreviewForge previewForge = new PreviewForge(new OpenPullRequests(sender), new PullRequestComments(sender), clock,
+        id -> repositoryWakeUps.wake(id.namespace(), id.name()));
     FunctionRepositoryReconciler repositories = new FunctionRepositoryReconciler(client,
         new SourceBinding(client, watcher, settings, clock, id -> repositoryWakeUps.wake(id.namespace(), id.name())),
         mirrors, new ManifestReader(ManifestOptions.defaults().withAllowedKinds(settings.allowedKinds())), settings, forge, caches::function,
         repositoryWakeUps, new ApiStatusWriter<>(events, repositoryStatuses), repositoryStatuses,
-        new ConfirmedSyncs(), clock);
+        new ConfirmedSyncs(), inbox, previewForge, clock);
     FunctionReconciler functions = new FunctionReconciler(client,
         new SourceBinding(client, watcher, settings, clock, id -> functionWakeUps.wake(id.namespace(), id.name())),
         mirrors, builds, slots(builds, meters), workloads, settings, forge, functionWakeUps, repositoryWakeUps,
         new ApiStatusWriter<>(events, functionStatuses), functionStatuses, caches, clock, meters);
-    return new Reconcilers(repositories, functions, caches, forge, repositoryStatuses, functionStatuses);
+    return new Reconcilers(repositories, functions, caches, forge, repositoryStatuses, functionStatuses,
+        new PreviewDeliveries(inbox, repositoryWakeUps), previewForge);
   }
 
   @Override
   public void close() {
-    try (forge; repositoryStatuses; functionStatuses) {
+    try (forge; previewForge; repositoryStatuses; functionStatuses) {
       // each closes, even when one before it threw
     }
   }

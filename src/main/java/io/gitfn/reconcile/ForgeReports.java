@@ -73,9 +73,15 @@ public final class ForgeReports implements AutoCloseable {
    * @param secret the Secret with the forge's {@code token}, and the field that names it, for messages
    * @param forge the forge's id when the spec names it, else null
    * @param apiUrl the API base override, else null
+   * @param targetUrl where the status links to (a preview's URL), else null
    */
   public record Target(String kind, String namespace, String name, String url, String secret, String secretField,
-      String forge, String apiUrl) {
+      String forge, String apiUrl, String targetUrl) {
+
+    public Target(String kind, String namespace, String name, String url, String secret, String secretField,
+        String forge, String apiUrl) {
+      this(kind, namespace, name, url, secret, secretField, forge, apiUrl, null);
+    }
 
     String key() {
       return kind + "/" + namespace + "/" + name;
@@ -119,7 +125,8 @@ public final class ForgeReports implements AutoCloseable {
       try {
         ForgeRepository forge = forgeOf(target);
         String token = token(target.namespace(), target.secret(), target.secretField());
-        CommitStatus status = new CommitStatus(v.revision().sha(), v.state(), context, v.description(), null);
+        CommitStatus status = new CommitStatus(v.revision().sha(), v.state(), context, v.description(),
+            target.targetUrl());
         send = Optional.of(() -> reporter.report(target.key(), forge, token, status, v.revision().toString()));
       } catch (StepFailure | IllegalArgumentException e) {
         return invalid(target.key(), v, context, e.getMessage(), last);
@@ -134,6 +141,24 @@ public final class ForgeReports implements AutoCloseable {
         clock.instant());
     // The same refusal at every pass keeps its first time: a new one would be a status write each pass.
     return new Prepared(Optional.of(sameBut(last, invalid) ? last : invalid), Optional.empty());
+  }
+
+  /** A forge repository and a token that may act on it. The token is never shown. */
+  public record Access(ForgeRepository repository, String token) {
+    @Override
+    public String toString() {
+      return "Access[" + repository + "]";
+    }
+  }
+
+  /**
+   * The forge and token {@code target} names, for calls other than commit statuses (a preview's pull requests).
+   *
+   * @throws StepFailure when the Secret is missing or has no token
+   * @throws IllegalArgumentException when the forge cannot be told from the URL, or its API host is not allowed
+   */
+  public Access access(Target target) throws StepFailure {
+    return new Access(forgeOf(target), token(target.namespace(), target.secret(), target.secretField()));
   }
 
   /** The {@code token} of the Secret {@code field} names; a Secret the API server did not hand over is invalid too. */

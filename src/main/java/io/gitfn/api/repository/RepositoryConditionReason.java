@@ -46,6 +46,8 @@ public final class RepositoryConditionReason {
   public static final String DECRYPTION_FAILED = "DecryptionFailed";
   /** The controller requires spec.serviceAccountName (--require-service-account) and the repository has none. */
   public static final String SERVICE_ACCOUNT_REQUIRED = "ServiceAccountRequired";
+  /** A preview's repository whose namespace is missing or was not made by gitfn for its repository. */
+  public static final String PREVIEW_NAMESPACE = "PreviewNamespace";
 
   private RepositoryConditionReason() {}
 }

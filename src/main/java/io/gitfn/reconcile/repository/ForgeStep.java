@@ -33,7 +33,8 @@ final class ForgeStep implements Step<RepositoryState> {
     } else {
       ForgeReports.Prepared report = forge.commitStatus(new ForgeReports.Target(RepositoryState.KIND, namespace, name,
           repository.getSpec().getUrl(), spec.getSecretRef().getName(), "spec.commitStatus.secretRef",
-          spec.getForge(), spec.getApiURL()), state.verdict(), state.status().getCommitStatus());
+          spec.getForge(), spec.getApiURL(), state.status().getPreviewURL()), state.verdict(),
+          state.status().getCommitStatus());
       report.shown().ifPresent(shown -> state.status().setCommitStatus(shown));
       report.send().ifPresent(state::afterWrite);
     }

@@ -33,6 +33,7 @@ import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import java.time.Clock;
@@ -75,6 +76,8 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
   private final WrittenStatuses<FunctionRepository> written;
   private final ConfirmedSyncs confirmations;
   private final Clock clock;
+  private final PullRequestInbox pullRequests;
+  private final PreviewForge previewForge;
   private volatile IndexerResourceCache<FunctionRepository> cache;
 
   /**
@@ -87,7 +90,9 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
   public FunctionRepositoryReconciler(KubernetesClient client, SourceBinding sources, MirrorCache mirrors,
       ManifestReader manifests, ControllerSettings settings, ForgeReports forge, CachedFunctions functions,
       WakeUps<FunctionRepository> wakeUps, StatusWriter writer, WrittenStatuses<FunctionRepository> written,
-      ConfirmedSyncs confirmations, Clock clock) {
+      ConfirmedSyncs confirmations, PullRequestInbox pullRequests, PreviewForge previewForge, Clock clock) {
+    this.pullRequests = pullRequests;
+    this.previewForge = previewForge;
     this.client = client;
     this.sources = sources;
     this.forge = forge;
@@ -104,14 +109,16 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     ProgressStep progress = new ProgressStep();
     ForgeStep reports = new ForgeStep(forge);
     DependentsStep dependents = new DependentsStep(wakeUps);
+    PreviewsStep previews = new PreviewsStep(client, pullRequests, previewForge, forge, (namespace, name) ->
+        cache().flatMap(c -> c.get(new ResourceID(name, namespace))));
     this.full = Steps.of(source, request, new VerifyStep(new RevisionSignatures(sources, mirrors, clock)),
         new DependenciesStep(settings.shard(), written),
         new RevisionStep(mirrors, manifests, identity, settings,
             client.getKubernetesSerialization(),
             confirmations, new RevisionSecrets(sources)),
-        progress).always(reports, dependents);
+        progress, previews).always(reports, dependents);
     this.suspended = Steps.of(source, request, new SuspendStep()).always(reports, dependents);
-    this.atRest = Steps.of(new FetchedStep(), progress).always(reports, dependents);
+    this.atRest = Steps.of(new FetchedStep(), progress, previews).always(reports, dependents);
   }
 
   @Override
@@ -147,6 +154,10 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     sources.untrack(id);
     confirmations.forget(id);
     forge.forget(RepositoryState.KIND, repository.getMetadata().getNamespace(), repository.getMetadata().getName());
+    pullRequests.forget(id);
+    previewForge.forget(id);
+    // A preview's repository goes with this one by its owner reference; its namespace, cluster-wide, does not.
+    PreviewsStep.removeAll(client, repository);
     if (!Boolean.FALSE.equals(repository.getSpec().getPrune())) {
       String owner = Labels.repository(repository.getMetadata().getNamespace(), repository.getMetadata().getName());
       FunctionRepositoryStatus status = Objects.requireNonNullElse(repository.getStatus(),

@@ -22,6 +22,11 @@ final class RepositoryIdentity {
     this.controller = controller;
   }
 
+  /** The controller's own client, for what the controller checks with its own rights. */
+  KubernetesClient controller() {
+    return controller;
+  }
+
   /** The ServiceAccount {@code repository} applies as, if it names one. */
   static Optional<String> serviceAccount(FunctionRepository repository) {
     return Optional.ofNullable(repository.getSpec().getServiceAccountName()).filter(name -> !name.isBlank());

@@ -107,16 +107,21 @@ final class RevisionStep implements Step<RepositoryState> {
           + state.resource().getMetadata().getNamespace() + " whose RBAC decides what this repository may apply;"
           + " nothing of " + revision + " was applied");
     }
-    Manifest manifest = read(state, revision);
-    RevisionSecrets.Decrypted secrets = this.secrets.decrypt(state, revision, manifest);
     FunctionRepository repository = state.resource();
-    SyncResult result = apply(state, revision, manifest, secrets);
+    Optional<PreviewTarget> preview = PreviewTarget.of(repository, identity.controller());
+    Manifest manifest = read(state, revision);
+    // A preview decrypts only when its repository's spec.previews.decryption gave it spec.decryption.
+    RevisionSecrets.Decrypted secrets = preview.isPresent() && repository.getSpec().getDecryption() == null
+        ? RevisionSecrets.Decrypted.NONE : this.secrets.decrypt(state, revision, manifest);
+    SyncResult result = apply(state, revision, manifest, secrets, preview);
     List<Function> functions = result.functions().stream().map(f -> json.convertValue(f, Function.class)).toList();
     Applied before = Applied.of(state.status());
     applied(state, revision, manifest.functions(), result, functions);
     state.status().setConfigMaps(manifest.configMaps().isEmpty() ? null : manifest.configMaps().stream()
         .map(c -> new AppliedConfigMap(c.name(), c.file())).toList());
-    state.status().setObjects(manifest.objects().isEmpty() ? null : manifest.objects().stream()
+    // A preview without a host template applies no routes.
+    boolean routes = preview.isEmpty() || preview.get().host().isPresent();
+    state.status().setObjects(manifest.objects().isEmpty() || !routes ? null : manifest.objects().stream()
         .map(o -> new AppliedObject(o.type().apiVersion(), o.type().kind(), o.name(), o.file())).toList());
     state.status().setSecrets(secrets.secrets().isEmpty() ? null : secrets.secrets().stream()
         .map(d -> new AppliedSecret(d.secret().getMetadata().getName(), d.file(), d.recipient())).toList());
@@ -194,15 +199,22 @@ final class RevisionStep implements Step<RepositoryState> {
   }
 
   private SyncResult apply(RepositoryState state, Revision revision, Manifest manifest,
-      RevisionSecrets.Decrypted secrets) throws StepFailure {
+      RevisionSecrets.Decrypted secrets, Optional<PreviewTarget> preview) throws StepFailure {
     FunctionRepository repository = state.resource();
     FunctionRepositorySpec spec = repository.getSpec();
-    String namespace = repository.getMetadata().getNamespace();
-    List<ConfigMap> configMaps = configMapsIn(revision, manifest, namespace);
-    Map<ObjectType, Declared<GenericKubernetesResource>> objects = objectsIn(revision, manifest, namespace,
+    String home = repository.getMetadata().getNamespace();
+    String namespace = preview.map(PreviewTarget::namespace).orElse(home);
+    List<ConfigMap> configMaps = configMapsIn(revision, manifest, home, namespace);
+    Map<ObjectType, Declared<GenericKubernetesResource>> objects = objectsIn(revision, manifest, home, namespace,
         Objects.requireNonNullElse(state.status().getObjects(), List.of()));
     List<Function> desired = settings.shard().label(manifest.functions(), repository.getMetadata().getLabels());
     RelativeSourceUrls.resolve(state, revision, desired);
+    if (preview.isPresent()) {
+      PreviewRevision.place(revision, desired, home, namespace);
+      secrets.secrets().forEach(s -> s.secret().getMetadata().setNamespace(namespace));
+      objects = PreviewRevision.routes(revision, objects, preview.get());
+      state.status().setPreviewURL(PreviewRevision.url(objects, desired, namespace).orElse(null));
+    }
     Map<String, String> secretDigests = secrets.secrets().stream().collect(Collectors.toMap(
         d -> d.secret().getMetadata().getName(), DecryptedSecret::digest));
     Map<String, ConfigMap> configMapsByName = configMaps.stream().collect(Collectors.toMap(
@@ -217,9 +229,10 @@ final class RevisionStep implements Step<RepositoryState> {
       }
     }
     try {
-      return new FunctionSync(identity.clientFor(repository)).apply(new SyncRequest(repository.getMetadata().getNamespace(), repository.getMetadata().getName(),
-          revision, desired, spec.getPrune() == null || spec.getPrune(), Boolean.TRUE.equals(spec.getAllowEmpty()),
-          settings.allowedTargetNamespaces(),
+      return new FunctionSync(identity.clientFor(repository)).apply(new SyncRequest(namespace,
+          repository.getMetadata().getName(), revision, desired, spec.getPrune() == null || spec.getPrune(),
+          Boolean.TRUE.equals(spec.getAllowEmpty()),
+          preview.isPresent() ? Set.of() : settings.allowedTargetNamespaces(),
           new Declared<>(secrets.secrets().stream().map(DecryptedSecret::secret).toList(),
               Objects.requireNonNullElse(state.status().getSecrets(), List.<AppliedSecret>of()).stream()
                   .map(AppliedSecret::getName).collect(Collectors.toSet())),
@@ -227,7 +240,7 @@ final class RevisionStep implements Step<RepositoryState> {
               List.<AppliedConfigMap>of()).stream().map(AppliedConfigMap::getName).collect(Collectors.toSet()),
               manifest.configMaps().stream().collect(Collectors.toMap(DeclaredConfigMap::name,
                   DeclaredConfigMap::place))),
-          objects));
+          objects, home));
     } catch (SyncRefusedException e) {
       throw StepFailure.stalled(APPLY_REFUSED, "revision " + revision + " was not applied: "
           + String.join("; ", e.reasons()));
@@ -279,15 +292,19 @@ final class RevisionStep implements Step<RepositoryState> {
    * The revision's ConfigMaps, in the repository's namespace; one that names another is refused at its line, and
    * nothing of the revision applies.
    */
-  private static List<ConfigMap> configMapsIn(Revision revision, Manifest manifest, String namespace)
+  private static List<ConfigMap> configMapsIn(Revision revision, Manifest manifest, String home, String namespace)
       throws StepFailure.Stalled {
-    List<String> refused = manifest.configMaps().stream().map(c -> c.refusedIn(namespace)).flatMap(Optional::stream)
+    List<String> refused = manifest.configMaps().stream().map(c -> c.refusedIn(home)).flatMap(Optional::stream)
         .map(ManifestError::toString).toList();
     if (!refused.isEmpty()) {
       throw StepFailure.stalled(APPLY_REFUSED, "revision " + revision + " was not applied: "
           + String.join("; ", refused));
     }
-    return manifest.configMaps().stream().map(c -> c.in(namespace)).toList();
+    return manifest.configMaps().stream().map(c -> {
+      ConfigMap placed = c.in(home);
+      placed.getMetadata().setNamespace(namespace);
+      return placed;
+    }).toList();
   }
 
   /**
@@ -296,8 +313,8 @@ final class RevisionStep implements Step<RepositoryState> {
    * another namespace is refused at its line, and nothing of the revision applies.
    */
   private static Map<ObjectType, Declared<GenericKubernetesResource>> objectsIn(Revision revision, Manifest manifest,
-      String namespace, List<AppliedObject> owned) throws StepFailure.Stalled {
-    List<String> refused = manifest.objects().stream().map(o -> o.refusedIn(namespace)).flatMap(Optional::stream)
+      String home, String namespace, List<AppliedObject> owned) throws StepFailure.Stalled {
+    List<String> refused = manifest.objects().stream().map(o -> o.refusedIn(home)).flatMap(Optional::stream)
         .map(ManifestError::toString).toList();
     if (!refused.isEmpty()) {
       throw StepFailure.stalled(APPLY_REFUSED, "revision " + revision + " was not applied: "
@@ -313,7 +330,11 @@ final class RevisionStep implements Step<RepositoryState> {
     Map<ObjectType, Declared<GenericKubernetesResource>> objects = new HashMap<>();
     for (ObjectType type : types) {
       List<DeclaredObject> declared = desired.getOrDefault(type, List.of());
-      objects.put(type, new Declared<>(declared.stream().map(o -> o.in(namespace)).toList(),
+      objects.put(type, new Declared<>(declared.stream().map(o -> {
+        GenericKubernetesResource placed = o.in(home);
+        placed.getMetadata().setNamespace(namespace);
+        return placed;
+      }).toList(),
           ownedNames.getOrDefault(type, Set.of()),
           declared.stream().collect(Collectors.toMap(DeclaredObject::name, DeclaredObject::place))));
     }

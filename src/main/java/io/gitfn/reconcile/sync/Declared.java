@@ -30,7 +30,7 @@ public record Declared<T extends HasMetadata>(List<T> desired, Set<String> owned
   }
 
   /** How a message names the desired object {@code name}: where it is declared first, when that is known. */
-  String shown(String name) {
+  public String shown(String name) {
     String place = places.get(name);
     return place == null ? "" : place + ": ";
   }

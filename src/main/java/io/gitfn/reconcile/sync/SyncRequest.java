@@ -31,6 +31,8 @@ import java.util.TreeSet;
  * @param configMaps the ConfigMaps the revision declares, and those the repository applied before
  * @param objects the objects of other allowed kinds (routes) the revision declares, and those the repository applied
  *     before, by kind: a kind with nothing declared is still here while the repository owns some, to prune them
+ * @param home the FunctionRepository's own namespace, when it applies into another ({@code namespace}: a preview's,
+ *     see docs/previews.md); its label names it there. Null: {@code namespace}.
  */
 public record SyncRequest(
     String namespace,
@@ -42,7 +44,16 @@ public record SyncRequest(
     Set<String> allowedTargetNamespaces,
     Declared<Secret> secrets,
     Declared<ConfigMap> configMaps,
-    Map<ObjectType, Declared<GenericKubernetesResource>> objects) {
+    Map<ObjectType, Declared<GenericKubernetesResource>> objects,
+    String home) {
+
+  /** A request of a repository that applies into its own namespace. */
+  public SyncRequest(String namespace, String repository, Revision revision, List<Function> desired, boolean prune,
+      boolean allowEmpty, Set<String> allowedTargetNamespaces, Declared<Secret> secrets,
+      Declared<ConfigMap> configMaps, Map<ObjectType, Declared<GenericKubernetesResource>> objects) {
+    this(namespace, repository, revision, desired, prune, allowEmpty, allowedTargetNamespaces, secrets, configMaps,
+        objects, null);
+  }
 
   /** A request with Functions only. */
   public SyncRequest(String namespace, String repository, Revision revision, List<Function> desired, boolean prune,
@@ -72,11 +83,12 @@ public record SyncRequest(
         Comparator.comparing(ObjectType::toString));
     sorted.putAll(Objects.requireNonNull(objects, "objects"));
     objects = Collections.unmodifiableMap(sorted);
+    home = home == null ? namespace : home;
   }
 
   /** The value of {@link Labels#REPOSITORY} on every Function of this repository. */
   public String owner() {
-    return Labels.repository(namespace, repository);
+    return Labels.repository(home, repository);
   }
 
   /** Every namespace this repository may write to, and so prunes in: its own and the allowed ones. */
