@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.repository.FunctionRepository;
+import io.gitfn.api.repository.FunctionRepositoryStatus;
+import io.gitfn.api.repository.Preview;
 import io.gitfn.api.repository.SyncRecord;
 import java.util.Collection;
 import java.util.Comparator;
@@ -12,13 +14,15 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A FunctionRepository's page: its row of the overview, each of its Functions, and what its last revisions did.
+ * A FunctionRepository's page: its row of the overview, each of its Functions, the previews of its pull requests,
+ * and what its last revisions did.
  *
  * @param functions those labelled for it, the failed first, then those rolling out, then by name
+ * @param previews its active pull-request previews ({@code status.previews}), by number
  * @param history newest first, at most {@value #HISTORY} revisions
  */
 public record RepositoryPage(RepositorySummary repository, List<FunctionSummary> functions,
-    List<HistoryEntry> history) {
+    List<PreviewSummary> previews, List<HistoryEntry> history) {
 
   static final int HISTORY = 10;
 
@@ -45,6 +49,9 @@ public record RepositoryPage(RepositorySummary repository, List<FunctionSummary>
       .thenComparing(FunctionSummary::namespace)
       .thenComparing(FunctionSummary::name);
 
+  private static final Comparator<PreviewSummary> BY_NUMBER = Comparator.comparing(PreviewSummary::number,
+      Comparator.nullsLast(Comparator.naturalOrder()));
+
   /**
    * @param deployments the Deployment of a Function, as the controller's cache holds it
    */
@@ -53,12 +60,17 @@ public record RepositoryPage(RepositorySummary repository, List<FunctionSummary>
     String owner = Labels.repository(repository.getMetadata().getNamespace(), repository.getMetadata().getName());
     List<Function> own = allFunctions.stream().filter(fn -> fn.getMetadata().getLabels() != null
         && owner.equals(fn.getMetadata().getLabels().get(Labels.REPOSITORY))).toList();
-    List<SyncRecord> records = repository.getStatus() == null || repository.getStatus().getHistory() == null
-        ? List.of() : repository.getStatus().getHistory();
+    FunctionRepositoryStatus status = repository.getStatus() == null ? new FunctionRepositoryStatus()
+        : repository.getStatus();
+    List<SyncRecord> records = status.getHistory() == null ? List.of() : status.getHistory();
+    List<Preview> previews = status.getPreviews() == null ? List.of() : status.getPreviews();
     return new RepositoryPage(
         RepositorySummary.of(repository, own),
         own.stream().map(fn -> FunctionSummary.of(fn, deployments.apply(fn).map(DeploymentRollout::of)))
             .sorted(ATTENTION_FIRST).toList(),
+        previews.stream().filter(Objects::nonNull)
+            .map(p -> PreviewSummary.of(repository.getMetadata().getNamespace(), p))
+            .sorted(BY_NUMBER).toList(),
         records.stream().limit(HISTORY).map(r -> new HistoryEntry(RepositorySummary.Revision.of(r.getRevision()),
             r.getTime(), r.getOutcome(), count(r.getCreated()), count(r.getUpdated()), count(r.getDeleted()),
             r.getMessage(), r.getAuthor(), r.getCommitTime(), r.getKeyFingerprint(), r.getSigner()))

@@ -1,11 +1,13 @@
 package io.gitfn.dashboard;
 
 import io.gitfn.api.Conditions;
+import io.gitfn.api.KubernetesNames;
 import io.gitfn.api.function.Function;
 import io.gitfn.api.function.FunctionProgress;
 import io.gitfn.api.repository.FunctionRepository;
 import io.gitfn.api.repository.FunctionRepositorySpec;
 import io.gitfn.api.repository.FunctionRepositoryStatus;
+import io.gitfn.api.repository.PreviewOf;
 import io.gitfn.api.repository.RepositoryConditionType;
 import io.gitfn.api.repository.WebhookReceipt;
 import java.time.Instant;
@@ -20,10 +22,29 @@ import java.util.Collection;
  * @param message the Ready condition's message: why it is not Ready, or what runs
  * @param lastWebhook when the last webhook delivery for it was received, or null
  * @param webhookForge which forge sent it
+ * @param previewOf on a repository gitfn made for a pull request's preview ({@code spec.previewOf}): what it
+ *     previews; null on any other
  */
 public record RepositorySummary(String namespace, String name, String url, String ref, String path, Revision fetched,
     Revision applied, Health health, String message, Instant lastWebhook, String webhookForge,
-    FunctionCounts functions) {
+    FunctionCounts functions, Previewed previewOf) {
+
+  /**
+   * The pull request a preview's repository applies, and the repository, in the same namespace, it belongs to.
+   *
+   * @param repositoryPath that repository's page, or null when its name cannot be one
+   */
+  public record Previewed(String repository, long pullRequest, String repositoryPath) {
+
+    static Previewed of(String namespace, PreviewOf previewOf) {
+      if (previewOf == null || previewOf.getRepository() == null || previewOf.getPullRequest() == null) {
+        return null; // the CRD requires both; a repository without them previews nothing the page can name
+      }
+      String parent = previewOf.getRepository();
+      return new Previewed(parent, previewOf.getPullRequest(), KubernetesNames.isDns1123Subdomain(parent)
+          ? "/repositories/" + namespace + "/" + parent : null);
+    }
+  }
 
   /** How many of a repository's Functions run their spec, still build or roll out, or failed. */
   public record FunctionCounts(int running, int rollingOut, int failed) {
@@ -84,11 +105,12 @@ public record RepositorySummary(String namespace, String name, String url, Strin
         Conditions.message(status.getConditions(), RepositoryConditionType.READY),
         webhook == null ? null : instant(webhook.getTime()),
         webhook == null ? null : webhook.getForge(),
-        FunctionCounts.of(functions));
+        FunctionCounts.of(functions),
+        Previewed.of(repository.getMetadata().getNamespace(), spec.getPreviewOf()));
   }
 
   // The status is the controller's, but anyone with access to the status subresource may write it.
-  private static Instant instant(String time) {
+  static Instant instant(String time) {
     try {
       return time == null ? null : Instant.parse(time);
     } catch (java.time.format.DateTimeParseException e) {

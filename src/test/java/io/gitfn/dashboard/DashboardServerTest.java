@@ -117,6 +117,94 @@ class DashboardServerTest {
   }
 
   @Test
+  void aRepositorysPageListsItsPreviewsWithTheirBranchPhaseAgesAndLinks() throws Exception {
+    FunctionRepository repository = repository("shop", "infra", "main@sha1:" + SHA, "True", "Succeeded", "runs");
+    repository.getStatus().setPreviews(List.of(
+        preview(12, "Running", "https://hello-pr-12.preview.example.com", "2026-11-26T09:00:00Z"),
+        preview(3, "Failed", "http://hello.shop-pr-3.svc.cluster.local", "2026-11-25T09:00:00Z")));
+    repository.getStatus().getPreviews().get(1).setMessage("the build of hello failed");
+    repositories.add(repository);
+
+    String body = get("/repositories/shop/infra").body();
+
+    assertThat(body).contains("<h2>Previews</h2>")
+        .contains("<th scope=\"row\">#12</th>")
+        .contains("<span class=\"ref\">feature/pr-12</span>")
+        .contains("<code class=\"revision\" title=\"" + SHA + "\">0123456</code>")
+        .contains("<span class=\"badge ready\">Running</span>")
+        .contains("<span class=\"badge failed\">Failed</span>").contains("the build of hello failed")
+        .contains("<time datetime=\"2026-11-26T09:00:00Z\">")
+        .contains("<time datetime=\"2026-11-26T10:00:00Z\">")
+        .contains("<a href=\"https://hello-pr-12.preview.example.com\" rel=\"noreferrer\">")
+        .contains("<a href=\"/repositories/shop/infra-pr-12\">infra-pr-12</a>")
+        .contains("runs in shop-pr-12");
+    assertThat(body.indexOf("#3<")).as("by number").isLessThan(body.indexOf("#12<"));
+    assertThat(body.indexOf("<h2>Previews</h2>")).isLessThan(body.indexOf("<h2>Revisions</h2>"));
+  }
+
+  @Test
+  void aRepositoryWithoutPreviewsHasNoPreviewsSection() throws Exception {
+    repositories.add(repository("shop", "infra", "main@sha1:" + SHA, "True", "Succeeded", "runs"));
+
+    assertThat(get("/repositories/shop/infra").body()).doesNotContain("Previews");
+  }
+
+  @Test
+  void aPreviewsUrlIsEscapedAndOnlyAWebAddressIsALink() throws Exception {
+    FunctionRepository repository = repository("shop", "infra", "main@sha1:" + SHA, "True", "Succeeded", "runs");
+    repository.getStatus().setPreviews(List.of(
+        preview(1, "Running", "https://x.example/\"><script>alert(1)</script>", "2026-11-26T09:00:00Z"),
+        preview(2, "Running", "javascript:alert(2)", "2026-11-26T09:00:00Z"),
+        preview(3, "Pending", "  https://padded.example", "2026-11-26T09:00:00Z")));
+    repositories.add(repository);
+
+    String body = get("/repositories/shop/infra").body();
+
+    assertThat(body).doesNotContain("<script>alert(1)").doesNotContain("\"><script>")
+        .as("in the attribute, its quote cannot end it")
+        .contains("<a href=\"https://x.example/&#34;>&lt;script>alert(1)&lt;/script>\" rel=\"noreferrer\">")
+        .as("in the text").contains(">https://x.example/\"&gt;&lt;script&gt;alert(1)&lt;/script&gt;</a>");
+    assertThat(body).as("no link runs script").doesNotContain("href=\"javascript:")
+        .contains("<code>javascript:alert(2)</code>");
+    assertThat(body).doesNotContain("href=\"  https://padded.example\"");
+  }
+
+  @Test
+  void aPreviewWithoutItsTimesIsShownWithoutAges() throws Exception {
+    FunctionRepository repository = repository("shop", "infra", "main@sha1:" + SHA, "True", "Succeeded", "runs");
+    io.gitfn.api.repository.Preview bare = new io.gitfn.api.repository.Preview();
+    bare.setNumber(7L);
+    io.gitfn.api.repository.Preview garbled = preview(8, "Pending", null, "last Tuesday");
+    garbled.setPushedAt("soon");
+    repository.getStatus().setPreviews(List.of(bare, garbled));
+    repositories.add(repository);
+
+    HttpResponse<String> page = get("/repositories/shop/infra");
+
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.body()).contains("<th scope=\"row\">#7</th>").contains("<th scope=\"row\">#8</th>")
+        .contains("<span class=\"badge unknown\">Unknown</span>")
+        .doesNotContain("last Tuesday").doesNotContain("datetime=\"soon\"");
+  }
+
+  @Test
+  void aPreviewsOwnRepositorySaysWhatItPreviewsAndTheOverviewMarksIt() throws Exception {
+    repositories.add(repository("shop", "infra", "main@sha1:" + SHA, "True", "Succeeded", "runs"));
+    FunctionRepository own = repository("shop", "infra-pr-12", "main@sha1:" + SHA, "True", "Succeeded", "runs");
+    own.getSpec().setPreviewOf(new io.gitfn.api.repository.PreviewOf("infra", 12L, "shop-pr-12", "feature/pr-12",
+        null));
+    repositories.add(own);
+
+    assertThat(get("/repositories/shop/infra-pr-12").body())
+        .contains("Preview of pull request #12 of <a href=\"/repositories/shop/infra\">infra</a>");
+    assertThat(get("/repositories/shop/infra").body()).doesNotContain("Preview of pull request");
+    String overview = get("/").body();
+    assertThat(overview).contains("infra-pr-12</a> <span class=\"preview-mark\"")
+        .contains(">preview #12</span>");
+    assertThat(overview.split("preview-mark", -1)).as("only the preview's row is marked").hasSize(2);
+  }
+
+  @Test
   void aFunctionsPageShowsItsConditionsVersionsAndEventsAndLinksBackToItsRepository() throws Exception {
     functions.add(function("shop", "hello", "shop.infra", "False"));
     events.add(new FunctionPage.EventLine("Warning", "DeploymentFailed", "<b>pods</b> crash", "2026-11-26T09:59:00Z",
@@ -281,6 +369,21 @@ class DashboardServerTest {
            {"type": "BuildReady", "status": "True", "reason": "Ok", "message": ""},
            {"type": "Running", "status": "%s", "reason": "DeploymentReady", "message": ""}]}}
         """.formatted(name, namespace, owner, running), Function.class);
+  }
+
+  /** A preview of pull request {@code number} from branch {@code feature/pr-<number>}, last pushed an hour on. */
+  static io.gitfn.api.repository.Preview preview(long number, String phase, String url, String createdAt) {
+    io.gitfn.api.repository.Preview preview = new io.gitfn.api.repository.Preview();
+    preview.setNumber(number);
+    preview.setHeadRef("feature/pr-" + number);
+    preview.setHeadSha(SHA);
+    preview.setNamespace("shop-pr-" + number);
+    preview.setRepository("infra-pr-" + number);
+    preview.setUrl(url);
+    preview.setPhase(phase);
+    preview.setCreatedAt(createdAt);
+    preview.setPushedAt("2026-11-26T10:00:00Z");
+    return preview;
   }
 
   private static String quoted(String value) {
