@@ -15,7 +15,7 @@ import java.util.Objects;
  *     {@code /repositories/<namespace>/<name>}, or null when the status names none that can be a page
  * @param repository that repository's name, as the status has it
  * @param namespace the namespace the preview runs in
- * @param phase Pending, Running, Failed or Removing; Unknown when the status does not say
+ * @param phase Pending, Running, Failed, Stopped or Removed; Unknown when the status does not say
  * @param createdAt when gitfn made it, or null when the status does not say or says what is not a time
  * @param pushedAt when it last got a new head commit, or null likewise
  */
@@ -68,7 +68,7 @@ public record PreviewSummary(Long number, String headRef, String headSha, String
       case "Running" -> "ready";
       case "Failed" -> "failed";
       case "Pending" -> "reconciling";
-      case "Removing" -> "suspended";
+      case "Stopped", "Removed" -> "suspended";
       default -> "unknown";
     };
   }

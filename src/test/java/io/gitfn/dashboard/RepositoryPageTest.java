@@ -20,7 +20,7 @@ class RepositoryPageTest {
     FunctionRepository repository = repository("shop", "infra", null, "True", "Succeeded", "runs");
     repository.getStatus().setPreviews(List.of(
         preview(12, "Running", "https://hello-pr-12.preview.example.com", "2026-11-26T09:00:00Z"),
-        preview(3, "Removing", null, "2026-11-25T09:00:00Z")));
+        preview(3, "Stopped", null, "2026-11-25T09:00:00Z")));
 
     List<PreviewSummary> previews = page(repository).previews();
 
@@ -37,7 +37,7 @@ class RepositoryPageTest {
 
   @Test
   void theStatesOfAPreviewWearTheRepositorysColours() {
-    assertThat(List.of("Pending", "Running", "Failed", "Removing", "Exploded"))
+    assertThat(List.of("Pending", "Running", "Failed", "Stopped", "Exploded"))
         .map(phase -> summary(preview(1, phase, null, null)).css())
         .containsExactly("reconciling", "ready", "failed", "suspended", "unknown");
   }

@@ -108,6 +108,27 @@ public final class GiteaServer implements AutoCloseable {
             "config", Map.of("url", target.toString(), "content_type", "json", "secret", secret)));
   }
 
+  /** Adds a webhook of type {@code gitea} with a secret to the admin's repository, for {@code events}. */
+  public void addWebhook(String repository, URI target, String secret, List<String> events) {
+    api("POST", "/api/v1/repos/" + admin.username() + "/" + repository + "/hooks",
+        Map.of(
+            "type", "gitea",
+            "active", true,
+            "events", events,
+            "config", Map.of("url", target.toString(), "content_type", "json", "secret", secret)));
+  }
+
+  /** An API token of the admin with {@code scopes}. */
+  public String createToken(String name, List<String> scopes) {
+    return api("POST", "/api/v1/users/" + admin.username() + "/tokens", Map.of("name", name, "scopes", scopes))
+        .get("sha1").asText();
+  }
+
+  /** Calls Gitea's API as its admin, for what a test sets up and reads back ({@code path} from {@code /api/v1}). */
+  public JsonNode call(String method, String path, Object body) {
+    return api(method, path, body);
+  }
+
   /** An API token of the admin that may write repositories, as a forge integration would be given one. */
   public String createToken(String name) {
     JsonNode created = api("POST", "/api/v1/users/" + admin.username() + "/tokens",

@@ -26,7 +26,9 @@ public class Preview {
       + " the cluster.")
   private String url;
 
-  @JsonPropertyDescription("Pending, Running, Failed or Removing (its namespace is being deleted).")
+  @JsonPropertyDescription("Pending, Running, Failed, Stopped (by spec.previews.ttl or to make room under maxActive;"
+      + " its namespace is removed and a push brings it back) or Removed (its pull request closed; kept until the"
+      + " comment says so).")
   private String phase;
 
   @JsonPropertyDescription("What the phase means for this preview, as the pull request's comment says it.")

@@ -92,17 +92,19 @@ public final class PreviewForge implements AutoCloseable {
   /**
    * Makes gitfn's comment on pull request {@code number} say {@code body}, unless this process saw the forge take
    * it, or is sending a comment there now (the pass after that one's answer asks again if it still differs).
+   *
+   * @param said the comment's news in a line, as {@link #commented} answers it and the status records it
    */
-  void comment(SourceId id, ForgeReports.Access access, long number, String body) {
+  void comment(SourceId id, ForgeReports.Access access, long number, String said, String body) {
     String key = id + "#" + number;
-    if (body.equals(commented.get(key)) || !commenting.add(key)) {
+    if (said.equals(commented.get(key)) || !commenting.add(key)) {
       return;
     }
     executor.execute(() -> {
       try {
         comments.upsert(access.repository(), access.token(), number,
             CommentMarker.preview(id.namespace(), id.name()), body);
-        commented.put(key, body);
+        commented.put(key, said);
       } catch (ForgeException | IllegalArgumentException e) {
         log.info("cannot comment on pull request #{} of {} for {}: {}", number, access.repository().fullPath(), id,
             e.getMessage());
@@ -113,7 +115,7 @@ public final class PreviewForge implements AutoCloseable {
     });
   }
 
-  /** What the forge last took as the comment on pull request {@code number}, since this process started. */
+  /** The news of the comment the forge last took on pull request {@code number}, since this process started. */
   Optional<String> commented(SourceId id, long number) {
     return Optional.ofNullable(commented.get(id + "#" + number));
   }

@@ -115,7 +115,7 @@ final class PreviewsStep implements Step<RepositoryState> {
         if (forge.commented(id, preview.getNumber()).filter(said::equals).isPresent()) {
           preview.setCommented(said);
         } else {
-          forge.comment(id, access.get(), preview.getNumber(), comment(repository, preview));
+          forge.comment(id, access.get(), preview.getNumber(), said, comment(repository, preview));
           soon = true;
         }
       }
