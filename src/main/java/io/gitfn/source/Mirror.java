@@ -226,7 +226,7 @@ public final class Mirror {
     return pinsOnly
         ? new SourceException(
             Kind.REF_NOT_FOUND,
-            "commit " + describe(missing) + " is not on any branch or tag of " + url.fetchUrl()
+            "commit " + describe(missing) + " is not on any branch, tag or pull request of " + url.fetchUrl()
                 + "; pin a commit that was pushed")
         : new SourceException(
             Kind.TRANSPORT,
@@ -254,7 +254,20 @@ public final class Mirror {
   }
 
   private void fetch(List<Revision> missing) throws SourceException {
-    List<RefSpec> specs = refSpecs(missing);
+    fetch(missing, refSpecs(missing));
+    List<Revision> pins = missing(open(), missing).stream().filter(r -> r.ref().equals(r.sha())).toList();
+    if (!pins.isEmpty()) {
+      // A pull request's head from a fork is on no branch of the repository, only under the forge's pull-request
+      // refs (previews pin it): asked for only when branches and tags did not bring the commit.
+      fetch(pins, PULL_REQUEST_REFS.stream().map(RefSpec::new).toList());
+    }
+  }
+
+  /** Where the forges keep pull requests' heads: GitHub and Gitea, GitLab, Bitbucket Server. */
+  static final List<String> PULL_REQUEST_REFS = List.of("+refs/pull/*:refs/pull/*",
+      "+refs/merge-requests/*:refs/merge-requests/*", "+refs/pull-requests/*:refs/pull-requests/*");
+
+  private void fetch(List<Revision> missing, List<RefSpec> specs) throws SourceException {
     fetchCount.incrementAndGet();
     long started = System.nanoTime();
     SizeGuard guard = new SizeGuard(gitDir.resolve("objects"), settings.maxRepositoryBytes());
