@@ -26,16 +26,36 @@ public final class PreviewNames {
     return fit(namespace, "-pr-" + number, NAMESPACE_LIMIT);
   }
 
+  /**
+   * The preview's repository's name. Past the label's limit it is cut and hashed; where even that does not fit, it
+   * is {@code pr-<number>}, which is unique too: one namespace holds the previews of one number once, since they
+   * share its preview namespace.
+   *
+   * @throws IllegalArgumentException when the namespace is so long that not even {@code pr-<number>} fits
+   */
   public static String repository(String namespace, String repository, long number) {
-    return fit(repository, "-pr-" + number, LABEL_LIMIT - namespace.length() - 1);
+    int limit = LABEL_LIMIT - namespace.length() - 1;
+    String suffix = "-pr-" + number;
+    if ((repository + suffix).length() > limit && limit < suffix.length() + HASH + 2) {
+      String shortest = "pr-" + number;
+      if (shortest.length() > limit) {
+        throw new IllegalArgumentException("namespace " + namespace + " is too long for previews: the label "
+            + "gitfn.io/repository of a preview's repository, <namespace>.<name>, must fit in " + LABEL_LIMIT
+            + " characters");
+      }
+      return shortest;
+    }
+    return fit(repository, suffix, limit);
   }
+
+  private static final int HASH = 8;
 
   private static String fit(String base, String suffix, int limit) {
     String whole = base + suffix;
     if (whole.length() <= limit) {
       return whole;
     }
-    String hash = HexFormat.of().formatHex(sha256(whole)).substring(0, 8);
+    String hash = HexFormat.of().formatHex(sha256(whole)).substring(0, HASH);
     int keep = Math.max(1, limit - suffix.length() - hash.length() - 1);
     String cut = base.substring(0, Math.min(keep, base.length())).replaceAll("[-.]+$", "");
     return cut + "-" + hash + suffix;

@@ -19,8 +19,8 @@ public final class PreviewPlanner {
 
   /**
    * At most this many stopped previews are remembered (the most recently pushed). Past it, a forgotten one that
-   * still qualifies counts as new at the next plan: a repository with more open pull requests than this that
-   * qualify sees previews come and go.
+   * still qualifies and shows up in the forge's list counts as new, and takes a free place only
+   * ({@link PullRequestNews#fresh}): it never pushes a running one out.
    */
   public static final int MAX_STOPPED = 200;
 
@@ -59,16 +59,21 @@ public final class PreviewPlanner {
         keep(record, rules, now, candidates, stopped);
       }
     }
+    List<PreviewPlan.Run> listed = new ArrayList<>();
     for (PullRequest pullRequest : new TreeMap<>(news.open()).values()) {
       if (!known.containsKey(pullRequest.number()) && !news.closed().containsKey(pullRequest.number())
           && rules.refusal(pullRequest).isEmpty()) {
-        candidates.add(new PreviewPlan.Run(pullRequest.number(), pullRequest.headSha(), pullRequest.headRef(), now,
-            now, true));
+        PreviewPlan.Run candidate = new PreviewPlan.Run(pullRequest.number(), pullRequest.headSha(),
+            pullRequest.headRef(), now, now, true);
+        (news.fresh().contains(pullRequest.number()) ? candidates : listed).add(candidate);
       }
     }
-    // Newest push first; among equals (new ones), the higher number, opened later.
-    candidates.sort(Comparator.comparing(PreviewPlan.Run::pushedAt).thenComparingLong(PreviewPlan.Run::number)
-        .reversed());
+    // Newest push first; among equals (new ones), the higher number, opened later. Those only listed come last.
+    Comparator<PreviewPlan.Run> newestFirst = Comparator.comparing(PreviewPlan.Run::pushedAt)
+        .thenComparingLong(PreviewPlan.Run::number).reversed();
+    candidates.sort(newestFirst);
+    listed.sort(newestFirst);
+    candidates.addAll(listed);
     List<PreviewPlan.Run> run = new ArrayList<>();
     for (PreviewPlan.Run candidate : candidates) {
       if (run.size() < rules.maxActive()) {

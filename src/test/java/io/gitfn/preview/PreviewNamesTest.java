@@ -1,6 +1,7 @@
 package io.gitfn.preview;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gitfn.api.KubernetesNames;
 import io.gitfn.api.Labels;
@@ -131,5 +132,23 @@ class PreviewNamesTest {
     assertThat(PreviewNames.repository("team-a", prefix + "-one", 7))
         .isNotEqualTo(PreviewNames.repository("team-a", prefix + "-two", 7))
         .isEqualTo(PreviewNames.repository("team-a", prefix + "-one", 7));
+  }
+
+  @Test
+  void whereNoHashFitsBesideTheNamespaceThePreviewRepositoryIsPrAndTheNumber() {
+    String namespace = "n".repeat(55);
+
+    String name = PreviewNames.repository(namespace, "shop", 7);
+
+    assertThat(name).isEqualTo("pr-7");
+    assertThat(namespace + "." + name).hasSizeLessThanOrEqualTo(63);
+  }
+
+  @Test
+  void aNamespaceWithNoRoomEvenForPrAndTheNumberIsRefusedByName() {
+    String namespace = "n".repeat(60);
+
+    assertThatThrownBy(() -> PreviewNames.repository(namespace, "shop", 7))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(namespace).hasMessageContaining("63");
   }
 }

@@ -398,6 +398,44 @@ class PreviewPlannerTest {
     assertThat(plan.removed()).isEmpty();
   }
 
+  @Test
+  void listingMorePullRequestsThanAreRememberedKeepsTheRunningPreviewsFromOneListingToTheNext() {
+    PullRequest[] open = LongStream.rangeClosed(1, 300).mapToObj(PreviewPlannerTest::pullRequest)
+        .toArray(PullRequest[]::new);
+    PreviewPlan first = plan(rules(5), List.of(), listing(open));
+    List<PreviewRecord> records = records(first);
+
+    for (int listing = 1; listing <= 3; listing++) {
+      PreviewPlan next = plan(rules(5), records, listing(open));
+      assertThat(runningNumbers(next)).as("listing %d", listing).containsExactlyElementsOf(runningNumbers(first));
+      assertThat(next.stopped()).noneMatch(PreviewPlan.Stopped::stopping);
+      records = records(next);
+    }
+  }
+
+  @Test
+  void aPullRequestAWebhookJustOpenedPushesTheLeastRecentlyPushedPreviewOutWhereAListedOneWaits() {
+    List<PreviewRecord> full = List.of(running(1, ago(Duration.ofHours(3))), running(2, ago(Duration.ofHours(1))));
+
+    PreviewPlan listed = plan(rules(2), full, listing(pullRequest(1), pullRequest(2), pullRequest(3)));
+    PreviewPlan opened = plan(rules(2), full, webhooks(pullRequest(3)));
+
+    assertThat(runningNumbers(listed)).containsExactlyInAnyOrder(1L, 2L);
+    assertThat(stoppedOf(listed, 3).stopping()).isFalse();
+    assertThat(runningNumbers(opened)).containsExactly(3L, 2L);
+    assertThat(stoppedOf(opened, 1).stopping()).isTrue();
+  }
+
+  /** The records a status would hold after {@code plan}. */
+  private static List<PreviewRecord> records(PreviewPlan plan) {
+    List<PreviewRecord> records = new ArrayList<>();
+    plan.run().forEach(r -> records.add(new PreviewRecord(r.number(), r.headSha(), r.headRef(), true, r.createdAt(),
+        r.pushedAt(), null)));
+    plan.stopped().forEach(s -> records.add(new PreviewRecord(s.number(), s.headSha(), s.headRef(), false,
+        s.createdAt(), s.pushedAt(), s.message())));
+    return records;
+  }
+
   // --- Determinism ---
 
   @Test

@@ -36,8 +36,8 @@ public class Previews {
 
   @Default("72h")
   @Pattern(FunctionRepositorySpec.DURATION_PATTERN)
-  @JsonPropertyDescription("A preview whose pull request saw no push for this long is removed; a push brings it"
-      + " back.")
+  @JsonPropertyDescription("A preview whose pull request saw no push for this long is stopped (its namespace"
+      + " removed); a push brings it back.")
   private String ttl;
 
   @Size(max = 253)

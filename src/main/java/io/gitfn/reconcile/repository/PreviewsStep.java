@@ -159,6 +159,7 @@ final class PreviewsStep implements Step<RepositoryState> {
       Optional<ForgeReports.Access> access, Instant now) {
     Map<Long, PullRequest> open = new HashMap<>();
     Map<Long, String> closed = new HashMap<>();
+    java.util.Set<Long> fresh = new java.util.HashSet<>();
     boolean complete = false;
     Optional<PreviewForge.Listing> listing = forge.takeListing(id);
     if (listing.isPresent() && listing.get().open().isPresent()) {
@@ -182,13 +183,14 @@ final class PreviewsStep implements Step<RepositoryState> {
           open.put(change.number(), new PullRequest(change.number(), change.headSha(), change.headRef(),
               change.baseRef(), change.labels(), change.fromFork()));
           closed.remove(change.number());
+          fresh.add(change.number());
         }
       }
     }
     if (access.isPresent() && listingDue(state, now).map(due -> !due.isAfter(now)).orElse(true)) {
       forge.list(id, access.get());
     }
-    return new PullRequestNews(open, closed, complete);
+    return new PullRequestNews(open, closed, complete, fresh);
   }
 
   private static Optional<Instant> listingDue(RepositoryState state, Instant now) {
@@ -245,12 +247,12 @@ final class PreviewsStep implements Step<RepositoryState> {
       preview.setHeadRef(run.headRef());
       preview.setCreatedAt(run.createdAt().toString());
       preview.setPushedAt(run.pushedAt().toString());
-      preview.setNamespace(PreviewNames.namespace(home, run.number()));
-      preview.setRepository(PreviewNames.repository(home, repository.getMetadata().getName(), run.number()));
       try {
+        preview.setNamespace(PreviewNames.namespace(home, run.number()));
+        preview.setRepository(PreviewNames.repository(home, repository.getMetadata().getName(), run.number()));
         Optional<FunctionRepository> child = ensure(repository, spec, run, preview);
         observe(preview, child);
-      } catch (KubernetesClientException e) {
+      } catch (KubernetesClientException | IllegalArgumentException e) {
         preview.setPhase(FAILED);
         preview.setMessage(cut("cannot make the preview: " + e.getMessage()));
       }
