@@ -24,8 +24,8 @@ final class JobLog implements AutoCloseable {
   private int mostActive;
   private final Watch watch;
 
-  private JobLog(KubernetesClient client, TestNamespace ns) {
-    this.watch = client.batch().v1().jobs().inNamespace(ns.name()).watch(new Watcher<>() {
+  private JobLog(KubernetesClient client, String namespace) {
+    this.watch = client.batch().v1().jobs().inNamespace(namespace).watch(new Watcher<>() {
       @Override
       public void eventReceived(Action action, Job job) {
         record(action, job);
@@ -38,7 +38,12 @@ final class JobLog implements AutoCloseable {
   }
 
   static JobLog watch(KubernetesClient client, TestNamespace ns) {
-    return new JobLog(client, ns);
+    return new JobLog(client, ns.name());
+  }
+
+  /** Watches {@code namespace}, which need not exist yet. */
+  static JobLog watch(KubernetesClient client, String namespace) {
+    return new JobLog(client, namespace);
   }
 
   private synchronized void record(Watcher.Action action, Job job) {

@@ -8,6 +8,7 @@ import io.gitfn.notify.PullRequestComments;
 import io.gitfn.reconcile.ForgeReports;
 import io.gitfn.trigger.SourceId;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,10 @@ public final class PreviewForge implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(PreviewForge.class);
   static final int THREADS = 2;
+  /** A comment the forge refused or failed is asked for again after this long at the soonest. */
+  static final Duration RETRY_COMMENT = Duration.ofMinutes(1);
+
+  private record Failed(String said, Instant at) {}
 
   /** A finished listing: the open pull requests, or why there are none. */
   record Listing(Instant at, Optional<List<OpenPullRequest>> open, String error) {}
@@ -48,6 +53,7 @@ public final class PreviewForge implements AutoCloseable {
   private final Set<SourceId> listing = ConcurrentHashMap.newKeySet();
   private final Map<String, String> commented = new ConcurrentHashMap<>();
   private final Set<String> commenting = ConcurrentHashMap.newKeySet();
+  private final Map<String, Failed> failed = new ConcurrentHashMap<>();
 
   /** @param wake told the repository whose listing or comment the forge answered */
   public PreviewForge(OpenPullRequests lists, PullRequestComments comments, Clock clock, Consumer<SourceId> wake) {
@@ -97,7 +103,9 @@ public final class PreviewForge implements AutoCloseable {
    */
   void comment(SourceId id, ForgeReports.Access access, long number, String said, String body) {
     String key = id + "#" + number;
-    if (said.equals(commented.get(key)) || !commenting.add(key)) {
+    Failed failure = failed.get(key);
+    if (said.equals(commented.get(key)) || failure != null && failure.said().equals(said)
+        && failure.at().plus(RETRY_COMMENT).isAfter(clock.instant()) || !commenting.add(key)) {
       return;
     }
     executor.execute(() -> {
@@ -105,7 +113,9 @@ public final class PreviewForge implements AutoCloseable {
         comments.upsert(access.repository(), access.token(), number,
             CommentMarker.preview(id.namespace(), id.name()), body);
         commented.put(key, said);
+        failed.remove(key);
       } catch (ForgeException | IllegalArgumentException e) {
+        failed.put(key, new Failed(said, clock.instant()));
         log.info("cannot comment on pull request #{} of {} for {}: {}", number, access.repository().fullPath(), id,
             e.getMessage());
       } finally {
@@ -120,15 +130,23 @@ public final class PreviewForge implements AutoCloseable {
     return Optional.ofNullable(commented.get(id + "#" + number));
   }
 
+  /** Whether the forge refused or failed the comment saying {@code said} on pull request {@code number}. */
+  boolean failed(SourceId id, long number, String said) {
+    Failed failure = failed.get(id + "#" + number);
+    return failure != null && failure.said().equals(said);
+  }
+
   /** Drops what is kept of {@code id}'s pull request {@code number}. */
   void forget(SourceId id, long number) {
     commented.remove(id + "#" + number);
+    failed.remove(id + "#" + number);
   }
 
   /** Drops what is kept of a deleted repository. */
   void forget(SourceId id) {
     listings.remove(id);
     commented.keySet().removeIf(key -> key.startsWith(id + "#"));
+    failed.keySet().removeIf(key -> key.startsWith(id + "#"));
   }
 
   @Override

@@ -111,7 +111,11 @@ final class PreviewsStep implements Step<RepositoryState> {
     boolean soon = false;
     for (Preview preview : current) {
       String said = said(preview);
-      if (access.isPresent() && !said.equals(preview.getCommented())) {
+      // A pull request is told of a preview once it ran; one that never did (stopped at once to make room, or
+      // a made-up number) is not commented on, nor told that it went.
+      boolean told = preview.getCommented() != null;
+      boolean worthTelling = told || !STOPPED.equals(preview.getPhase()) && !REMOVED.equals(preview.getPhase());
+      if (access.isPresent() && worthTelling && !said.equals(preview.getCommented())) {
         if (forge.commented(id, preview.getNumber()).filter(said::equals).isPresent()) {
           preview.setCommented(said);
         } else {
@@ -119,9 +123,10 @@ final class PreviewsStep implements Step<RepositoryState> {
           soon = true;
         }
       }
-      if (REMOVED.equals(preview.getPhase()) && (access.isEmpty() || said.equals(preview.getCommented()))) {
+      if (REMOVED.equals(preview.getPhase()) && (access.isEmpty() || !told || said.equals(preview.getCommented())
+          || forge.failed(id, preview.getNumber(), said))) {
         forge.forget(id, preview.getNumber());
-        continue; // told, or nobody to tell
+        continue; // told, or nobody to tell, or the forge will not take it
       }
       soon |= PENDING.equals(preview.getPhase());
       kept.add(preview);
@@ -240,24 +245,7 @@ final class PreviewsStep implements Step<RepositoryState> {
     current.forEach(p -> before.put(p.getNumber(), p));
     Map<Long, Preview> after = new java.util.TreeMap<>();
     String home = repository.getMetadata().getNamespace();
-    for (PreviewPlan.Run run : plan.run()) {
-      Preview preview = before.getOrDefault(run.number(), new Preview());
-      preview.setNumber(run.number());
-      preview.setHeadSha(run.headSha());
-      preview.setHeadRef(run.headRef());
-      preview.setCreatedAt(run.createdAt().toString());
-      preview.setPushedAt(run.pushedAt().toString());
-      try {
-        preview.setNamespace(PreviewNames.namespace(home, run.number()));
-        preview.setRepository(PreviewNames.repository(home, repository.getMetadata().getName(), run.number()));
-        Optional<FunctionRepository> child = ensure(repository, spec, run, preview);
-        observe(preview, child);
-      } catch (KubernetesClientException | IllegalArgumentException e) {
-        preview.setPhase(FAILED);
-        preview.setMessage(cut("cannot make the preview: " + e.getMessage()));
-      }
-      after.put(run.number(), preview);
-    }
+    // What goes, goes first: at no time do more than maxActive previews run.
     for (PreviewPlan.Stopped stopped : plan.stopped()) {
       Preview preview = before.getOrDefault(stopped.number(), new Preview());
       preview.setNumber(stopped.number());
@@ -280,6 +268,24 @@ final class PreviewsStep implements Step<RepositoryState> {
       preview.setUrl(null);
       preview.setMessage(cut("removed: pull request #" + removed.number() + " " + removed.why()));
       after.put(removed.number(), preview);
+    }
+    for (PreviewPlan.Run run : plan.run()) {
+      Preview preview = before.getOrDefault(run.number(), new Preview());
+      preview.setNumber(run.number());
+      preview.setHeadSha(run.headSha());
+      preview.setHeadRef(run.headRef());
+      preview.setCreatedAt(run.createdAt().toString());
+      preview.setPushedAt(run.pushedAt().toString());
+      try {
+        preview.setNamespace(PreviewNames.namespace(home, run.number()));
+        preview.setRepository(PreviewNames.repository(home, repository.getMetadata().getName(), run.number()));
+        Optional<FunctionRepository> child = ensure(repository, spec, run, preview);
+        observe(preview, child);
+      } catch (KubernetesClientException | IllegalArgumentException e) {
+        preview.setPhase(FAILED);
+        preview.setMessage(cut("cannot make the preview: " + e.getMessage()));
+      }
+      after.put(run.number(), preview);
     }
     // Those removed before whose comment is not yet said stay until it is.
     before.values().stream().filter(p -> REMOVED.equals(p.getPhase()) && !after.containsKey(p.getNumber()))
