@@ -89,6 +89,13 @@ public final class Annotations {
    */
   public static final String APPLIED_DIGEST = "gitfn.io/applied-digest";
 
+  /**
+   * On a preview's Function (docs/previews.md): the namespace whose registry path, push Secret and package-registry
+   * Secret its images use, the previewed repository's, so that an unchanged Function reuses the image that runs and a
+   * merge finds the preview's images. Honoured only in a namespace labelled {@link Labels#PREVIEW_OF} for it.
+   */
+  public static final String IMAGE_NAMESPACE = "gitfn.io/image-namespace";
+
   private Annotations() {}
 
   /** The annotation's value on {@code object}; empty when it has none or no annotations at all. */

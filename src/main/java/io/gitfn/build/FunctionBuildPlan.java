@@ -1,6 +1,9 @@
 package io.gitfn.build;
 
+import io.gitfn.api.Annotations;
+
 import io.gitfn.api.function.Function;
+import java.util.Map;
 
 /**
  * What building a Function's current spec means: its content key, the image that key names, and the build context.
@@ -54,7 +57,16 @@ public record FunctionBuildPlan(ContentKey key, String image, BuildContext conte
    * {@code a} with Function {@code b-c} and namespace {@code a-b} with Function {@code c} shared one.)
    */
   public static String image(Function fn, ContentKey key, BuildSettings settings) {
-    return settings.registry() + "/" + fn.getMetadata().getNamespace() + "/" + fn.getMetadata().getName()
-        + ":" + key.tag();
+    return settings.registry() + "/" + imageNamespace(fn) + "/" + fn.getMetadata().getName() + ":" + key.tag();
+  }
+
+  /**
+   * The namespace whose registry path {@code fn}'s images live under: its own, or, for a preview's Function, the
+   * previewed repository's ({@link Annotations#IMAGE_NAMESPACE}, which the Function controller checks before it plans).
+   */
+  public static String imageNamespace(Function fn) {
+    Map<String, String> annotations = fn.getMetadata().getAnnotations();
+    String named = annotations == null ? null : annotations.get(Annotations.IMAGE_NAMESPACE);
+    return named == null || named.isBlank() ? fn.getMetadata().getNamespace() : named;
   }
 }

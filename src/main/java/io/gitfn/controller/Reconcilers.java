@@ -31,6 +31,8 @@ import io.gitfn.workload.WorkloadSettings;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * Both reconcilers and what they share, made in one place. The state that outlives a pass and is not in a status
@@ -78,7 +80,8 @@ record Reconcilers(FunctionRepositoryReconciler repositories, FunctionReconciler
         new SourceBinding(client, watcher, settings, clock, id -> repositoryWakeUps.wake(id.namespace(), id.name())),
         mirrors, new ManifestReader(ManifestOptions.defaults().withAllowedKinds(settings.allowedKinds())), settings, forge, caches::function,
         repositoryWakeUps, new ApiStatusWriter<>(events, repositoryStatuses), repositoryStatuses,
-        new ConfirmedSyncs(), inbox, previewForge, clock);
+        new ConfirmedSyncs(), inbox, previewForge, Stream.of(builds.registrySecret(), builds.packageRegistrySecret())
+            .filter(Objects::nonNull).toList(), clock);
     FunctionReconciler functions = new FunctionReconciler(client,
         new SourceBinding(client, watcher, settings, clock, id -> functionWakeUps.wake(id.namespace(), id.name())),
         mirrors, builds, slots(builds, meters), workloads, settings, forge, functionWakeUps, repositoryWakeUps,

@@ -71,7 +71,7 @@ public final class FunctionImages {
     public static Request of(Function fn, FunctionBuildPlan build, BuildSettings settings, String registrySettings) {
       FunctionRuntime runtime = fn.getSpec().getRuntime();
       RuntimeFiles files = RuntimeFiles.of(runtime);
-      String inNamespace = settings.registry() + "/" + fn.getMetadata().getNamespace() + "/";
+      String inNamespace = settings.registry() + "/" + FunctionBuildPlan.imageNamespace(fn) + "/";
       // Its tag is each dependency image's own (LayerKeys.dependencyTag); this one only names the repository.
       ImageName dependencies = ImageName.parse(inNamespace + DEPENDENCY_REPOSITORY + ":latest");
       if (!build.image().startsWith(inNamespace) || !dependencies.toString().startsWith(inNamespace)) {

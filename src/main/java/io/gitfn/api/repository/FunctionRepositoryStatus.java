@@ -86,6 +86,9 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
   @JsonPropertyDescription("When gitfn last read the forge's list of open pull requests for previews (RFC 3339).")
   private String pullRequestsListedAt;
 
+  @JsonPropertyDescription("Why the last reading of the forge's open pull requests failed; unset when it did not.")
+  private String pullRequestsListError;
+
   @JsonPropertyDescription("On a preview's repository: where the preview answers.")
   private String previewURL;
 
@@ -247,5 +250,13 @@ public class FunctionRepositoryStatus implements ConditionedStatus {
 
   public void setPreviewURL(String previewURL) {
     this.previewURL = previewURL;
+  }
+
+  public String getPullRequestsListError() {
+    return pullRequestsListError;
+  }
+
+  public void setPullRequestsListError(String pullRequestsListError) {
+    this.pullRequestsListError = pullRequestsListError;
   }
 }

@@ -7,6 +7,7 @@ import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 import java.util.List;
 
 /**
@@ -41,6 +42,9 @@ public class Previews {
   private String ttl;
 
   @Size(max = 253)
+  @Pattern("^[a-z0-9.{}-]+$")
+  @ValidationRule(value = "self.contains('{number}')",
+      message = "host must hold {number}, or two pull requests' previews would share one host")
   @JsonPropertyDescription("The host of a preview's routes, as a template of {function}, {number}, {repository}"
       + " and {namespace}, such as {function}-pr-{number}.preview.example.com; it must hold {number}. Unset: previews"
       + " apply no routes, and each preview is reached at its Service's address in the cluster.")

@@ -33,6 +33,8 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * Runs a Function: builds its image once per content key and rolls it out. Its pass is its step list:
@@ -89,7 +91,9 @@ public final class FunctionReconciler implements Reconciler<Function>, Cleaner<F
     this.clock = clock;
     this.runner = new StepRunner<>(new FunctionConditions(), writer);
     this.plan = new PlanStep(sources, mirrors, builds, settings.functionSourceInterval(),
-        new RevisionSignatures(sources, mirrors, clock));
+        new RevisionSignatures(sources, mirrors, clock), namespace -> Optional.ofNullable(
+            client.namespaces().withName(namespace).get()).map(n -> n.getMetadata().getLabels() == null ? Map.of()
+            : n.getMetadata().getLabels()));
     BuildJobs buildJobs = new BuildJobs(client, builds);
     BuildlessSources buildless = new BuildlessSources(client, builds);
     AutoRollbacks rollbacks = new AutoRollbacks(settings.autoRollback(), clock, meters);

@@ -260,7 +260,7 @@ final class LayeredImageStep implements FunctionStep {
     String registrySettings;
     try {
       registrySettings = settings.packageRegistrySecret() == null ? ""
-          : PackageRegistrySettings.digest(runtime, secrets.read(fn.getMetadata().getNamespace(),
+          : PackageRegistrySettings.digest(runtime, secrets.read(FunctionBuildPlan.imageNamespace(fn),
               settings.packageRegistrySecret()).get(RuntimeFiles.of(runtime).packageRegistryConfig()));
     } catch (IllegalArgumentException e) {
       throw StepFailure.stalled(INVALID_FUNCTION_SPEC, "Secret " + settings.packageRegistrySecret() + ": "
@@ -276,7 +276,7 @@ final class LayeredImageStep implements FunctionStep {
   /** The namespace's push Secret's credentials; anonymous without one, as the registry may allow. */
   private RegistryAccess access(Function fn) throws StepFailure {
     try {
-      String config = secrets.read(fn.getMetadata().getNamespace(), settings.registrySecret())
+      String config = secrets.read(FunctionBuildPlan.imageNamespace(fn), settings.registrySecret())
           .get(RegistryCredentials.DOCKER_CONFIG_KEY);
       if (config == null) {
         return RegistryAccess.anonymous(settings.insecureRegistries());
@@ -284,7 +284,7 @@ final class LayeredImageStep implements FunctionStep {
       return RegistryAccess.ofDockerConfig(config, settings.insecureRegistries());
     } catch (IllegalArgumentException e) {
       throw StepFailure.stalled(INVALID_FUNCTION_SPEC, "Secret " + settings.registrySecret() + " in namespace "
-          + fn.getMetadata().getNamespace() + ": " + e.getMessage()).lookingAgainAfter(Duration.ofMinutes(1));
+          + FunctionBuildPlan.imageNamespace(fn) + ": " + e.getMessage()).lookingAgainAfter(Duration.ofMinutes(1));
     }
   }
 

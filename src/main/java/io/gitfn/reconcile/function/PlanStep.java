@@ -1,5 +1,8 @@
 package io.gitfn.reconcile.function;
 
+import java.util.Map;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.gitfn.api.Labels;
 import static io.gitfn.api.function.ConditionReason.INVALID_FUNCTION_SPEC;
 import static io.gitfn.api.function.ConditionReason.SOURCE_UPDATED;
 import static io.gitfn.api.function.ConditionReason.SOURCE_UPDATE_FAILED;
@@ -60,13 +63,21 @@ final class PlanStep implements FunctionStep {
   private final Duration interval;
   private final SourceBinding sources;
   private final SourceVerification verification;
+  private final NamespaceLabels namespaces;
+
+  /** A namespace's labels, read when a Function asks for another namespace's images. */
+  interface NamespaceLabels {
+    /** Empty when the namespace does not exist. */
+    Optional<Map<String, String>> of(String namespace);
+  }
 
   /**
    * @param interval how often a Function's Git source is checked without a webhook
    * @param signatures verifies a revision for the {@code gitfn.io/verify-*} annotations
    */
   PlanStep(SourceBinding sources, MirrorCache mirrors, BuildSettings builds, Duration interval,
-      RevisionSignatures signatures) {
+      RevisionSignatures signatures, NamespaceLabels namespaces) {
+    this.namespaces = namespaces;
     this.sources = sources;
     this.mirrors = mirrors;
     this.builds = builds;
@@ -87,6 +98,7 @@ final class PlanStep implements FunctionStep {
       untrack(fn);
       throw StepFailure.stalled(INVALID_FUNCTION_SPEC, String.join("; ", broken));
     }
+    checkImageNamespace(fn);
     GitRepositorySource git = fn.getSpec().getSource() == null ? null : fn.getSpec().getSource().getGitRepository();
     try {
       if (git == null) {
@@ -103,6 +115,32 @@ final class PlanStep implements FunctionStep {
           : StepFailure.retry(SOURCE_UPDATE_FAILED, e.getMessage() + "; retried with backoff", e);
     }
     return Result.next();
+  }
+
+  /**
+   * Guarantees that a Function uses another namespace's images ({@link Annotations#IMAGE_NAMESPACE}) only where gitfn
+   * made its namespace for a preview of a repository of that namespace: only gitfn and cluster administrators label
+   * namespaces, so a tenant cannot reach another's registry path or push Secret by annotating a Function.
+   */
+  private void checkImageNamespace(Function fn) throws StepFailure {
+    String images = FunctionBuildPlan.imageNamespace(fn);
+    String namespace = fn.getMetadata().getNamespace();
+    if (images.equals(namespace)) {
+      return;
+    }
+    Optional<Map<String, String>> labels;
+    try {
+      labels = namespaces.of(namespace);
+    } catch (KubernetesClientException e) {
+      throw StepFailure.retry(INVALID_FUNCTION_SPEC, "cannot read namespace " + namespace + " to check annotation "
+          + Annotations.IMAGE_NAMESPACE + ": " + e.getMessage(), e);
+    }
+    String previewOf = labels.map(l -> l.get(Labels.PREVIEW_OF)).orElse(null);
+    if (previewOf == null || !previewOf.startsWith(images + ".")) {
+      throw StepFailure.stalled(INVALID_FUNCTION_SPEC, "annotation " + Annotations.IMAGE_NAMESPACE + ": " + images
+          + " is honoured only on a preview's Function, in a namespace gitfn made for a preview of a repository of"
+          + " namespace " + images + "; namespace " + namespace + " is not one");
+    }
   }
 
   /** Stops watching the Git source of a Function that is gone or no longer has one. */

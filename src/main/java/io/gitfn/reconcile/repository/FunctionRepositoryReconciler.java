@@ -90,7 +90,8 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
   public FunctionRepositoryReconciler(KubernetesClient client, SourceBinding sources, MirrorCache mirrors,
       ManifestReader manifests, ControllerSettings settings, ForgeReports forge, CachedFunctions functions,
       WakeUps<FunctionRepository> wakeUps, StatusWriter writer, WrittenStatuses<FunctionRepository> written,
-      ConfirmedSyncs confirmations, PullRequestInbox pullRequests, PreviewForge previewForge, Clock clock) {
+      ConfirmedSyncs confirmations, PullRequestInbox pullRequests, PreviewForge previewForge,
+      List<String> buildSecrets, Clock clock) {
     this.pullRequests = pullRequests;
     this.previewForge = previewForge;
     this.client = client;
@@ -110,15 +111,15 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     ForgeStep reports = new ForgeStep(forge);
     DependentsStep dependents = new DependentsStep(wakeUps);
     PreviewsStep previews = new PreviewsStep(client, pullRequests, previewForge, forge, (namespace, name) ->
-        cache().flatMap(c -> c.get(new ResourceID(name, namespace))));
+        cache().flatMap(c -> c.get(new ResourceID(name, namespace))), buildSecrets);
     this.full = Steps.of(source, request, new VerifyStep(new RevisionSignatures(sources, mirrors, clock)),
         new DependenciesStep(settings.shard(), written),
         new RevisionStep(mirrors, manifests, identity, settings,
             client.getKubernetesSerialization(),
             confirmations, new RevisionSecrets(sources)),
-        progress, previews).always(reports, dependents);
+        progress).always(previews, reports, dependents);
     this.suspended = Steps.of(source, request, new SuspendStep()).always(reports, dependents);
-    this.atRest = Steps.of(new FetchedStep(), progress, previews).always(reports, dependents);
+    this.atRest = Steps.of(new FetchedStep(), progress).always(previews, reports, dependents);
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.gitfn.reconcile.repository;
 import static io.gitfn.api.repository.RepositoryConditionReason.APPLY_REFUSED;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.function.Function;
 import io.gitfn.manifest.ObjectType;
 import io.gitfn.preview.PreviewRoutes;
@@ -13,7 +14,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * A revision as a preview applies it: everything in the preview's namespace, and routes under the preview's host (or
@@ -30,6 +33,11 @@ final class PreviewRevision {
       String named = function.getMetadata().getNamespace();
       if (named == null || named.isBlank() || named.equals(home)) {
         function.getMetadata().setNamespace(namespace);
+        // Its images are the repository's: an unchanged Function reuses what runs, and a merge finds what it built.
+        Map<String, String> annotations = new TreeMap<>(Objects.requireNonNullElse(
+            function.getMetadata().getAnnotations(), Map.of()));
+        annotations.put(Annotations.IMAGE_NAMESPACE, home);
+        function.getMetadata().setAnnotations(annotations);
       } else {
         refused.add("Function " + function.getMetadata().getName() + " names namespace " + named
             + ", and a preview applies into its own namespace " + namespace + " only");

@@ -1,9 +1,13 @@
 package io.gitfn.reconcile.repository;
 
+import static io.gitfn.api.repository.RepositoryConditionReason.PREVIEW_NAMESPACE;
+
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gitfn.api.Conditions;
@@ -17,6 +21,7 @@ import io.gitfn.api.repository.GitRef;
 import io.gitfn.api.repository.Preview;
 import io.gitfn.api.repository.PreviewOf;
 import io.gitfn.api.repository.Previews;
+import io.gitfn.api.repository.Verify;
 import io.gitfn.api.repository.RepositoryConditionType;
 import io.gitfn.notify.OpenPullRequest;
 import io.gitfn.preview.PreviewNames;
@@ -73,10 +78,16 @@ final class PreviewsStep implements Step<RepositoryState> {
   private final PreviewForge forge;
   private final ForgeReports reports;
   private final BiFunction<String, String, Optional<FunctionRepository>> cached;
+  private final List<String> buildSecrets;
 
-  /** @param cached a FunctionRepository of the controller's cache by namespace and name */
+  /**
+   * @param cached a FunctionRepository of the controller's cache by namespace and name
+   * @param buildSecrets the Secrets a namespace's install Jobs mount (the registry push Secret, the package-registry
+   *     config), copied from the repository's namespace into each preview's, whose images are the repository's
+   */
   PreviewsStep(KubernetesClient client, PullRequestInbox inbox, PreviewForge forge, ForgeReports reports,
-      BiFunction<String, String, Optional<FunctionRepository>> cached) {
+      BiFunction<String, String, Optional<FunctionRepository>> cached, List<String> buildSecrets) {
+    this.buildSecrets = List.copyOf(buildSecrets);
     this.client = client;
     this.inbox = inbox;
     this.forge = forge;
@@ -123,8 +134,11 @@ final class PreviewsStep implements Step<RepositoryState> {
           soon = true;
         }
       }
-      if (REMOVED.equals(preview.getPhase()) && (access.isEmpty() || !told || said.equals(preview.getCommented())
-          || forge.failed(id, preview.getNumber(), said))) {
+      if (REMOVED.equals(preview.getPhase()) && !gone(repository, preview)) {
+        soon = true; // its deletion failed: asked again at the next pass
+        remove(repository, preview);
+      } else if (REMOVED.equals(preview.getPhase()) && (access.isEmpty() || !told
+          || said.equals(preview.getCommented()) || forge.failed(id, preview.getNumber(), said))) {
         forge.forget(id, preview.getNumber());
         continue; // told, or nobody to tell, or the forge will not take it
       }
@@ -132,13 +146,18 @@ final class PreviewsStep implements Step<RepositoryState> {
       kept.add(preview);
     }
     state.status().setPreviews(kept.isEmpty() ? null : kept);
-    if (spec != null && Boolean.TRUE.equals(spec.getEnabled())) {
-      Duration untilListing = listingDue(state, now).map(due -> Duration.between(now, due))
-          .filter(d -> !d.isNegative()).orElse(SOON);
-      state.requeueWithin(soon ? SOON : untilListing.compareTo(SOON) < 0 ? SOON : untilListing);
-      ttlDue(kept, spec, now).ifPresent(state::requeueWithin);
-    } else if (soon) {
+    if (soon) {
       state.requeueWithin(SOON);
+    }
+    if (spec != null && Boolean.TRUE.equals(spec.getEnabled())) {
+      if (access.isPresent()) {
+        Duration untilListing = listingDue(state, now).map(due -> Duration.between(now, due)).orElse(SOON);
+        state.requeueWithin(untilListing.compareTo(SOON) < 0 ? SOON : untilListing);
+      }
+      ttlDue(kept, spec, now).ifPresent(state::requeueWithin);
+    } else {
+      state.status().setPullRequestsListedAt(null);
+      state.status().setPullRequestsListError(null);
     }
     return Result.next();
   }
@@ -167,10 +186,12 @@ final class PreviewsStep implements Step<RepositoryState> {
     java.util.Set<Long> fresh = new java.util.HashSet<>();
     boolean complete = false;
     Optional<PreviewForge.Listing> listing = forge.takeListing(id);
-    if (listing.isPresent() && listing.get().open().isPresent()) {
-      listing.get().open().get().forEach(p -> open.put(p.number(), pullRequest(p)));
-      complete = true;
+    if (listing.isPresent()) {
+      // A failed listing is asked for again at the next interval too, and says why in status meanwhile.
       state.status().setPullRequestsListedAt(listing.get().at().toString());
+      state.status().setPullRequestsListError(listing.get().open().isPresent() ? null : cut(listing.get().error()));
+      listing.get().open().ifPresent(list -> list.forEach(p -> open.put(p.number(), pullRequest(p))));
+      complete = listing.get().open().isPresent();
     }
     for (PullRequestChange change : changes.values()) {
       switch (change.action()) {
@@ -302,7 +323,11 @@ final class PreviewsStep implements Step<RepositoryState> {
     String home = parent.getMetadata().getNamespace();
     Optional<FunctionRepository> child = cached.apply(home, preview.getRepository());
     FunctionRepository wanted = child(parent, spec, run, preview);
-    if (child.isPresent() && Objects.equals(spec(child.get()), spec(wanted))) {
+    boolean waitsForNamespace = child.map(FunctionRepository::getStatus).map(s -> s.getConditions())
+        .flatMap(c -> Conditions.find(c, RepositoryConditionType.READY))
+        .filter(c -> PREVIEW_NAMESPACE.equals(c.getReason())).isPresent();
+    if (child.isPresent() && Objects.equals(spec(child.get()), spec(wanted)) && !run.started()
+        && !waitsForNamespace) {
       return child;
     }
     String owner = Labels.repository(home, parent.getMetadata().getName());
@@ -312,14 +337,34 @@ final class PreviewsStep implements Step<RepositoryState> {
     Namespace live = client.namespaces().withName(preview.getNamespace()).get();
     if (live == null) {
       client.namespaces().resource(namespace).create();
-    } else if (!owner.equals(Objects.requireNonNullElse(live.getMetadata().getLabels(), Map.<String, String>of())
-        .get(Labels.PREVIEW_OF))) {
+    } else if (live.getMetadata().getDeletionTimestamp() != null) {
+      // A preview stopped a moment ago and started again: its repository waits until the namespace can be made.
+      preview.setMessage("waiting for the namespace " + preview.getNamespace() + " of its last run to be deleted");
+    } else if (!ownedBy(parent, live)) {
       throw new KubernetesClientException("namespace " + preview.getNamespace() + " exists and is not a preview"
           + " namespace of " + home + "/" + parent.getMetadata().getName() + "; gitfn leaves it alone");
+    }
+    if (live == null) {
+      copyBuildSecrets(home, preview.getNamespace(), owner);
     }
     client.resources(FunctionRepository.class).inNamespace(home).resource(wanted)
         .fieldManager(FieldManagers.PREVIEWS).forceConflicts().serverSideApply();
     return child;
+  }
+
+  /** The install Jobs' Secrets of the repository's namespace, into the new preview namespace; read by name only. */
+  private void copyBuildSecrets(String home, String namespace, String owner) {
+    for (String name : buildSecrets) {
+      Secret secret = client.secrets().inNamespace(home).withName(name).get();
+      if (secret == null) {
+        continue;
+      }
+      Secret copy = new SecretBuilder().withNewMetadata().withName(name).withNamespace(namespace)
+          .addToLabels(Labels.PREVIEW_OF, owner).endMetadata().withType(secret.getType()).withData(secret.getData())
+          .build();
+      client.secrets().inNamespace(namespace).resource(copy).fieldManager(FieldManagers.PREVIEWS).forceConflicts()
+          .serverSideApply();
+    }
   }
 
   private static FunctionRepositorySpec spec(FunctionRepository repository) {
@@ -340,7 +385,9 @@ final class PreviewsStep implements Step<RepositoryState> {
     spec.setInterval(from.getInterval());
     spec.setTimeout(from.getTimeout());
     spec.setSecretRef(from.getSecretRef());
-    spec.setVerify(from.getVerify());
+    // A preview follows a commit, so it verifies that commit, whatever mode the repository uses.
+    Optional.ofNullable(from.getVerify()).ifPresent(verify -> spec.setVerify(new Verify("HEAD",
+        verify.getSecretRef())));
     spec.setServiceAccountName(from.getServiceAccountName());
     spec.setCommitStatus(from.getCommitStatus());
     spec.setAllowEmpty(from.getAllowEmpty());
@@ -388,6 +435,26 @@ final class PreviewsStep implements Step<RepositoryState> {
           + short7(preview.getHeadSha()) : message));
     }
     preview.setUrl(child.map(FunctionRepository::getStatus).map(s -> s.getPreviewURL()).orElse(null));
+  }
+
+  /** Whether the preview's repository is gone and its namespace gone or on its way out. */
+  private boolean gone(FunctionRepository parent, Preview preview) {
+    try {
+      boolean repositoryGone = preview.getRepository() == null || client.resources(FunctionRepository.class)
+          .inNamespace(parent.getMetadata().getNamespace()).withName(preview.getRepository()).get() == null;
+      Namespace namespace = preview.getNamespace() == null ? null
+          : client.namespaces().withName(preview.getNamespace()).get();
+      return repositoryGone && (namespace == null || namespace.getMetadata().getDeletionTimestamp() != null
+          || !ownedBy(parent, namespace));
+    } catch (KubernetesClientException e) {
+      return false;
+    }
+  }
+
+  private static boolean ownedBy(FunctionRepository parent, Namespace namespace) {
+    return Labels.repository(parent.getMetadata().getNamespace(), parent.getMetadata().getName()).equals(
+        Objects.requireNonNullElse(namespace.getMetadata().getLabels(), Map.<String, String>of())
+            .get(Labels.PREVIEW_OF));
   }
 
   /** Deletes every preview {@code parent}'s status lists, when it is deleted: namespaces have no owner. */

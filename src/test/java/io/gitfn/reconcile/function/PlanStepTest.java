@@ -1,5 +1,8 @@
 package io.gitfn.reconcile.function;
 
+import java.util.List;
+import java.util.Optional;
+import io.gitfn.api.Labels;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -144,9 +147,43 @@ class PlanStepTest {
     assertThat(state.status().getCommit()).isNull();
   }
 
+  @Test
+  void aPreviewsFunctionIsPlannedUnderItsRepositorysNamespaceWhereGitfnLabelledItsNamespace() throws Exception {
+    Function fn = TestFunction.inline().inNamespace("shop-pr-7")
+        .metadataAnnotation(Annotations.IMAGE_NAMESPACE, "shop").build();
+    FunctionState state = Passes.of(fn);
+
+    step(BUILDS, Map.of("shop-pr-7", Map.of(Labels.PREVIEW_OF, "shop.infra"))).run(state);
+
+    assertThat(state.plan()).hasValueSatisfying(plan -> assertThat(plan.image())
+        .startsWith(BUILDS.registry() + "/shop/" + fn.getMetadata().getName() + ":"));
+  }
+
+  @Test
+  void anotherNamespacesImagesAreRefusedWhereTheNamespaceIsNoPreviewOfIt() {
+    Function fn = TestFunction.inline().inNamespace("mallory")
+        .metadataAnnotation(Annotations.IMAGE_NAMESPACE, "shop").build();
+    FunctionState state = Passes.of(fn);
+
+    for (Map<String, String> labels : List.of(Map.<String, String>of(), Map.of(Labels.PREVIEW_OF, "shopping.infra"))) {
+      assertThatThrownBy(() -> step(BUILDS, Map.of("mallory", labels)).run(state))
+          .isInstanceOfSatisfying(StepFailure.Stalled.class, stalled -> {
+            assertThat(stalled.reason()).isEqualTo("InvalidFunctionSpec");
+            assertThat(stalled.getMessage()).startsWith("annotation gitfn.io/image-namespace: shop is honoured only"
+                + " on a preview's Function").endsWith("namespace mallory is not one");
+          });
+    }
+    assertThat(state.plan()).isEmpty();
+  }
+
   private PlanStep step(BuildSettings builds) {
+    return step(builds, Map.of());
+  }
+
+  private PlanStep step(BuildSettings builds, Map<String, Map<String, String>> namespaceLabels) {
     SourceBinding sources = new SourceBinding(null, watcher, ControllerSettings.defaults(), Passes.CLOCK, id -> { });
     return new PlanStep(sources, mirrors, builds, Duration.ofMinutes(1),
-        new RevisionSignatures(sources, mirrors, Passes.CLOCK));
+        new RevisionSignatures(sources, mirrors, Passes.CLOCK),
+        namespace -> Optional.ofNullable(namespaceLabels.get(namespace)));
   }
 }
