@@ -139,6 +139,10 @@ class PreviewsIT {
         assertThat(infra(client, ns).getStatus().getPreviews()).isNull();
         assertThat(comments(repository, labelled)).singleElement().asString().contains("**Removed**")
             .contains("was closed");
+        assertThat(gitea.commitStatuses(repository, second)).first().satisfies(s -> {
+          assertThat(s.get("context").asText()).isEqualTo("gitfn/kind-a/" + ns.name() + "/infra-pr-" + labelled);
+          assertThat(s.get("description").asText()).isEqualTo("removed: pull request #" + labelled + " was closed");
+        });
       });
     } finally {
       client.namespaces().withName(previewNamespace).delete();

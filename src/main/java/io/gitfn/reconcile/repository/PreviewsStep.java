@@ -23,6 +23,7 @@ import io.gitfn.api.repository.PreviewOf;
 import io.gitfn.api.repository.Previews;
 import io.gitfn.api.repository.Verify;
 import io.gitfn.api.repository.RepositoryConditionType;
+import io.gitfn.notify.CommitState;
 import io.gitfn.notify.OpenPullRequest;
 import io.gitfn.preview.PreviewNames;
 import io.gitfn.preview.PreviewPlan;
@@ -35,6 +36,7 @@ import io.gitfn.reconcile.ForgeReports;
 import io.gitfn.reconcile.Result;
 import io.gitfn.reconcile.Step;
 import io.gitfn.reconcile.StepFailure;
+import io.gitfn.source.Revision;
 import io.gitfn.trigger.SourceId;
 import io.gitfn.trigger.webhook.PullRequestChange;
 import java.time.Duration;
@@ -140,7 +142,13 @@ final class PreviewsStep implements Step<RepositoryState> {
       } else if (REMOVED.equals(preview.getPhase()) && (access.isEmpty() || !told
           || said.equals(preview.getCommented()) || forge.failed(id, preview.getNumber(), said))) {
         forge.forget(id, preview.getNumber());
+        if (preview.getRepository() != null) {
+          reports.forgetStatus(RepositoryState.KIND, repository.getMetadata().getNamespace(), preview.getRepository());
+        }
         continue; // told, or nobody to tell, or the forge will not take it
+      }
+      if (REMOVED.equals(preview.getPhase()) && told) {
+        removedStatus(state, repository, preview);
       }
       soon |= PENDING.equals(preview.getPhase());
       kept.add(preview);
@@ -160,6 +168,25 @@ final class PreviewsStep implements Step<RepositoryState> {
       state.status().setPullRequestsListError(null);
     }
     return Result.next();
+  }
+
+  /**
+   * Tells the head commit that its preview is gone, under the preview's repository's context, so that the forge does
+   * not go on linking to a preview that no longer answers. The reporter sends the same status once.
+   */
+  private void removedStatus(RepositoryState state, FunctionRepository repository, Preview preview) {
+    CommitStatus status = repository.getSpec().getCommitStatus();
+    if (status == null || status.getSecretRef() == null || preview.getRepository() == null
+        || preview.getHeadSha() == null || preview.getHeadSha().length() < 40) {
+      return;
+    }
+    ForgeReports.Target target = new ForgeReports.Target(RepositoryState.KIND, repository.getMetadata().getNamespace(),
+        preview.getRepository(), repository.getSpec().getUrl(), status.getSecretRef().getName(),
+        "spec.commitStatus.secretRef", status.getForge(), status.getApiURL());
+    Revision head = new Revision(preview.getHeadSha(), preview.getHeadSha());
+    ForgeReports.Prepared report = reports.commitStatus(target, Optional.of(new ForgeReports.Verdict(head,
+        CommitState.SUCCESS, "PreviewRemoved", cut(preview.getMessage()))), null);
+    report.send().ifPresent(state::afterWrite);
   }
 
   /** The forge and token of {@code spec.commitStatus}, with which gitfn lists pull requests and comments. */
