@@ -75,6 +75,7 @@ class ChartIT {
       allowedTargetNamespaces: [team-a, team-b]
       allowedGitHosts: [github.com, "*.git.example.com"]
       allowedKinds: [v1/ConfigMap, gateway.networking.k8s.io/v1/HTTPRoute]
+      previews: true
       requireServiceAccount: true
       sharding:
         selector: gitfn.io/shard=a
@@ -416,6 +417,21 @@ class ChartIT {
     assertThat(role.getRules()).flatExtracting(PolicyRule::getResources)
         .doesNotContain("clusterroles", "clusterrolebindings", "roles", "rolebindings", "namespaces", "nodes");
     assertThat(role.getAggregationRule()).isNull();
+  }
+
+  @Test
+  void previewsAddNamespacesGetCreateAndDeleteAndNothingElse() {
+    List<PolicyRule> without = only(helmTemplate("gitfn", "gitfn-system", REGISTRY), ClusterRole.class).getRules();
+    List<PolicyRule> with = only(helmTemplate("gitfn", "gitfn-system", REGISTRY,
+        "--set=previews=true"), ClusterRole.class).getRules();
+
+    assertThat(with).containsAll(without).hasSize(without.size() + 1);
+    assertThat(with).filteredOn(rule -> rule.getResources().contains("namespaces")).singleElement()
+        .satisfies(rule -> {
+          assertThat(rule.getApiGroups()).containsExactly("");
+          assertThat(rule.getResources()).containsExactly("namespaces");
+          assertThat(rule.getVerbs()).containsExactly("get", "create", "delete");
+        });
   }
 
   @Test
