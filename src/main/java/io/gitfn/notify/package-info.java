@@ -9,6 +9,7 @@
  * that does I/O, and it answers every network failure with a {@link io.gitfn.notify.SendResult} instead of an
  * exception. {@link io.gitfn.notify.OpenPullRequests} and {@link io.gitfn.notify.PullRequestComments} read a
  * forge's open pull requests and keep one marked comment on one, through the same sender, bounded in pages, items
- * and bytes (groundwork for previews, issue 32; nothing calls them yet). When to send, and what to do with a result, is the reconcilers' business, not this package's.
+ * and bytes, for previews (io.gitfn.reconcile.repository.PreviewForge). When to send, and what to do with a result,
+ * is the reconcilers' business, not this package's.
  */
 package io.gitfn.notify;

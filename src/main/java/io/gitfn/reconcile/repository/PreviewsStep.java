@@ -104,12 +104,14 @@ final class PreviewsStep implements Step<RepositoryState> {
     Map<Long, PullRequestChange> changes = inbox.take(id);
     Previews spec = repository.getSpec().getPreviews();
     List<Preview> current = new ArrayList<>(Objects.requireNonNullElse(state.status().getPreviews(), List.of()));
-    if (repository.getSpec().getPreviewOf() != null) {
-      return Result.next(); // a preview makes no previews of its own
+    boolean enabled = spec != null && Boolean.TRUE.equals(spec.getEnabled());
+    if (repository.getSpec().getPreviewOf() != null || !enabled && current.isEmpty()
+        && state.status().getPullRequestsListedAt() == null) {
+      return Result.next(); // a preview makes no previews of its own; nothing to do, and no Secret read, without
     }
     Optional<ForgeReports.Access> access = access(repository);
     Instant now = state.now();
-    if (spec == null || !Boolean.TRUE.equals(spec.getEnabled())) {
+    if (!enabled) {
       current.stream().filter(p -> !REMOVED.equals(p.getPhase())).forEach(p -> {
         remove(repository, p);
         p.setPhase(REMOVED);
@@ -157,7 +159,7 @@ final class PreviewsStep implements Step<RepositoryState> {
     if (soon) {
       state.requeueWithin(SOON);
     }
-    if (spec != null && Boolean.TRUE.equals(spec.getEnabled())) {
+    if (enabled) {
       if (access.isPresent()) {
         Duration untilListing = listingDue(state, now).map(due -> Duration.between(now, due)).orElse(SOON);
         state.requeueWithin(untilListing.compareTo(SOON) < 0 ? SOON : untilListing);

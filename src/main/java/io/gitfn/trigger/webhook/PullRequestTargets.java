@@ -4,7 +4,9 @@ import io.gitfn.source.RepositoryUrl;
 import java.util.List;
 
 /**
- * Where a verified pull-request delivery goes: the seam for preview Functions (issue 32), which do not exist yet.
+ * Where a verified pull-request delivery goes: the previews of the FunctionRepositories it verified for
+ * ({@code io.gitfn.reconcile.repository.PreviewDeliveries}), or nowhere ({@link #NOT_ENABLED}) in tests of the
+ * receiver.
  * Called at most once per delivery id, after the delivery verified, and never for {@link
  * PullRequestChange.Action#OTHER}.
  */
