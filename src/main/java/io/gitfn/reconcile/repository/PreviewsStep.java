@@ -407,7 +407,14 @@ final class PreviewsStep implements Step<RepositoryState> {
     FunctionRepositorySpec spec = new FunctionRepositorySpec();
     spec.setUrl(from.getUrl());
     GitRef ref = new GitRef();
-    ref.setCommit(run.headSha());
+    if (run.headSha().length() == 40) {
+      ref.setCommit(run.headSha());
+    } else {
+      // Bitbucket Cloud names a head by 12 digits, which no ref takes: the preview follows the branch instead, told
+      // of its pushes by the same webhook.
+      ref.setBranch(run.headRef());
+      spec.setWebhook(from.getWebhook());
+    }
     spec.setRef(ref);
     spec.setPath(from.getPath());
     spec.setIgnore(from.getIgnore());

@@ -61,6 +61,17 @@ class PreviewRepositoryTest {
   }
 
   @Test
+  void aBitbucketCloudHeadOfTwelveDigitsIsFollowedByItsBranch() {
+    PreviewPlan.Run bitbucket = new PreviewPlan.Run(42, HEAD.substring(0, 12), "feature/discount",
+        TestRepository.NOW, TestRepository.NOW, true);
+
+    FunctionRepository child = PreviewsStep.child(parent(), previews(false), bitbucket, preview());
+
+    assertThat(child.getSpec().getRef().getCommit()).isNull();
+    assertThat(child.getSpec().getRef().getBranch()).isEqualTo("feature/discount");
+  }
+
+  @Test
   void aPreviewDecryptsOnlyWhenItsSpecSaysSo() {
     FunctionRepository child = PreviewsStep.child(parent(), previews(true), run(), preview());
 
