@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Labels;
 import io.gitfn.api.function.Function;
@@ -144,6 +145,52 @@ class PreviewsIT {
           assertThat(s.get("description").asText()).isEqualTo("removed: pull request #" + labelled + " was closed");
         });
       });
+    } finally {
+      client.namespaces().withName(previewNamespace).delete();
+    }
+  }
+
+  @Test
+  void aPreviewsIngressAnswersForThePreviewsHostAndProductionsKeepsItsOwn(KubernetesClient client, TestNamespace ns,
+      @TempDir Path home) throws Exception {
+    Infra infra = infra(client, ns, home, "{enabled: true, host: '{function}-pr-{number}.preview.example.com'}");
+    infra.copy().write("functions/route.yaml", """
+        apiVersion: networking.k8s.io/v1
+        kind: Ingress
+        metadata:
+          name: hello
+        spec:
+          tls:
+            - hosts: [hello.example.com]
+              secretName: hello-tls
+          rules:
+            - host: hello.example.com
+              http:
+                paths:
+                  - path: /hello
+                    pathType: Prefix
+                    backend: {service: {name: hello, port: {number: 80}}}
+        """).commit("a route to hello");
+    infra.copy().push("HEAD:refs/heads/main");
+    await().atMost(WAIT).untilAsserted(() -> assertThat(client.network().v1().ingresses().inNamespace(ns.name())
+        .withName("hello").get()).isNotNull());
+    infra.copy().write("functions/hello.yaml", function("hello", NODEJS22, "v2").toYaml()).commit("hello v2");
+    infra.copy().push("HEAD:refs/heads/routed");
+    String previewNamespace = ns.name() + "-pr-1";
+    try {
+      assertThat(openPullRequest(infra.repository(), "routed", List.of())).isEqualTo(1);
+
+      await().atMost(WAIT).untilAsserted(() -> {
+        Preview preview = preview(client, ns, 1);
+        assertThat(preview.getPhase()).as(preview.getMessage()).isEqualTo("Running");
+        assertThat(preview.getUrl()).isEqualTo("http://hello-pr-1.preview.example.com/hello");
+      });
+      Ingress route = client.network().v1().ingresses().inNamespace(previewNamespace).withName("hello").get();
+      assertThat(route.getSpec().getRules()).singleElement().satisfies(rule ->
+          assertThat(rule.getHost()).isEqualTo("hello-pr-1.preview.example.com"));
+      assertThat(route.getSpec().getTls()).as("production's certificate names production's host").isNullOrEmpty();
+      assertThat(client.network().v1().ingresses().inNamespace(ns.name()).withName("hello").get().getSpec()
+          .getRules().get(0).getHost()).isEqualTo("hello.example.com");
     } finally {
       client.namespaces().withName(previewNamespace).delete();
     }
