@@ -85,7 +85,8 @@ public final class Annotations {
   /**
    * On an object of another allowed kind (a route) a FunctionRepository applied: a digest of the content it applied
    * (everything but metadata), so that a change in Git is told from the fields the API server defaults, which make
-   * the live object differ from the file.
+   * the live object differ from the file. On a preview's FunctionRepository, the digest of the spec gitfn wrote it
+   * with, for the same reason.
    */
   public static final String APPLIED_DIGEST = "gitfn.io/applied-digest";
 

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.gitfn.api.Annotations;
 import io.gitfn.api.Conditions;
 import io.gitfn.api.FieldManagers;
 import io.gitfn.api.GoDuration;
@@ -39,10 +40,14 @@ import io.gitfn.reconcile.StepFailure;
 import io.gitfn.source.Revision;
 import io.gitfn.trigger.SourceId;
 import io.gitfn.trigger.webhook.PullRequestChange;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -352,11 +357,15 @@ final class PreviewsStep implements Step<RepositoryState> {
     String home = parent.getMetadata().getNamespace();
     Optional<FunctionRepository> child = cached.apply(home, preview.getRepository());
     FunctionRepository wanted = child(parent, spec, run, preview);
+    String digest = digest(wanted.getSpec());
+    wanted.getMetadata().setAnnotations(Map.of(Annotations.APPLIED_DIGEST, digest));
     boolean waitsForNamespace = child.map(FunctionRepository::getStatus).map(s -> s.getConditions())
         .flatMap(c -> Conditions.find(c, RepositoryConditionType.READY))
         .filter(c -> PREVIEW_NAMESPACE.equals(c.getReason())).isPresent();
-    if (child.isPresent() && Objects.equals(spec(child.get()), spec(wanted)) && !run.started()
-        && !waitsForNamespace) {
+    // Told by the digest of the spec it was written with: the API server's defaults make the live spec differ.
+    boolean written = child.map(c -> c.getMetadata().getAnnotations()).map(a -> a.get(Annotations.APPLIED_DIGEST))
+        .filter(digest::equals).isPresent();
+    if (written && !run.started() && !waitsForNamespace) {
       return child;
     }
     String owner = Labels.repository(home, parent.getMetadata().getName());
@@ -396,8 +405,13 @@ final class PreviewsStep implements Step<RepositoryState> {
     }
   }
 
-  private static FunctionRepositorySpec spec(FunctionRepository repository) {
-    return repository.getSpec();
+  private String digest(FunctionRepositorySpec spec) {
+    try {
+      byte[] json = client.getKubernetesSerialization().asJson(spec).getBytes(StandardCharsets.UTF_8);
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(json)).substring(0, 32);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
   }
 
   /** The repository that applies the preview: the parent's source and rules, at the pull request's head. */
