@@ -28,7 +28,7 @@ public final class Bench {
   private static final Map<String, Benchmark> BENCHMARKS =
       Stream.<Benchmark>of(new TestBedBenchmark(), new SourcesBenchmark(), new SyncBenchmark(),
               new ControllerBenchmark(), new LocalBenchmark(), new RealNodeLayeredBenchmark(),
-              new ScaleBenchmark(), new KymaSideBySideBenchmark(), new TrustBenchmark())
+              new ScaleBenchmark(), new KymaSideBySideBenchmark(), new TrustBenchmark(), new PreviewsBenchmark())
           .collect(Collectors.toMap(Benchmark::name, Function.identity(), (a, b) -> a, LinkedHashMap::new));
 
   public static void main(String[] args) throws Exception {
