@@ -40,8 +40,8 @@ final class PreviewsBenchmark implements Benchmark {
 
   private final int rounds = Math.max(1, Math.min(NPM.size(), Integer.getInteger("bench.previews.rounds", 3)));
 
-  private final Row handlerOpened = Row.millis("pull request opened → preview answering a new connection, handler-only"
-      + " change, p50 (" + rounds + " pull requests)", Target.atMost(30_000));
+  private final Row handlerOpened = Row.millis("pull request opened → preview answering a new connection,"
+      + " handler-only change, p50 (" + rounds + " pull requests)", Target.atMost(30_000));
   private final Row handlerRunning = Row.millis("  opened → status.previews says Running at its head, p50");
   private final Row handlerJobs = Row.count("build Jobs in the previews of the handler-only changes (" + rounds
       + " pull requests)", Target.exactly(0));
@@ -68,8 +68,8 @@ final class PreviewsBenchmark implements Benchmark {
   @Override
   public String description() {
     return "previews of pull requests on a real node through Gitea's webhooks, 3 layered Node.js Functions:"
-        + " opened → answering (handler-only, dependency change), merge → main answering, close → namespace gone, "
-        + rounds + " rounds";
+        + " opened → answering (handler-only, dependency change), merge → main answering, close → namespace gone,"
+        + " " + rounds + " rounds";
   }
 
   @Override
