@@ -111,7 +111,7 @@ public final class FunctionRepositoryReconciler implements Reconciler<FunctionRe
     ForgeStep reports = new ForgeStep(forge);
     DependentsStep dependents = new DependentsStep(wakeUps);
     PreviewsStep previews = new PreviewsStep(client, pullRequests, previewForge, forge, (namespace, name) ->
-        cache().flatMap(c -> c.get(new ResourceID(name, namespace))), buildSecrets);
+        cache().flatMap(c -> c.get(new ResourceID(name, namespace))).map(written::freshest), buildSecrets, wakeUps);
     this.full = Steps.of(source, request, new VerifyStep(new RevisionSignatures(sources, mirrors, clock)),
         new DependenciesStep(settings.shard(), written),
         new RevisionStep(mirrors, manifests, identity, settings,

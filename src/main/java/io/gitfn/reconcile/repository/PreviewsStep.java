@@ -37,6 +37,7 @@ import io.gitfn.reconcile.ForgeReports;
 import io.gitfn.reconcile.Result;
 import io.gitfn.reconcile.Step;
 import io.gitfn.reconcile.StepFailure;
+import io.gitfn.reconcile.WakeUps;
 import io.gitfn.source.Revision;
 import io.gitfn.trigger.SourceId;
 import io.gitfn.trigger.webhook.PullRequestChange;
@@ -79,6 +80,11 @@ final class PreviewsStep implements Step<RepositoryState> {
   /** How soon a pass looks again while a preview is on its way or a comment unsaid. */
   static final Duration SOON = Duration.ofSeconds(10);
   static final int MESSAGE_LIMIT = 1024;
+  /**
+   * The reporter's kind for a removed preview's last status: its context is the preview's repository's, but its slot
+   * is its own, which the preview's repository's clean-up, forgetting its own slot, does not drop before it is sent.
+   */
+  static final String REMOVAL = "PreviewRemoval";
 
   private final KubernetesClient client;
   private final PullRequestInbox inbox;
@@ -86,6 +92,7 @@ final class PreviewsStep implements Step<RepositoryState> {
   private final ForgeReports reports;
   private final BiFunction<String, String, Optional<FunctionRepository>> cached;
   private final List<String> buildSecrets;
+  private final WakeUps<FunctionRepository> wakeUps;
 
   /**
    * @param cached a FunctionRepository of the controller's cache by namespace and name
@@ -93,8 +100,10 @@ final class PreviewsStep implements Step<RepositoryState> {
    *     config), copied from the repository's namespace into each preview's, whose images are the repository's
    */
   PreviewsStep(KubernetesClient client, PullRequestInbox inbox, PreviewForge forge, ForgeReports reports,
-      BiFunction<String, String, Optional<FunctionRepository>> cached, List<String> buildSecrets) {
+      BiFunction<String, String, Optional<FunctionRepository>> cached, List<String> buildSecrets,
+      WakeUps<FunctionRepository> wakeUps) {
     this.buildSecrets = List.copyOf(buildSecrets);
+    this.wakeUps = wakeUps;
     this.client = client;
     this.inbox = inbox;
     this.forge = forge;
@@ -110,7 +119,13 @@ final class PreviewsStep implements Step<RepositoryState> {
     Previews spec = repository.getSpec().getPreviews();
     List<Preview> current = new ArrayList<>(Objects.requireNonNullElse(state.status().getPreviews(), List.of()));
     boolean enabled = spec != null && Boolean.TRUE.equals(spec.getEnabled());
-    if (repository.getSpec().getPreviewOf() != null || !enabled && current.isEmpty()
+    PreviewOf previewOf = repository.getSpec().getPreviewOf();
+    if (previewOf != null && previewOf.getRepository() != null) {
+      // What the preview's pass found is the previewed repository's news: its status and comment say it.
+      String home = repository.getMetadata().getNamespace();
+      state.afterWrite(() -> wakeUps.wake(home, previewOf.getRepository()));
+    }
+    if (previewOf != null || !enabled && current.isEmpty()
         && state.status().getPullRequestsListedAt() == null) {
       return Result.next(); // a preview makes no previews of its own; nothing to do, and no Secret read, without
     }
@@ -150,7 +165,7 @@ final class PreviewsStep implements Step<RepositoryState> {
           || said.equals(preview.getCommented()) || forge.failed(id, preview.getNumber(), said))) {
         forge.forget(id, preview.getNumber());
         if (preview.getRepository() != null) {
-          reports.forgetStatus(RepositoryState.KIND, repository.getMetadata().getNamespace(), preview.getRepository());
+          reports.forgetStatus(REMOVAL, repository.getMetadata().getNamespace(), preview.getRepository());
         }
         continue; // told, or nobody to tell, or the forge will not take it
       }
@@ -187,7 +202,7 @@ final class PreviewsStep implements Step<RepositoryState> {
         || preview.getHeadSha() == null || preview.getHeadSha().length() < 40) {
       return;
     }
-    ForgeReports.Target target = new ForgeReports.Target(RepositoryState.KIND, repository.getMetadata().getNamespace(),
+    ForgeReports.Target target = new ForgeReports.Target(REMOVAL, repository.getMetadata().getNamespace(),
         preview.getRepository(), repository.getSpec().getUrl(), status.getSecretRef().getName(),
         "spec.commitStatus.secretRef", status.getForge(), status.getApiURL());
     Revision head = new Revision(preview.getHeadSha(), preview.getHeadSha());
