@@ -46,14 +46,18 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -232,7 +236,7 @@ final class PreviewsStep implements Step<RepositoryState> {
       Optional<ForgeReports.Access> access, Instant now) {
     Map<Long, PullRequest> open = new HashMap<>();
     Map<Long, String> closed = new HashMap<>();
-    java.util.Set<Long> fresh = new java.util.HashSet<>();
+    Set<Long> fresh = new HashSet<>();
     boolean complete = false;
     Optional<PreviewForge.Listing> listing = forge.takeListing(id);
     if (listing.isPresent()) {
@@ -269,14 +273,14 @@ final class PreviewsStep implements Step<RepositoryState> {
   }
 
   private static Optional<Instant> listingDue(RepositoryState state, Instant now) {
-    return Optional.ofNullable(state.status().getPullRequestsListedAt()).map(Instant::parse)
+    return Optional.ofNullable(state.status().getPullRequestsListedAt()).map(PreviewsStep::instant)
         .map(at -> at.plus(state.interval()));
   }
 
   private static Optional<Duration> ttlDue(List<Preview> previews, Previews spec, Instant now) {
     Duration ttl = GoDuration.parse(Objects.requireNonNullElse(spec.getTtl(), "72h"));
     return previews.stream().filter(p -> isRunning(p) && p.getPushedAt() != null)
-        .map(p -> Duration.between(now, Instant.parse(p.getPushedAt()).plus(ttl)))
+        .map(p -> Duration.between(now, instant(p.getPushedAt()).plus(ttl)))
         .map(d -> d.isNegative() ? Duration.ZERO : d).min(Duration::compareTo);
   }
 
@@ -304,8 +308,13 @@ final class PreviewsStep implements Step<RepositoryState> {
     return !STOPPED.equals(preview.getPhase()) && !REMOVED.equals(preview.getPhase());
   }
 
+  /** A time the status holds; one that is missing or not a time counts as long ago. */
   private static Instant instant(String text) {
-    return text == null ? Instant.EPOCH : Instant.parse(text);
+    try {
+      return text == null ? Instant.EPOCH : Instant.parse(text);
+    } catch (DateTimeParseException e) {
+      return Instant.EPOCH;
+    }
   }
 
   /** Brings the cluster to {@code plan} and returns the status entries it leaves, by number. */
@@ -313,7 +322,7 @@ final class PreviewsStep implements Step<RepositoryState> {
       Previews spec) {
     Map<Long, Preview> before = new LinkedHashMap<>();
     current.forEach(p -> before.put(p.getNumber(), p));
-    Map<Long, Preview> after = new java.util.TreeMap<>();
+    Map<Long, Preview> after = new TreeMap<>();
     String home = repository.getMetadata().getNamespace();
     // What goes, goes first: at no time do more than maxActive previews run.
     for (PreviewPlan.Stopped stopped : plan.stopped()) {
