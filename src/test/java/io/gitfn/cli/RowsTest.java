@@ -35,6 +35,31 @@ class RowsTest {
   }
 
   @Test
+  void aPreviewRowShowsItsPullRequestPhaseHeadUrlAndAges() {
+    FunctionRepository infra = YAML.unmarshal("""
+        apiVersion: gitfn.io/v1alpha1
+        kind: FunctionRepository
+        metadata: {name: infra, namespace: shop}
+        spec: {url: "https://git.example/infra.git"}
+        status:
+          previews:
+            - {number: 42, headSha: 5f1c0e1b0d1f4c6a9e2b7d8c3a4f5e6d7c8b9a0f, namespace: shop-pr-42, phase: Running,
+               url: "http://orders-pr-42.preview.example.com/", createdAt: "2026-03-01T11:00:00Z",
+               pushedAt: "2026-03-01T11:58:00Z", message: runs 5f1c0e1}
+            - {number: 7, phase: Stopped}
+        """, FunctionRepository.class);
+
+    List<PreviewRow> rows = PreviewRow.of(infra, NOW);
+
+    assertThat(PreviewRow.header(true, true)).containsExactly("NAMESPACE", "REPOSITORY", "PR", "PHASE", "HEAD", "URL",
+        "AGE", "LAST-PUSH", "PREVIEW-NAMESPACE", "MESSAGE");
+    assertThat(rows.get(0).cells(true, true)).containsExactly("shop", "infra", "#42", "Running", "5f1c0e1",
+        "http://orders-pr-42.preview.example.com/", "1h", "2m", "shop-pr-42", "runs 5f1c0e1");
+    assertThat(rows.get(1).cells(false, false)).containsExactly("infra", "#7", "Stopped", "<none>", "<none>",
+        "<unknown>", "<unknown>");
+  }
+
+  @Test
   void aRepositoryRowShowsRevisionReadinessAndAShortenedMessage() {
     RepositoryRow row = RepositoryRow.of(repository(), NOW);
 
