@@ -420,18 +420,19 @@ class ChartIT {
   }
 
   @Test
-  void previewsAddNamespacesGetCreateAndDeleteAndNothingElse() {
+  void previewsAddNamespacesAndTheCopyOfAServiceAccountsRoleBindingsAndNothingElse() {
     List<PolicyRule> without = only(helmTemplate("gitfn", "gitfn-system", REGISTRY), ClusterRole.class).getRules();
     List<PolicyRule> with = only(helmTemplate("gitfn", "gitfn-system", REGISTRY,
         "--set=previews=true"), ClusterRole.class).getRules();
 
-    assertThat(with).containsAll(without).hasSize(without.size() + 1);
-    assertThat(with).filteredOn(rule -> rule.getResources().contains("namespaces")).singleElement()
-        .satisfies(rule -> {
-          assertThat(rule.getApiGroups()).containsExactly("");
-          assertThat(rule.getResources()).containsExactly("namespaces");
-          assertThat(rule.getVerbs()).containsExactly("get", "create", "delete");
-        });
+    assertThat(with).containsAll(without).hasSize(without.size() + 3);
+    List<PolicyRule> added = with.stream().filter(rule -> !without.contains(rule)).toList();
+    assertThat(added).extracting(rule -> rule.getApiGroups() + " " + rule.getResources() + " " + rule.getVerbs())
+        .containsExactly("[] [namespaces] [get, create, delete]",
+            "[rbac.authorization.k8s.io] [rolebindings] [list, create, patch]",
+            "[rbac.authorization.k8s.io] [roles] [get, create, patch]");
+    assertThat(added).flatExtracting(PolicyRule::getVerbs).doesNotContain("bind", "escalate", "*");
+    assertThat(added).allSatisfy(rule -> assertThat(rule.getResourceNames()).isNullOrEmpty());
   }
 
   @Test

@@ -10,6 +10,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gitfn.api.Labels;
@@ -196,6 +199,52 @@ class PreviewsIT {
   }
 
   @Test
+  void aPreviewIsAppliedAsTheRepositorysServiceAccountWithTheRightsItHasInItsOwnNamespace(KubernetesClient client,
+      TestNamespace ns, @TempDir Path home) throws Exception {
+    client.serviceAccounts().inNamespace(ns.name()).resource(new ServiceAccountBuilder().withNewMetadata()
+        .withName("deployer").endMetadata().build()).create();
+    client.rbac().roles().inNamespace(ns.name()).resource(new RoleBuilder().withNewMetadata().withName("deployer")
+        .endMetadata().addNewRule().withApiGroups("serverless.kyma-project.io").withResources("functions")
+        .withVerbs("get", "list", "create", "patch", "delete").endRule().addNewRule().withApiGroups("")
+        .withResources("configmaps").withVerbs("get", "create", "patch", "delete").endRule().build()).create();
+    client.rbac().roleBindings().inNamespace(ns.name()).resource(new RoleBindingBuilder().withNewMetadata()
+        .withName("deployer").endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", "deployer")
+        .addNewSubject().withKind("ServiceAccount").withName("deployer").withNamespace(ns.name()).endSubject()
+        .build()).create();
+    // A binding of another subject stays where it is.
+    client.rbac().roleBindings().inNamespace(ns.name()).resource(new RoleBindingBuilder().withNewMetadata()
+        .withName("someone-else").endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", "deployer")
+        .addNewSubject().withKind("ServiceAccount").withName("other").withNamespace(ns.name()).endSubject()
+        .build()).create();
+    Infra infra = infra(client, ns, home, "{enabled: true}", "deployer");
+    infra.copy().write("functions/hello.yaml", function("hello", NODEJS22, "v2").toYaml()).commit("hello v2");
+    infra.copy().push("HEAD:refs/heads/tenant");
+    String previewNamespace = ns.name() + "-pr-1";
+    try {
+      assertThat(openPullRequest(infra.repository(), "tenant", List.of())).isEqualTo(1);
+
+      await().atMost(WAIT).untilAsserted(() -> {
+        Preview preview = preview(client, ns, 1);
+        assertThat(preview.getPhase()).as(preview.getMessage()).isEqualTo("Running");
+      });
+      assertThat(client.rbac().roleBindings().inNamespace(previewNamespace).list().getItems())
+          .singleElement().satisfies(binding -> {
+            assertThat(binding.getMetadata().getName()).isEqualTo("deployer");
+            assertThat(binding.getSubjects()).singleElement().satisfies(subject -> {
+              assertThat(subject.getName()).isEqualTo("deployer");
+              assertThat(subject.getNamespace()).isEqualTo(ns.name());
+            });
+          });
+      assertThat(client.rbac().roles().inNamespace(previewNamespace).withName("deployer").get().getRules())
+          .isEqualTo(client.rbac().roles().inNamespace(ns.name()).withName("deployer").get().getRules());
+      assertThat(functions(client, previewNamespace)).hasSize(3).allSatisfy(fn -> assertThat(fn.getMetadata()
+          .getManagedFields()).anySatisfy(field -> assertThat(field.getManager()).isEqualTo("gitfn")));
+    } finally {
+      client.namespaces().withName(previewNamespace).delete();
+    }
+  }
+
+  @Test
   void aMergedPreviewDeploysToItsBaseWithNoBuildJob(KubernetesClient client, TestNamespace ns, @TempDir Path home)
       throws Exception {
     Infra infra = infra(client, ns, home, "{enabled: true}");
@@ -355,6 +404,11 @@ class PreviewsIT {
 
   private static Infra infra(KubernetesClient client, TestNamespace ns, Path home, String previews)
       throws Exception {
+    return infra(client, ns, home, previews, null);
+  }
+
+  private static Infra infra(KubernetesClient client, TestNamespace ns, Path home, String previews,
+      String serviceAccount) throws Exception {
     String repository = "previews-" + ns.name();
     String cloneUrl = gitea.createRepository(repository);
     WorkingCopy copy = GitClient.create(home, gitea.admin(), null).clone(cloneUrl);
@@ -374,7 +428,8 @@ class PreviewsIT {
         "---\n{apiVersion: gitfn.io/v1alpha1, kind: FunctionRepository, metadata: {name: infra, namespace: "
             + ns.name() + "}, spec: {url: '" + cloneUrl + "', ref: {branch: main}, path: functions, interval: 10m,"
             + " secretRef: {name: git}, webhook: {secretRef: {name: hook}},"
-            + " commitStatus: {forge: gitea, secretRef: {name: forge}}, previews: " + previews + "}}",
+            + " commitStatus: {forge: gitea, secretRef: {name: forge}}, previews: " + previews
+            + (serviceAccount == null ? "" : ", serviceAccountName: " + serviceAccount) + "}}",
         FunctionRepository.class)).create();
     await().atMost(WAIT).untilAsserted(() -> assertThat(functions(client, ns.name())).hasSize(3));
     await().atMost(WAIT).untilAsserted(() -> assertThat(infra(client, ns).getStatus().getPullRequestsListedAt())

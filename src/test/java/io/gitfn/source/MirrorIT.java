@@ -212,7 +212,26 @@ class MirrorIT {
           assertThat(e.recoverable()).isFalse();
         })
         .hasMessageContaining(neverPushed)
-        .hasMessageContaining("not on any branch or tag");
+        .hasMessageContaining("not on any branch, tag or pull request");
+  }
+
+  @ParameterizedTest
+  @EnumSource(GitRemote.class)
+  void aPinnedCommitOnlyAPullRequestRefHoldsIsFetchedFromThePullRequestRefs(GitRemote remote,
+      BareRepository repository, GitClient git) throws Exception {
+    GitRemote.Access access = access(remote, repository);
+    WorkingCopy clone = git.clone(access.cloneUrl());
+    clone.write("a.txt", "1\n").commit("1");
+    clone.push();
+    // A fork's pull request: its head is on no branch of the repository, only under the forge's refs/pull/.
+    String forkHead = clone.write("a.txt", "from a fork\n").commit("from a fork");
+    clone.push("HEAD:refs/pull/7/head");
+    Mirror mirror = mirror(access);
+
+    Revision revision = mirror.resolve(new RefSelector.Commit(forkHead));
+    mirror.ensure(List.of(revision));
+
+    assertThat(text(mirror.snapshot(revision), "a.txt")).isEqualTo("from a fork\n");
   }
 
   @ParameterizedTest

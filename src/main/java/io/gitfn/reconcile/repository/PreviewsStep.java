@@ -8,6 +8,12 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.Subject;
+import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gitfn.api.Annotations;
@@ -406,12 +412,50 @@ final class PreviewsStep implements Step<RepositoryState> {
       throw new KubernetesClientException("namespace " + preview.getNamespace() + " exists and is not a preview"
           + " namespace of " + home + "/" + parent.getMetadata().getName() + "; gitfn leaves it alone");
     }
-    if (live == null) {
+    if (live == null || live.getMetadata().getDeletionTimestamp() == null) {
+      // Again whenever the preview's repository is written: what failed before is tried again, and SSA of the same
+      // objects changes nothing.
       copyBuildSecrets(home, preview.getNamespace(), owner);
+      RepositoryIdentity.serviceAccount(parent).ifPresent(account ->
+          grantServiceAccount(home, account, preview.getNamespace(), owner));
     }
     client.resources(FunctionRepository.class).inNamespace(home).resource(wanted)
         .fieldManager(FieldManagers.PREVIEWS).forceConflicts().serverSideApply();
     return child;
+  }
+
+  /**
+   * Gives the repository's ServiceAccount in the preview's namespace the rights it has in its own, and no more: a copy
+   * of each RoleBinding of the repository's namespace that names it, bound to it alone, with the Role it refers to
+   * (a ClusterRole is referred to as it is). The API server lets the controller bind only a role whose every right
+   * the controller holds itself, so a binding to a wider role (such as {@code edit}) is refused, with its message.
+   *
+   * @throws KubernetesClientException when a binding cannot be copied; the preview then fails and says why
+   */
+  private void grantServiceAccount(String home, String account, String namespace, String owner) {
+    for (RoleBinding binding : client.rbac().roleBindings().inNamespace(home).list().getItems()) {
+      List<Subject> subjects = Objects.requireNonNullElse(binding.getSubjects(), List.<Subject>of());
+      boolean names = subjects.stream().anyMatch(s -> "ServiceAccount".equals(s.getKind())
+          && account.equals(s.getName()) && (s.getNamespace() == null || home.equals(s.getNamespace())));
+      if (!names) {
+        continue;
+      }
+      if ("Role".equals(binding.getRoleRef().getKind())) {
+        Role role = client.rbac().roles().inNamespace(home).withName(binding.getRoleRef().getName()).get();
+        if (role == null) {
+          continue; // a binding to a Role that does not exist grants nothing in the repository's namespace either
+        }
+        client.rbac().roles().inNamespace(namespace).resource(new RoleBuilder().withNewMetadata()
+            .withName(role.getMetadata().getName()).withNamespace(namespace).addToLabels(Labels.PREVIEW_OF, owner)
+            .endMetadata().withRules(role.getRules()).build()).fieldManager(FieldManagers.PREVIEWS).forceConflicts()
+            .serverSideApply();
+      }
+      client.rbac().roleBindings().inNamespace(namespace).resource(new RoleBindingBuilder().withNewMetadata()
+          .withName(binding.getMetadata().getName()).withNamespace(namespace).addToLabels(Labels.PREVIEW_OF, owner)
+          .endMetadata().withRoleRef(binding.getRoleRef()).withSubjects(new SubjectBuilder()
+              .withKind("ServiceAccount").withName(account).withNamespace(home).build()).build())
+          .fieldManager(FieldManagers.PREVIEWS).forceConflicts().serverSideApply();
+    }
   }
 
   /** The install Jobs' Secrets of the repository's namespace, into the new preview namespace; read by name only. */

@@ -70,7 +70,8 @@ import java.util.stream.Collectors;
  * and {@code status} names it, its inventory, its Secrets and a history entry when anything changed. A Function
  * that reads one of those Secrets carries their keyed digest, so its Pods roll when one changes. Nothing of an invalid or refused revision is applied: the pass stalls
  * naming the file, line and field at fault, and what was applied before stays. A read or an apply that may pass by
- * itself is retried.
+ * itself is retried. A preview's repository ({@code spec.previewOf}) applies the same way into its preview's namespace
+ * ({@link PreviewTarget}, {@link PreviewRevision}).
  */
 final class RevisionStep implements Step<RepositoryState> {
 
@@ -289,8 +290,8 @@ final class RevisionStep implements Step<RepositoryState> {
   }
 
   /**
-   * The revision's ConfigMaps, in the repository's namespace; one that names another is refused at its line, and
-   * nothing of the revision applies.
+   * The revision's ConfigMaps, in the repository's namespace ({@code home}), placed in {@code namespace} (a
+   * preview's, or the same); one that names another is refused at its line, and nothing of the revision applies.
    */
   private static List<ConfigMap> configMapsIn(Revision revision, Manifest manifest, String home, String namespace)
       throws StepFailure.Stalled {
